@@ -1,0 +1,136 @@
+//! TCP Reno congestion control: AIMD with α = 1 packet per RTT and β = 1/2.
+//!
+//! RFC 5681 §3.1: slow start grows cwnd by min(N, 1) segments per ACK that acknowledges N
+//! new segments (eq. 2); congestion avoidance grows it by 1/cwnd per such ACK (eq. 3), so a
+//! receiver that delays ACKs (b = 2) gets 1/2 packet per RTT. On loss detected by duplicate
+//! ACKs, ssthresh = cwnd/2 and cwnd = ssthresh (fast recovery, RFC 6582 / RFC 6675 run the
+//! window as `pipe` meanwhile); on a retransmission timeout, cwnd = 1 (the loss window).
+//!
+//! Parity note: RFC 5681 eq. 4 writes ssthresh = max(FlightSize/2, 2·SMSS); Linux
+//! (`tcp_reno_ssthresh`) and the AIMD papers halve cwnd. We halve cwnd, floored at 2.
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+
+/// Reno's state.
+#[derive(Clone, Debug)]
+pub struct Reno {
+    cwnd: f64,
+    ssthresh: f64,
+}
+
+/// Multiplicative decrease factor β.
+pub const BETA: f64 = 0.5;
+/// Additive increase α, packets per RTT.
+pub const ALPHA: f64 = 1.0;
+
+impl Reno {
+    /// A Reno controller starting at `cwnd` packets with threshold `ssthresh` packets.
+    pub fn new(cwnd: f64, ssthresh: f64) -> Self {
+        Reno { cwnd, ssthresh }
+    }
+}
+
+impl CongestionControl for Reno {
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.in_recovery || ev.newly_acked_pkts == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            // RFC 5681 eq. 2: cwnd += min(N, SMSS).
+            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+        } else {
+            // RFC 5681 eq. 3: cwnd += SMSS·SMSS/cwnd, i.e. α/cwnd packets per ACK.
+            self.cwnd += ALPHA / self.cwnd;
+        }
+    }
+
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        match ev.kind {
+            CongestionKind::Loss | CongestionKind::Ecn => {
+                self.ssthresh = (self.cwnd * BETA).max(2.0);
+                self.cwnd = self.ssthresh;
+            }
+            CongestionKind::Timeout => {
+                self.ssthresh = (self.cwnd * BETA).max(2.0);
+                self.cwnd = 1.0;
+            }
+        }
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh_pkts(&self) -> f64 {
+        self.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{SimDuration, SimTime};
+
+    fn ack(n: u64) -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            newly_acked_pkts: n,
+            rtt_sample: None,
+            srtt: SimDuration::from_millis(100),
+            min_rtt: None,
+            ece: false,
+            in_recovery: false,
+            pkts_in_flight: 0,
+        }
+    }
+
+    fn congestion(kind: CongestionKind) -> CongestionEvent {
+        CongestionEvent { now: SimTime::ZERO, kind, pkts_in_flight: 10, srtt: SimDuration::from_millis(100) }
+    }
+
+    #[test]
+    fn slow_start_doubles_per_round() {
+        let mut r = Reno::new(2.0, f64::INFINITY);
+        for _round in 0..3 {
+            let w = r.cwnd_pkts() as u64;
+            for _ in 0..w {
+                r.on_ack(&ack(1));
+            }
+        }
+        assert_eq!(r.cwnd_pkts(), 16.0);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_packet_per_round() {
+        let mut r = Reno::new(20.0, 10.0);
+        for _ in 0..20 {
+            r.on_ack(&ack(1));
+        }
+        // Twenty ACKs of 1/cwnd each: just under one packet (cwnd grows during the round).
+        assert!((r.cwnd_pkts() - 20.0 - 1.0).abs() < 0.05, "{}", r.cwnd_pkts());
+    }
+
+    #[test]
+    fn loss_halves_and_timeout_resets_to_one() {
+        let mut r = Reno::new(40.0, f64::INFINITY);
+        r.on_congestion(&congestion(CongestionKind::Loss));
+        assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (20.0, 20.0));
+        r.on_congestion(&congestion(CongestionKind::Timeout));
+        assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (1.0, 10.0));
+        r.on_congestion(&congestion(CongestionKind::Loss));
+        assert_eq!(r.ssthresh_pkts(), 2.0);
+    }
+
+    #[test]
+    fn no_growth_during_recovery() {
+        let mut r = Reno::new(10.0, 5.0);
+        let mut a = ack(1);
+        a.in_recovery = true;
+        r.on_ack(&a);
+        assert_eq!(r.cwnd_pkts(), 10.0);
+    }
+}

@@ -1,0 +1,59 @@
+//! A flow: one application, its sender at `src`, its receiver at `dst`, and what was measured.
+
+use crate::cc::Controller;
+use crate::ids::{FlowId, NodeId};
+use crate::monitor::flow_stats::FlowStats;
+use crate::scenario::plan::{AppPlan, FlowPlan};
+use crate::transport::receiver::TcpReceiver;
+use crate::transport::segments::SegmentSizes;
+use crate::transport::sender::TcpSender;
+use crate::units::SimTime;
+
+/// One flow of the simulation.
+pub struct Flow {
+    /// Its id.
+    pub id: FlowId,
+    /// Sender node.
+    pub src: NodeId,
+    /// Receiver node.
+    pub dst: NodeId,
+    /// When its application starts (after jitter).
+    pub start_at: SimTime,
+    /// Segment sizes of its application.
+    pub sizes: SegmentSizes,
+    /// The sender.
+    pub sender: TcpSender,
+    /// The receiver.
+    pub receiver: TcpReceiver,
+    /// Receiver-side measurements.
+    pub stats: FlowStats,
+    /// Payload bytes delivered since the start of the run (for per-interval goodput).
+    pub delivered_total_bytes: u64,
+    /// `delivered_total_bytes` at the previous sample.
+    pub delivered_at_last_sample: u64,
+}
+
+impl Flow {
+    /// Builds flow `id` from its plan, starting at `start_at`.
+    pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime) -> Self {
+        let size = match plan.app {
+            AppPlan::Bulk => None,
+            AppPlan::Finite(b) => Some(b.0),
+        };
+        let tcp = &plan.tcp;
+        let sizes = SegmentSizes::new(tcp.mss.0, size);
+        let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
+        Flow {
+            id,
+            src: plan.src,
+            dst: plan.dst,
+            start_at,
+            sizes,
+            sender: TcpSender::new(id, plan.dst, tcp, sizes, cc),
+            receiver: TcpReceiver::new(id, plan.src, tcp.header, tcp.sack, tcp.delayed_ack, tcp.delayed_ack_timeout),
+            stats: FlowStats::default(),
+            delivered_total_bytes: 0,
+            delivered_at_last_sample: 0,
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! aimdlab-core: a fast, deterministic packet-level network simulator for AIMD-family
+//! congestion control. Pure Rust, no Python.
+//!
+//! Data flows one way: scenario JSON → [`scenario::load_json`] (validated [`scenario::Plan`])
+//! → [`sim::Simulator`] → event loop → [`result::RunResult`] (columnar tables).
+//!
+//! ```
+//! let plan = aimdlab_core::scenario::load_json(r#"{
+//!   "duration": "5s",
+//!   "topology": {"dumbbell": {
+//!     "bottleneck": {"rate": "5Mbps", "delay": "30ms"},
+//!     "access": {"rate": "10Mbps", "delay": "1ms"}}},
+//!   "flows": [{"count": 2}]
+//! }"#).unwrap();
+//! let result = aimdlab_core::run(&plan, None).unwrap();
+//! assert!(result.summary["bottleneck"]["utilization"].as_f64().unwrap() > 0.5);
+//! ```
+#![warn(missing_docs)]
+
+pub mod cc;
+pub mod event;
+pub mod flow;
+pub mod ids;
+pub mod monitor;
+pub mod net;
+pub mod result;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod transport;
+pub mod units;
+
+pub use result::RunResult;
+pub use scenario::{Plan, ScenarioError};
+pub use sim::Simulator;
+
+/// An error of a run that was valid on paper: a bug in the engine, reported instead of
+/// taking the host process down.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError(pub String);
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "internal engine error (please report it with the scenario): {}", self.0)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Runs `plan` (with `seed` overriding its seed), turning a panic into an `EngineError`.
+pub fn run(plan: &Plan, seed: Option<u64>) -> Result<RunResult, EngineError> {
+    run_simulator(|| Simulator::new(plan, seed))
+}
+
+/// Builds a simulator with `build` (e.g. to install custom controllers) and runs it,
+/// turning a panic into an `EngineError`.
+pub fn run_simulator(build: impl FnOnce() -> Simulator) -> Result<RunResult, EngineError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build().run())).map_err(|e| {
+        let msg = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        EngineError(msg)
+    })
+}

@@ -1,0 +1,72 @@
+//! Receiver-side measurements of one flow: goodput, throughput, one-way delay and jitter.
+
+use super::histogram::DelayHistogram;
+use crate::units::{SimDuration, SimTime};
+
+/// What the receiver of one flow saw over the measurement window.
+pub struct FlowStats {
+    /// Payload bytes delivered in order to the application (goodput).
+    pub delivered_bytes: u64,
+    /// Wire bytes of every data packet that arrived (throughput: headers and retransmissions included).
+    pub received_bytes: u64,
+    /// Data packets that arrived.
+    pub received_pkts: u64,
+    /// One-way delay (sent → arrival) of every arriving data packet.
+    pub one_way_delay: DelayHistogram,
+    /// Σ |D(i) − D(i−1)| over consecutive arrivals (RFC 3393 IPDV), picoseconds.
+    ipdv_sum_ps: u128,
+    ipdv_count: u64,
+    last_delay: Option<SimDuration>,
+    /// When the last byte of a finite transfer was delivered (absolute time).
+    pub completed_at: Option<SimTime>,
+}
+
+impl Default for FlowStats {
+    fn default() -> Self {
+        FlowStats {
+            delivered_bytes: 0,
+            received_bytes: 0,
+            received_pkts: 0,
+            one_way_delay: DelayHistogram::new(),
+            ipdv_sum_ps: 0,
+            ipdv_count: 0,
+            last_delay: None,
+            completed_at: None,
+        }
+    }
+}
+
+impl FlowStats {
+    /// A data packet of `wire_bytes` sent at `sent_at` arrived at `now`.
+    #[inline]
+    pub fn on_arrival(&mut self, wire_bytes: u64, sent_at: SimTime, now: SimTime) {
+        let d = now.saturating_since(sent_at);
+        self.received_bytes += wire_bytes;
+        self.received_pkts += 1;
+        self.one_way_delay.record(d);
+        if let Some(last) = self.last_delay {
+            self.ipdv_sum_ps += last.0.abs_diff(d.0) as u128;
+            self.ipdv_count += 1;
+        }
+        self.last_delay = Some(d);
+    }
+
+    /// Mean absolute IPDV in ms (NaN with fewer than two arrivals).
+    pub fn jitter_ms(&self) -> f64 {
+        if self.ipdv_count == 0 {
+            f64::NAN
+        } else {
+            self.ipdv_sum_ps as f64 / self.ipdv_count as f64 / 1e9
+        }
+    }
+
+    /// Forgets the window counters (completion time is kept).
+    pub fn start_window(&mut self) {
+        self.delivered_bytes = 0;
+        self.received_bytes = 0;
+        self.received_pkts = 0;
+        self.one_way_delay.clear();
+        self.ipdv_sum_ps = 0;
+        self.ipdv_count = 0;
+    }
+}

@@ -1,0 +1,7 @@
+//! Monitors observe and never steer: per-flow counters, delay histograms, and the sampled
+//! time series.
+
+pub mod flow_stats;
+pub mod histogram;
+pub mod table;
+pub mod timeseries;

@@ -1,0 +1,137 @@
+//! Sampled time series: per flow (cwnd, ssthresh, goodput, srtt, controller state) and per
+//! monitored link (queue length, utilization), one row per sample interval.
+
+use super::table::{Column, Table};
+
+/// Per-flow time series, column by column.
+#[derive(Default)]
+pub struct FlowSeries {
+    time_s: Vec<f64>,
+    flow: Vec<u64>,
+    cwnd_pkts: Vec<f64>,
+    ssthresh_pkts: Vec<f64>,
+    goodput_bps: Vec<f64>,
+    srtt_ms: Vec<f64>,
+    in_flight_pkts: Vec<u64>,
+    state: Vec<(&'static str, Vec<f64>)>,
+}
+
+/// One row of `FlowSeries`.
+pub struct FlowSample {
+    /// Sample time, s.
+    pub time_s: f64,
+    /// Flow index.
+    pub flow: u64,
+    /// Congestion window, packets.
+    pub cwnd_pkts: f64,
+    /// Slow-start threshold, packets (∞ when unset).
+    pub ssthresh_pkts: f64,
+    /// Goodput over the interval ending now, bits/s.
+    pub goodput_bps: f64,
+    /// Smoothed RTT, ms (NaN before the first sample).
+    pub srtt_ms: f64,
+    /// Segments in flight.
+    pub in_flight_pkts: u64,
+}
+
+impl FlowSeries {
+    /// Room for `rows` samples.
+    pub fn with_capacity(rows: usize) -> Self {
+        FlowSeries {
+            time_s: Vec::with_capacity(rows),
+            flow: Vec::with_capacity(rows),
+            cwnd_pkts: Vec::with_capacity(rows),
+            ssthresh_pkts: Vec::with_capacity(rows),
+            goodput_bps: Vec::with_capacity(rows),
+            srtt_ms: Vec::with_capacity(rows),
+            in_flight_pkts: Vec::with_capacity(rows),
+            state: Vec::new(),
+        }
+    }
+
+    /// Appends a row; `state` lists the controller's published variables for this row.
+    pub fn push(&mut self, s: FlowSample, state: &[(&'static str, f64)]) {
+        self.time_s.push(s.time_s);
+        self.flow.push(s.flow);
+        self.cwnd_pkts.push(s.cwnd_pkts);
+        self.ssthresh_pkts.push(s.ssthresh_pkts);
+        self.goodput_bps.push(s.goodput_bps);
+        self.srtt_ms.push(s.srtt_ms);
+        self.in_flight_pkts.push(s.in_flight_pkts);
+        let rows = self.time_s.len();
+        for &(name, v) in state {
+            match self.state.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, col)) => col.push(v),
+                None => {
+                    let mut col = vec![f64::NAN; rows - 1];
+                    col.push(v);
+                    self.state.push((name, col));
+                }
+            }
+        }
+        for (_, col) in &mut self.state {
+            if col.len() < rows {
+                col.push(f64::NAN);
+            }
+        }
+    }
+
+    /// The columns as a table.
+    pub fn into_table(self) -> Table {
+        let mut t = Table::default();
+        t.push("time_s", Column::F64(self.time_s));
+        t.push("flow", Column::U64(self.flow));
+        t.push("cwnd_pkts", Column::F64(self.cwnd_pkts));
+        t.push("ssthresh_pkts", Column::F64(self.ssthresh_pkts));
+        t.push("goodput_bps", Column::F64(self.goodput_bps));
+        t.push("srtt_ms", Column::F64(self.srtt_ms));
+        t.push("in_flight_pkts", Column::U64(self.in_flight_pkts));
+        for (name, col) in self.state {
+            t.push(name, Column::F64(col));
+        }
+        t
+    }
+}
+
+/// Per-link time series.
+#[derive(Default)]
+pub struct LinkSeries {
+    time_s: Vec<f64>,
+    link: Vec<u64>,
+    queue_len_pkts: Vec<u64>,
+    queue_len_bytes: Vec<u64>,
+    utilization: Vec<f64>,
+}
+
+impl LinkSeries {
+    /// Room for `rows` samples.
+    pub fn with_capacity(rows: usize) -> Self {
+        LinkSeries {
+            time_s: Vec::with_capacity(rows),
+            link: Vec::with_capacity(rows),
+            queue_len_pkts: Vec::with_capacity(rows),
+            queue_len_bytes: Vec::with_capacity(rows),
+            utilization: Vec::with_capacity(rows),
+        }
+    }
+
+    /// Appends a row: queue length now, and the fraction of the interval the link was busy.
+    pub fn push(&mut self, time_s: f64, link: u64, queue_len_pkts: u64, queue_len_bytes: u64, utilization: f64) {
+        self.time_s.push(time_s);
+        self.link.push(link);
+        self.queue_len_pkts.push(queue_len_pkts);
+        self.queue_len_bytes.push(queue_len_bytes);
+        self.utilization.push(utilization);
+    }
+
+    /// The columns as a table.
+    pub fn into_table(self) -> Table {
+        let mut t = Table::default();
+        t.push("time_s", Column::F64(self.time_s));
+        t.push("link", Column::U64(self.link));
+        t.push("queue_len_pkts", Column::U64(self.queue_len_pkts));
+        t.push("queue_len_bytes", Column::U64(self.queue_len_bytes));
+        t.push("utilization", Column::F64(self.utilization));
+        t
+    }
+}

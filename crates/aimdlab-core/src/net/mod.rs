@@ -1,0 +1,5 @@
+//! The network: packets, egress queues and links.
+
+pub mod link;
+pub mod packet;
+pub mod queue;

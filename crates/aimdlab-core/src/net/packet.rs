@@ -1,0 +1,87 @@
+//! A packet on the wire: a TCP-like data segment or acknowledgement.
+//!
+//! Sequence numbers count segments, not bytes: every segment but a finite transfer's last
+//! carries one MSS, so segment numbers are exact and cheaper than byte ranges.
+
+use crate::ids::{FlowId, NodeId};
+use crate::units::{Bytes, SimTime};
+
+/// Data or acknowledgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketKind {
+    /// A data segment; `seq` is its segment number.
+    Data,
+    /// An acknowledgement; `seq` is the cumulative ACK (the next segment expected).
+    Ack,
+}
+
+/// The ECN field of the IP header (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ecn {
+    /// Not ECN-capable transport.
+    NotEct,
+    /// ECN-capable transport, ECT(0).
+    Ect0,
+    /// Congestion experienced (set by a router instead of dropping).
+    Ce,
+}
+
+/// Most SACK blocks one ACK carries (three, as with the timestamp option, RFC 2018 §3).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// SACK blocks of an ACK: half-open segment ranges `[start, end)` received above the
+/// cumulative ACK, the most recently changed first (RFC 2018 §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    /// The blocks; only the first `len` are meaningful.
+    pub blocks: [(u64, u64); MAX_SACK_BLOCKS],
+    /// Number of blocks in use.
+    pub len: u8,
+}
+
+impl SackBlocks {
+    /// The blocks in use.
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.blocks[..self.len as usize]
+    }
+    /// Appends a block if there is room.
+    pub fn push(&mut self, start: u64, end: u64) {
+        if (self.len as usize) < MAX_SACK_BLOCKS {
+            self.blocks[self.len as usize] = (start, end);
+            self.len += 1;
+        }
+    }
+}
+
+/// One packet. `Copy`, fixed-size and heap-free, so queues move it without allocating.
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    /// The flow it belongs to.
+    pub flow: FlowId,
+    /// Node it is addressed to.
+    pub dst: NodeId,
+    /// Data or ACK.
+    pub kind: PacketKind,
+    /// Bytes on the wire (payload + header).
+    pub size: Bytes,
+    /// Data: segment number. ACK: cumulative acknowledgement (next segment expected).
+    pub seq: u64,
+    /// Time this transmission left the sender (data) or receiver (ACK).
+    pub sent_at: SimTime,
+    /// Data: whether this is a retransmission.
+    pub is_retransmission: bool,
+    /// ACK: `sent_at` of the data segment that triggered it (a timestamp echo, RFC 7323).
+    pub echo_sent_at: SimTime,
+    /// ACK: whether the echoed segment was a retransmission (Karn's rule).
+    pub echo_is_retransmission: bool,
+    /// IP ECN field.
+    pub ecn: Ecn,
+    /// ACK: ECN-Echo flag (RFC 3168).
+    pub ece: bool,
+    /// Data: Congestion Window Reduced flag (RFC 3168).
+    pub cwr: bool,
+    /// ACK: SACK blocks.
+    pub sack: SackBlocks,
+    /// When it entered the queue it is waiting in (for queuing delay).
+    pub enqueued_at: SimTime,
+}

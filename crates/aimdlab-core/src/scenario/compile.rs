@@ -1,0 +1,465 @@
+//! Semantic validation of a parsed scenario and its resolution into a `Plan`: defaults,
+//! names → ids, dumbbell expansion, shortest-path routing, per-flow transport settings.
+
+use super::error::ScenarioError;
+use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
+use super::schema::{
+    AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, QueueSpec, Scenario, TcpParams, Topology,
+};
+use crate::cc;
+use crate::ids::{LinkId, NodeId};
+use crate::net::queue::QueueConfig;
+use crate::transport::config::TcpConfig;
+use crate::units::parse::PacketsOrBytes;
+use crate::units::{Rate, SimDuration};
+use std::collections::{HashMap, VecDeque};
+
+type Res<T> = Result<T, ScenarioError>;
+
+fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res<T> {
+    Err(ScenarioError::new(path, message))
+}
+
+/// Default queue capacity when a queue gives no `limit`.
+pub const DEFAULT_QUEUE_LIMIT_PKTS: u64 = 100;
+/// Most flows one scenario may create.
+pub const MAX_FLOWS: u64 = 100_000;
+
+/// Validates `s` and resolves it into a `Plan`.
+pub fn compile(s: &Scenario) -> Res<Plan> {
+    let duration = s.duration.0;
+    if duration == SimDuration::ZERO {
+        return err("duration", "\"0s\" is empty; expected a duration > 0");
+    }
+    let warmup = s.warmup.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    if warmup >= duration {
+        return err(
+            "warmup",
+            format!("{warmup} is not before the end of the run ({duration}); expected warmup < duration"),
+        );
+    }
+    let sample_interval = s.sample_interval.map(|d| d.0).unwrap_or(SimDuration::from_millis(100));
+    if sample_interval == SimDuration::ZERO {
+        return err("sample_interval", "\"0s\" is empty; expected a duration > 0");
+    }
+    let samples = duration.0 / sample_interval.0;
+    if samples > 10_000_000 {
+        return err(
+            "sample_interval",
+            format!("{sample_interval} gives {samples} samples over {duration}; expected at most 10 million"),
+        );
+    }
+    if s.flows.is_empty() {
+        return err("flows", "is empty; expected at least one flow group");
+    }
+    let total: u64 = s.flows.iter().map(|g| g.count.unwrap_or(1) as u64).sum();
+    if total > MAX_FLOWS {
+        return err("flows", format!("{total} flows in all; expected at most {MAX_FLOWS}"));
+    }
+    let defaults = resolve_tcp(&TcpConfig::default(), &s.tcp, "tcp")?;
+
+    let mut net = Net::default();
+    let mut flows = Vec::new();
+    let bottleneck;
+    match &s.topology {
+        Topology::Dumbbell(d) => {
+            bottleneck = Some(build_dumbbell(d, s, &defaults, &mut net, &mut flows)?);
+        }
+        Topology::Explicit(e) => {
+            bottleneck = build_explicit(e, s, &defaults, &mut net, &mut flows)?;
+        }
+    }
+    let (next_hop, dst_slot) = route(&net, &s.topology, &flows)?;
+    Ok(Plan {
+        name: s.name.clone(),
+        duration,
+        warmup,
+        seed: s.seed.unwrap_or(1),
+        sample_interval,
+        nodes: net.nodes,
+        links: net.links,
+        bottleneck,
+        flows,
+        next_hop,
+        dst_slot,
+    })
+}
+
+#[derive(Default)]
+struct Net {
+    nodes: Vec<String>,
+    links: Vec<LinkPlan>,
+    static_routes: Vec<(NodeId, NodeId, LinkId, String)>,
+}
+
+impl Net {
+    fn node(&mut self, name: String) -> NodeId {
+        self.nodes.push(name);
+        NodeId(self.nodes.len() as u32 - 1)
+    }
+    fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, monitor: bool) -> LinkId {
+        let name = format!("{}->{}", self.nodes[from.idx()], self.nodes[to.idx()]);
+        self.links.push(LinkPlan { name, from, to, rate, delay, queue, monitor });
+        LinkId(self.links.len() as u32 - 1)
+    }
+}
+
+fn resolve_queue(q: &QueueSpec, path: &str) -> Res<QueueConfig> {
+    let limit = match q.limit.map(|l| l.0) {
+        None => PacketsOrBytes::Packets(DEFAULT_QUEUE_LIMIT_PKTS),
+        Some(PacketsOrBytes::Packets(0)) => {
+            return err(format!("{path}.limit"), "\"0pkt\" holds nothing; expected at least 1 packet")
+        }
+        Some(PacketsOrBytes::Bytes(b)) if b.0 == 0 => {
+            return err(format!("{path}.limit"), "\"0B\" holds nothing; expected at least one packet's worth of bytes")
+        }
+        Some(l) => l,
+    };
+    match q.kind {
+        super::schema::QueueKind::Droptail => Ok(QueueConfig::DropTail { limit }),
+    }
+}
+
+fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
+    let mut c = base.clone();
+    if let Some(m) = p.mss {
+        if m.0 .0 < 1 || m.0 .0 > 65_000 {
+            return err(format!("{path}.mss"), format!("{} bytes is out of range; expected 1B to 65000B", m.0 .0));
+        }
+        c.mss = m.0;
+    }
+    if let Some(h) = p.header {
+        if h.0 .0 > 1000 {
+            return err(format!("{path}.header"), format!("{} bytes is out of range; expected 0B to 1000B", h.0 .0));
+        }
+        c.header = h.0;
+    }
+    if let Some(v) = p.sack {
+        c.sack = v;
+    }
+    if let Some(v) = p.initial_cwnd {
+        if v == 0 {
+            return err(format!("{path}.initial_cwnd"), "0 is not allowed; expected at least 1 packet");
+        }
+        c.initial_cwnd_pkts = v;
+    }
+    if let Some(v) = p.initial_ssthresh {
+        if v < 2 {
+            return err(format!("{path}.initial_ssthresh"), format!("{v} is too small; expected at least 2 packets"));
+        }
+        c.initial_ssthresh_pkts = v as f64;
+    }
+    if let Some(v) = p.min_rto {
+        c.min_rto = v.0;
+    }
+    if let Some(v) = p.max_rto {
+        c.max_rto = v.0;
+    }
+    if let Some(v) = p.initial_rto {
+        if v.0 == SimDuration::ZERO {
+            return err(format!("{path}.initial_rto"), "\"0s\" is not allowed; expected a duration > 0");
+        }
+        c.initial_rto = v.0;
+    }
+    if c.min_rto > c.max_rto {
+        return err(
+            format!("{path}.min_rto"),
+            format!("{} is above max_rto ({}); expected min_rto ≤ max_rto", c.min_rto, c.max_rto),
+        );
+    }
+    if let Some(v) = p.dupthresh {
+        if v == 0 {
+            return err(format!("{path}.dupthresh"), "0 is not allowed; expected at least 1");
+        }
+        c.dupthresh = v;
+    }
+    if let Some(v) = p.delayed_ack {
+        c.delayed_ack = v;
+    }
+    if let Some(v) = p.delayed_ack_timeout {
+        if v.0 == SimDuration::ZERO {
+            return err(format!("{path}.delayed_ack_timeout"), "\"0s\" is not allowed; expected a duration > 0");
+        }
+        c.delayed_ack_timeout = v.0;
+    }
+    if let Some(v) = p.receive_window {
+        let pkts = match v.0 {
+            PacketsOrBytes::Packets(n) => n,
+            PacketsOrBytes::Bytes(b) => b.0 / c.mss.0,
+        };
+        if pkts == 0 {
+            return err(format!("{path}.receive_window"), "holds less than one segment; expected at least 1 packet");
+        }
+        if pkts > 1 << 24 {
+            return err(format!("{path}.receive_window"), format!("{pkts} packets is too large; expected at most 16777216"));
+        }
+        c.receive_window_pkts = pkts;
+    }
+    if let Some(v) = p.ecn {
+        c.ecn = v;
+    }
+    Ok(c)
+}
+
+fn group_common(
+    g: &FlowGroup,
+    gi: usize,
+    defaults: &TcpConfig,
+) -> Res<(String, cc::CcConfig, AppPlan, SimDuration, SimDuration, Option<SimDuration>, TcpConfig)> {
+    let path = format!("flows[{gi}]");
+    if g.count == Some(0) {
+        return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
+    }
+    let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
+    let cc = cc::resolve(&g.cc, &format!("{path}.cc"))?;
+    let app = match g.app.kind {
+        AppKind::Bulk => {
+            if g.app.size.is_some() {
+                return err(format!("{path}.app.size"), "applies only to kind = \"finite\"; remove it or set kind = \"finite\"");
+            }
+            AppPlan::Bulk
+        }
+        AppKind::Finite => match g.app.size {
+            None => return err(format!("{path}.app.size"), "is missing; a finite application needs a size such as \"1MB\""),
+            Some(s) if s.0 .0 == 0 => return err(format!("{path}.app.size"), "\"0B\" is empty; expected at least 1 byte"),
+            Some(s) => AppPlan::Finite(s.0),
+        },
+    };
+    let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    let stop = g.stop.map(|d| d.0);
+    if let Some(stop) = stop {
+        if stop <= start {
+            return err(format!("{path}.stop"), format!("{stop} is not after start ({start}); expected stop > start"));
+        }
+    }
+    let tcp = match &g.tcp {
+        Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
+        None => defaults.clone(),
+    };
+    Ok((name, cc, app, start, jitter, stop, tcp))
+}
+
+fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDuration) {
+    let mut rate = base.rate.0;
+    let mut delay = base.delay.0;
+    if let Some(o) = o {
+        if let Some(r) = o.rate {
+            rate = r.0;
+        }
+        if let Some(d) = o.delay {
+            delay = d.0;
+        }
+    }
+    (rate, delay)
+}
+
+fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<LinkId> {
+    let base = "topology.dumbbell";
+    let bq = resolve_queue(&d.bottleneck.queue, &format!("{base}.bottleneck.queue"))?;
+    let rev = d.reverse_bottleneck.as_ref().unwrap_or(&d.bottleneck);
+    let rq = resolve_queue(&rev.queue, &format!("{base}.reverse_bottleneck.queue"))?;
+    let aq = resolve_queue(&d.access.queue, &format!("{base}.access.queue"))?;
+    let r1 = net.node("r1".into());
+    let r2 = net.node("r2".into());
+    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, true);
+    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, false);
+    for (gi, g) in s.flows.iter().enumerate() {
+        for field in [("src", &g.src), ("dst", &g.dst)] {
+            if field.1.is_some() {
+                return err(
+                    format!("flows[{gi}].{}", field.0),
+                    "applies only to explicit topologies; a dumbbell gives each flow its own sender and receiver",
+                );
+            }
+        }
+        let (name, cc, app, start, jitter, stop, tcp) = group_common(g, gi, defaults)?;
+        for _ in 0..g.count.unwrap_or(1) {
+            let i = flows.len();
+            let src = net.node(format!("s{i}"));
+            let dst = net.node(format!("d{i}"));
+            let (sr, sd) = override_access(&d.access, &g.access);
+            let (rr, rd) = override_access(&d.access, &g.receiver_access);
+            net.link(src, r1, sr, sd, aq.clone(), false);
+            net.link(r1, src, sr, sd, aq.clone(), false);
+            net.link(r2, dst, rr, rd, aq.clone(), false);
+            net.link(dst, r2, rr, rd, aq.clone(), false);
+            flows.push(FlowPlan {
+                group_name: name.clone(),
+                group: gi as u32,
+                src,
+                dst,
+                cc: cc.clone(),
+                app,
+                start,
+                start_jitter: jitter,
+                stop,
+                tcp: tcp.clone(),
+            });
+        }
+    }
+    Ok(bottleneck)
+}
+
+fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<Option<LinkId>> {
+    let base = "topology.explicit";
+    let mut by_name: HashMap<&str, NodeId> = HashMap::new();
+    for (i, n) in e.nodes.iter().enumerate() {
+        if n.is_empty() {
+            return err(format!("{base}.nodes[{i}]"), "is empty; expected a node name");
+        }
+        if by_name.contains_key(n.as_str()) {
+            return err(format!("{base}.nodes[{i}]"), format!("{n:?} is listed twice; expected unique names"));
+        }
+        by_name.insert(n, net.node(n.clone()));
+    }
+    let lookup = |name: &str, path: String| -> Res<NodeId> {
+        by_name.get(name).copied().ok_or_else(|| {
+            let mut known: Vec<&str> = e.nodes.iter().map(|s| s.as_str()).collect();
+            known.truncate(20);
+            ScenarioError::new(path, format!("{name:?} is not a node; expected one of {known:?}"))
+        })
+    };
+    let mut bottleneck = None;
+    for (i, l) in e.links.iter().enumerate() {
+        let p = format!("{base}.links[{i}]");
+        let from = lookup(&l.from, format!("{p}.from"))?;
+        let to = lookup(&l.to, format!("{p}.to"))?;
+        if from == to {
+            return err(format!("{p}.to"), format!("{:?} is the same node as from; expected a link between two nodes", l.to));
+        }
+        let q = resolve_queue(&l.queue, &format!("{p}.queue"))?;
+        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), l.monitor);
+        if l.monitor && bottleneck.is_none() {
+            bottleneck = Some(id);
+        }
+        if l.duplex.unwrap_or(true) {
+            net.link(to, from, l.rate.0, l.delay.0, q, false);
+        }
+    }
+    for (i, r) in e.routes.iter().enumerate() {
+        let p = format!("{base}.routes[{i}]");
+        let node = lookup(&r.node, format!("{p}.node"))?;
+        let dst = lookup(&r.dst, format!("{p}.dst"))?;
+        let via = lookup(&r.via, format!("{p}.via"))?;
+        let Some(link) = net.links.iter().position(|l| l.from == node && l.to == via) else {
+            return err(format!("{p}.via"), format!("{:?} is not linked from {:?}; expected a neighbour of the node", r.via, r.node));
+        };
+        net.static_routes.push((node, dst, LinkId(link as u32), p));
+    }
+    for (gi, g) in s.flows.iter().enumerate() {
+        let p = format!("flows[{gi}]");
+        for field in [("access", g.access.is_some()), ("receiver_access", g.receiver_access.is_some())] {
+            if field.1 {
+                return err(format!("{p}.{}", field.0), "applies only to the dumbbell; in an explicit topology set the links");
+            }
+        }
+        let src = match &g.src {
+            Some(n) => lookup(n, format!("{p}.src"))?,
+            None => return err(format!("{p}.src"), "is missing; a flow of an explicit topology needs a sender node"),
+        };
+        let dst = match &g.dst {
+            Some(n) => lookup(n, format!("{p}.dst"))?,
+            None => return err(format!("{p}.dst"), "is missing; a flow of an explicit topology needs a receiver node"),
+        };
+        if src == dst {
+            return err(format!("{p}.dst"), "is the same node as src; expected a different node");
+        }
+        let (name, cc, app, start, jitter, stop, tcp) = group_common(g, gi, defaults)?;
+        for _ in 0..g.count.unwrap_or(1) {
+            flows.push(FlowPlan {
+                group_name: name.clone(),
+                group: gi as u32,
+                src,
+                dst,
+                cc: cc.clone(),
+                app,
+                start,
+                start_jitter: jitter,
+                stop,
+                tcp: tcp.clone(),
+            });
+        }
+    }
+    Ok(bottleneck)
+}
+
+/// Shortest-path (hop count) next hops towards every flow endpoint, with static overrides;
+/// then checks that every flow's data and ACK paths exist and are loop-free.
+#[allow(clippy::type_complexity)]
+fn route(net: &Net, topo: &Topology, flows: &[FlowPlan]) -> Res<(Vec<Vec<Option<LinkId>>>, Vec<Option<u32>>)> {
+    let n = net.nodes.len();
+    let mut dst_slot: Vec<Option<u32>> = vec![None; n];
+    let mut dsts = Vec::new();
+    for f in flows {
+        for node in [f.src, f.dst] {
+            if dst_slot[node.idx()].is_none() {
+                dst_slot[node.idx()] = Some(dsts.len() as u32);
+                dsts.push(node);
+            }
+        }
+    }
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, l) in net.links.iter().enumerate() {
+        incoming[l.to.idx()].push(i);
+    }
+    let mut next_hop = vec![vec![None; dsts.len()]; n];
+    let mut dist = vec![u32::MAX; n];
+    let mut queue = VecDeque::new();
+    for (slot, &dst) in dsts.iter().enumerate() {
+        dist.iter_mut().for_each(|d| *d = u32::MAX);
+        dist[dst.idx()] = 0;
+        queue.push_back(dst);
+        while let Some(v) = queue.pop_front() {
+            for &li in &incoming[v.idx()] {
+                let u = net.links[li].from;
+                if dist[u.idx()] == u32::MAX {
+                    dist[u.idx()] = dist[v.idx()] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        for (li, l) in net.links.iter().enumerate() {
+            let (u, v) = (l.from.idx(), l.to.idx());
+            if dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] && next_hop[u][slot].is_none() {
+                next_hop[u][slot] = Some(LinkId(li as u32));
+            }
+        }
+    }
+    for (node, dst, link, _) in &net.static_routes {
+        if let Some(slot) = dst_slot[dst.idx()] {
+            next_hop[node.idx()][slot as usize] = Some(*link);
+        }
+    }
+    let path_prefix = match topo {
+        Topology::Dumbbell(_) => "topology.dumbbell",
+        Topology::Explicit(_) => "topology.explicit",
+    };
+    for (fi, f) in flows.iter().enumerate() {
+        for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
+            let slot = dst_slot[b.idx()].unwrap() as usize;
+            let mut at = a;
+            let mut hops = 0;
+            while at != b {
+                let Some(l) = next_hop[at.idx()][slot] else {
+                    return err(
+                        format!("{path_prefix}.links"),
+                        format!(
+                            "flow {fi}: no route from {:?} to {:?}; expected links connecting them",
+                            net.nodes[a.idx()], net.nodes[b.idx()]
+                        ),
+                    );
+                };
+                at = net.links[l.idx()].to;
+                hops += 1;
+                if hops > n {
+                    return err(
+                        format!("{path_prefix}.routes"),
+                        format!("flow {fi}: the route from {:?} to {:?} loops; check the static routes", net.nodes[a.idx()], net.nodes[b.idx()]),
+                    );
+                }
+            }
+        }
+    }
+    Ok((next_hop, dst_slot))
+}

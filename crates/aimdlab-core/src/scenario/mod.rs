@@ -1,0 +1,35 @@
+//! Scenarios: the schema (TOML / Python dict, as JSON to the engine), its validation with
+//! field-naming errors, and the resolved `Plan` the simulator is built from.
+
+pub mod compile;
+pub mod error;
+pub mod plan;
+pub mod quantity;
+pub mod schema;
+
+pub use error::ScenarioError;
+pub use plan::Plan;
+pub use schema::Scenario;
+
+/// Parses a scenario from JSON text (the form Python hands to the engine) and validates it.
+pub fn load_json(text: &str) -> Result<Plan, ScenarioError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| ScenarioError::new("", format!("the scenario is not valid JSON: {e}")))?;
+    load_value(value)
+}
+
+/// Validates a scenario given as a JSON value.
+pub fn load_value(value: serde_json::Value) -> Result<Plan, ScenarioError> {
+    let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.inner().to_string();
+        ScenarioError::new(if path == "." { String::new() } else { path }, message)
+    })?;
+    compile::compile(&scenario)
+}
+
+/// The JSON Schema of scenario files.
+pub fn json_schema() -> serde_json::Value {
+    let schema = schemars::schema_for!(Scenario);
+    serde_json::to_value(schema).expect("the schema serializes")
+}

@@ -1,0 +1,319 @@
+//! The scenario schema: what a TOML file or Python dict may say. This is the single source of
+//! truth for scenarios; `aimdlab schema` prints it as JSON Schema (from these doc comments).
+//!
+//! Every struct denies unknown fields so a typo is an error naming the field, never a
+//! silently ignored setting. Defaults are written next to each field.
+
+use super::quantity::{BufferSize, Duration, LinkRate, Size};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// A complete experiment: topology, transport defaults, flows, and what to measure.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// A short name for the experiment, copied into the results.
+    #[serde(default)]
+    pub name: String,
+    /// Free text describing the experiment (ignored by the engine).
+    #[serde(default)]
+    pub description: String,
+    /// Simulated time to run, e.g. `"100s"`.
+    pub duration: Duration,
+    /// Start of the measurement window; summary figures exclude `[0, warmup)`. Default `"0s"`.
+    #[serde(default)]
+    pub warmup: Option<Duration>,
+    /// Master random seed; every component derives its own stream from it. Default 1.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Interval between time-series samples. Default `"100ms"`.
+    #[serde(default)]
+    pub sample_interval: Option<Duration>,
+    /// The network.
+    pub topology: Topology,
+    /// Transport defaults for every flow (each flow group may override any of them).
+    #[serde(default)]
+    pub tcp: TcpParams,
+    /// Groups of flows; a group with `count = N` makes N identical flows.
+    pub flows: Vec<FlowGroup>,
+}
+
+/// The network: a dumbbell or an explicit list of nodes and links.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Topology {
+    /// N senders → R1 → bottleneck → R2 → N receivers; one sender/receiver pair per flow.
+    Dumbbell(Dumbbell),
+    /// Named nodes, links between them, and optional static routes (e.g. a parking lot).
+    Explicit(Explicit),
+}
+
+/// The classic single-bottleneck dumbbell.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dumbbell {
+    /// The R1 → R2 bottleneck link (its queue is the one the papers study).
+    pub bottleneck: LinkSpec,
+    /// The R2 → R1 link carrying ACKs back. Default: the same as `bottleneck`.
+    #[serde(default)]
+    pub reverse_bottleneck: Option<LinkSpec>,
+    /// Every access link (sender ↔ R1 and R2 ↔ receiver, both directions) unless a flow
+    /// group overrides it.
+    pub access: LinkSpec,
+}
+
+/// A unidirectional link: a serializer at `rate` behind an egress `queue`, then `delay`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Transmission rate, e.g. `"5Mbps"`.
+    pub rate: LinkRate,
+    /// One-way propagation delay, e.g. `"30ms"`.
+    pub delay: Duration,
+    /// The egress queue. Default: DropTail with 100 packets.
+    #[serde(default)]
+    pub queue: QueueSpec,
+}
+
+/// Queue disciplines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueKind {
+    /// First in, first out; arrivals that do not fit are dropped.
+    #[default]
+    Droptail,
+}
+
+/// An egress queue. Fields that do not apply to `kind` are rejected.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QueueSpec {
+    /// The discipline. Default `"droptail"`.
+    #[serde(default)]
+    pub kind: QueueKind,
+    /// Capacity in packets (`"100pkt"`) or bytes (`"150KB"`), not counting the packet being
+    /// transmitted. Default `"100pkt"`.
+    #[serde(default)]
+    pub limit: Option<BufferSize>,
+}
+
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec { kind: QueueKind::Droptail, limit: None }
+    }
+}
+
+/// An explicit topology.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Explicit {
+    /// Node names; hosts and routers alike.
+    pub nodes: Vec<String>,
+    /// Links between named nodes.
+    pub links: Vec<ExplicitLink>,
+    /// Static next-hop overrides; every other route is the shortest path in hops (ties go to
+    /// the link listed first).
+    #[serde(default)]
+    pub routes: Vec<Route>,
+}
+
+/// A link of an explicit topology.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExplicitLink {
+    /// Node the link leaves.
+    pub from: String,
+    /// Node the link enters.
+    pub to: String,
+    /// Transmission rate.
+    pub rate: LinkRate,
+    /// One-way propagation delay.
+    pub delay: Duration,
+    /// The egress queue (at `from`). Default: DropTail with 100 packets.
+    #[serde(default)]
+    pub queue: QueueSpec,
+    /// Also create the reverse link `to → from` with the same settings. Default true.
+    #[serde(default)]
+    pub duplex: Option<bool>,
+    /// Record this link's (forward direction's) queue and utilization time series.
+    /// Default false.
+    #[serde(default)]
+    pub monitor: bool,
+}
+
+/// A static route: at `node`, packets for `dst` go to the neighbour `via`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Route {
+    /// The node where the rule applies.
+    pub node: String,
+    /// The destination node.
+    pub dst: String,
+    /// The next hop (must be linked from `node`).
+    pub via: String,
+}
+
+/// Transport settings. In `[tcp]` these are defaults for every flow; in a flow group they
+/// override the defaults for that group.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TcpParams {
+    /// Maximum segment size (payload per packet). Default `"1460B"`.
+    pub mss: Option<Size>,
+    /// IP + TCP header bytes added to every packet, data and ACK. Default `"40B"`.
+    pub header: Option<Size>,
+    /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery; when false,
+    /// NewReno (RFC 6582). Default true.
+    pub sack: Option<bool>,
+    /// Initial congestion window in packets. Default 10 (RFC 6928).
+    pub initial_cwnd: Option<u32>,
+    /// Initial slow-start threshold in packets. Default: unbounded.
+    pub initial_ssthresh: Option<u32>,
+    /// Lower bound of the retransmission timeout. Default `"1s"` (RFC 6298 (2.4)).
+    pub min_rto: Option<Duration>,
+    /// Upper bound of the retransmission timeout. Default `"60s"` (RFC 6298 (2.5)).
+    pub max_rto: Option<Duration>,
+    /// Retransmission timeout before the first RTT sample. Default `"1s"` (RFC 6298 (2.1)).
+    pub initial_rto: Option<Duration>,
+    /// Duplicate ACKs that trigger fast retransmit. Default 3.
+    pub dupthresh: Option<u32>,
+    /// Receiver acknowledges every second full segment (b = 2, RFC 5681 §4.2). Default false.
+    pub delayed_ack: Option<bool>,
+    /// Longest a delayed ACK waits. Default `"40ms"` (Linux's minimum ATO).
+    pub delayed_ack_timeout: Option<Duration>,
+    /// Receiver window in packets or bytes. Default `"65535pkt"`.
+    pub receive_window: Option<BufferSize>,
+    /// Mark data packets ECN-capable (ECT(0)). Default false. (Routers that mark come with AQM.)
+    pub ecn: Option<bool>,
+}
+
+/// The congestion controller: a name, or a table with `name` and its parameters.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(untagged)]
+pub enum CcSpec {
+    /// Just the name, e.g. `"reno"`.
+    Name(String),
+    /// The name and parameters, e.g. `{ name = "reno" }`.
+    Table(CcTable),
+}
+
+/// A congestion controller with parameters.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CcTable {
+    /// The controller's name (`reno`).
+    pub name: String,
+}
+
+impl CcSpec {
+    /// The controller's name.
+    pub fn name(&self) -> &str {
+        match self {
+            CcSpec::Name(n) => n,
+            CcSpec::Table(t) => &t.name,
+        }
+    }
+}
+
+impl Default for CcSpec {
+    fn default() -> Self {
+        CcSpec::Name("reno".into())
+    }
+}
+
+impl<'de> Deserialize<'de> for CcSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = CcSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a controller name such as \"reno\" or a table { name = \"reno\", ... }")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CcSpec, E> {
+                Ok(CcSpec::Name(v.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<CcSpec, A::Error> {
+                CcTable::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(CcSpec::Table)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// What the application offers the transport.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AppKind {
+    /// Always has data (FTP-like bulk transfer) until the flow's `stop` time.
+    #[default]
+    Bulk,
+    /// Sends `size` bytes once, then is done; its completion time is recorded.
+    Finite,
+}
+
+/// The application of a flow group.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AppSpec {
+    /// `"bulk"` (default) or `"finite"`.
+    #[serde(default)]
+    pub kind: AppKind,
+    /// For `finite`: the transfer size, e.g. `"1MB"`.
+    #[serde(default)]
+    pub size: Option<Size>,
+}
+
+/// Overrides of a flow's own access link (dumbbell only).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccessOverride {
+    /// Rate of this flow's access link (both directions).
+    #[serde(default)]
+    pub rate: Option<LinkRate>,
+    /// One-way delay of this flow's access link (both directions).
+    #[serde(default)]
+    pub delay: Option<Duration>,
+}
+
+/// A group of identical flows.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlowGroup {
+    /// A label for the group, copied into the results. Default `"group<i>"`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// How many flows this group makes. Default 1.
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// Congestion controller. Default `"reno"`.
+    #[serde(default)]
+    pub cc: CcSpec,
+    /// The application. Default bulk.
+    #[serde(default)]
+    pub app: AppSpec,
+    /// When the flows start. Default `"0s"`.
+    #[serde(default)]
+    pub start: Option<Duration>,
+    /// Each flow starts at `start` plus a uniform draw from `[0, start_jitter)`, from its own
+    /// random stream. Default `"0s"`.
+    #[serde(default)]
+    pub start_jitter: Option<Duration>,
+    /// When the application stops offering new data. Default: never.
+    #[serde(default)]
+    pub stop: Option<Duration>,
+    /// Sender node (explicit topology only).
+    #[serde(default)]
+    pub src: Option<String>,
+    /// Receiver node (explicit topology only).
+    #[serde(default)]
+    pub dst: Option<String>,
+    /// The sender's access link (dumbbell only), e.g. a longer delay for a longer RTT.
+    #[serde(default)]
+    pub access: Option<AccessOverride>,
+    /// The receiver's access link (dumbbell only).
+    #[serde(default)]
+    pub receiver_access: Option<AccessOverride>,
+    /// Transport settings overriding `[tcp]` for this group.
+    #[serde(default)]
+    pub tcp: Option<TcpParams>,
+}

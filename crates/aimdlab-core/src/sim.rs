@@ -1,0 +1,287 @@
+//! The simulator: owns every link and flow in arenas, runs the event loop, and turns what
+//! the monitors saw into a `RunResult`.
+
+use crate::cc::{CongestionControl, Controller};
+use crate::event::{Event, EventQueue};
+use crate::flow::Flow;
+use crate::ids::{FlowId, LinkId, NodeId};
+use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSeries};
+use crate::net::link::Link;
+use crate::net::packet::{Packet, PacketKind};
+use crate::result::{self, RunResult};
+use crate::rng::{derive_stream, StreamKind};
+use crate::scenario::Plan;
+use crate::transport::outbox::Outbox;
+use crate::units::{SimDuration, SimTime};
+use rand::Rng;
+
+/// Packets counted across the whole network for the conservation check
+/// `sent = delivered + dropped + in flight`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketCounters {
+    /// Packets injected by hosts (data and ACKs).
+    pub sent: u64,
+    /// Packets that reached their destination host.
+    pub delivered: u64,
+    /// Packets dropped anywhere.
+    pub dropped: u64,
+}
+
+/// One simulation run.
+pub struct Simulator {
+    pub(crate) plan: Plan,
+    pub(crate) seed: u64,
+    pub(crate) now: SimTime,
+    pub(crate) end: SimTime,
+    events: EventQueue,
+    pub(crate) links: Vec<Link>,
+    pub(crate) flows: Vec<Flow>,
+    next_hop: Vec<u32>,
+    n_slots: usize,
+    dst_slot: Vec<u32>,
+    outbox: Outbox,
+    pub(crate) flow_series: FlowSeries,
+    pub(crate) link_series: LinkSeries,
+    pub(crate) monitored: Vec<LinkId>,
+    last_busy_ps: Vec<u64>,
+    state_buf: Vec<(&'static str, f64)>,
+    pub(crate) counters: PacketCounters,
+    pub(crate) events_processed: u64,
+    pub(crate) window_start: SimTime,
+}
+
+const NO_ROUTE: u32 = u32::MAX;
+
+impl Simulator {
+    /// Builds the network and flows of `plan`; `seed` overrides the plan's seed.
+    pub fn new(plan: &Plan, seed: Option<u64>) -> Self {
+        let seed = seed.unwrap_or(plan.seed);
+        let links: Vec<Link> = plan
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, &l.queue))
+            .collect();
+        let flows: Vec<Flow> = plan
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, fp)| {
+                let mut rng = derive_stream(seed, StreamKind::Flow, i as u64);
+                let jitter = if fp.start_jitter.0 > 0 { rng.gen_range(0..fp.start_jitter.0) } else { 0 };
+                Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter))
+            })
+            .collect();
+        let n_slots = plan.next_hop.first().map_or(0, |v| v.len());
+        let next_hop = plan.next_hop.iter().flat_map(|row| row.iter().map(|l| l.map_or(NO_ROUTE, |l| l.0))).collect();
+        let dst_slot = plan.dst_slot.iter().map(|s| s.unwrap_or(NO_ROUTE)).collect();
+        let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
+        let samples = (plan.duration.0 / plan.sample_interval.0) as usize;
+        let mut sim = Simulator {
+            seed,
+            now: SimTime::ZERO,
+            end: SimTime::ZERO + plan.duration,
+            events: EventQueue::with_capacity(4 * (links.len() + flows.len()) + 16),
+            flow_series: FlowSeries::with_capacity(samples * flows.len()),
+            link_series: LinkSeries::with_capacity(samples * monitored.len()),
+            last_busy_ps: vec![0; monitored.len()],
+            monitored,
+            links,
+            flows,
+            next_hop,
+            n_slots,
+            dst_slot,
+            outbox: Outbox::default(),
+            state_buf: Vec::with_capacity(8),
+            counters: PacketCounters::default(),
+            events_processed: 0,
+            window_start: SimTime::ZERO,
+            plan: plan.clone(),
+        };
+        for f in &sim.flows {
+            sim.events.schedule(f.start_at, Event::FlowStart(f.id));
+        }
+        for (i, fp) in plan.flows.iter().enumerate() {
+            if let Some(stop) = fp.stop {
+                sim.events.schedule(SimTime::ZERO + stop, Event::FlowStop(FlowId(i as u32)));
+            }
+        }
+        if plan.warmup > SimDuration::ZERO {
+            sim.events.schedule(SimTime::ZERO + plan.warmup, Event::WarmupEnd);
+        }
+        sim.events.schedule(SimTime::ZERO + plan.sample_interval, Event::Sample);
+        sim
+    }
+
+    /// Replaces flow `flow`'s controller (e.g. with one written in Python).
+    pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) {
+        self.flows[flow.idx()].sender.cc = Controller::Custom(cc);
+    }
+
+    /// Number of flows.
+    pub fn num_flows(&self) -> usize {
+        self.flows.len()
+    }
+
+    /// Runs to the end of the scenario and reports.
+    pub fn run(mut self) -> RunResult {
+        while let Some((t, ev)) = self.events.pop() {
+            if t > self.end {
+                break;
+            }
+            self.now = t;
+            self.events_processed += 1;
+            self.handle(ev);
+        }
+        self.now = self.end;
+        result::collect(self)
+    }
+
+    #[inline]
+    fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::LinkArrival(l) => {
+                let p = self.links[l.idx()].on_arrival(&mut self.events);
+                let node = self.links[l.idx()].to;
+                if node == p.dst {
+                    self.deliver(p);
+                } else {
+                    self.forward(p, node);
+                }
+            }
+            Event::LinkTxDone(l) => self.links[l.idx()].on_tx_done(self.now, &mut self.events),
+            Event::RetransmitTimer(f) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f.idx()].sender.on_rto_timer(self.now, &mut out);
+                self.flush(out, f, self.flows[f.idx()].src);
+            }
+            Event::DelayedAckTimer(f) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f.idx()].receiver.on_dack_timer(self.now, &mut out);
+                self.flush(out, f, self.flows[f.idx()].dst);
+            }
+            Event::FlowStart(f) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f.idx()].sender.start(self.now, &mut out);
+                self.flush(out, f, self.flows[f.idx()].src);
+            }
+            Event::FlowStop(f) => self.flows[f.idx()].sender.stop_app(),
+            Event::Sample => self.sample(),
+            Event::WarmupEnd => self.start_window(),
+        }
+    }
+
+    /// Sends `p`, now at `node`, on towards its destination.
+    #[inline]
+    fn forward(&mut self, p: Packet, node: NodeId) {
+        let slot = self.dst_slot[p.dst.idx()] as usize;
+        let link = self.next_hop[node.idx() * self.n_slots + slot];
+        debug_assert_ne!(link, NO_ROUTE, "routes are validated when the scenario is compiled");
+        let link = &mut self.links[link as usize];
+        if let Err((_, cause)) = link.enqueue(p, self.now, &mut self.events) {
+            link.count_drop(cause);
+            self.counters.dropped += 1;
+        }
+    }
+
+    /// `p` reached its destination host.
+    #[inline]
+    fn deliver(&mut self, p: Packet) {
+        self.counters.delivered += 1;
+        let now = self.now;
+        let mut out = std::mem::take(&mut self.outbox);
+        let fid = p.flow;
+        let flow = &mut self.flows[fid.idx()];
+        match p.kind {
+            PacketKind::Data => {
+                flow.stats.on_arrival(p.size.0, p.sent_at, now);
+                let newly = flow.receiver.on_data(&p, now, &mut out);
+                if newly > 0 {
+                    let nxt = flow.receiver.rcv_nxt;
+                    let bytes = flow.sizes.payload_range(nxt - newly, nxt);
+                    flow.stats.delivered_bytes += bytes;
+                    flow.delivered_total_bytes += bytes;
+                    if flow.sizes.total == Some(nxt) && flow.stats.completed_at.is_none() {
+                        flow.stats.completed_at = Some(now);
+                    }
+                }
+                let origin = flow.dst;
+                self.flush(out, fid, origin);
+            }
+            PacketKind::Ack => {
+                flow.sender.on_ack(&p, now, &mut out);
+                let origin = flow.src;
+                self.flush(out, fid, origin);
+            }
+        }
+    }
+
+    /// Injects an endpoint's packets at `origin` and schedules its timers.
+    #[inline]
+    fn flush(&mut self, mut out: Outbox, flow: FlowId, origin: NodeId) {
+        for i in 0..out.packets.len() {
+            self.counters.sent += 1;
+            self.forward(out.packets[i], origin);
+        }
+        if let Some(t) = out.rto_timer {
+            self.events.schedule(t, Event::RetransmitTimer(flow));
+        }
+        if let Some(t) = out.dack_timer {
+            self.events.schedule(t, Event::DelayedAckTimer(flow));
+        }
+        out.clear();
+        self.outbox = out;
+    }
+
+    fn sample(&mut self) {
+        let interval = self.plan.sample_interval;
+        let t = self.now.as_secs_f64();
+        for f in &mut self.flows {
+            let delta = f.delivered_total_bytes - f.delivered_at_last_sample;
+            f.delivered_at_last_sample = f.delivered_total_bytes;
+            let cc = &f.sender.cc;
+            self.state_buf.clear();
+            let buf = &mut self.state_buf;
+            cc.state_vars(&mut |name, v| buf.push((name, v)));
+            self.flow_series.push(
+                FlowSample {
+                    time_s: t,
+                    flow: f.id.0 as u64,
+                    cwnd_pkts: cc.cwnd_pkts(),
+                    ssthresh_pkts: cc.ssthresh_pkts(),
+                    goodput_bps: delta as f64 * 8.0 / interval.as_secs_f64(),
+                    srtt_ms: f.sender.rtt.srtt().map_or(f64::NAN, |d| d.as_millis_f64()),
+                    in_flight_pkts: f.sender.pipe(),
+                },
+                &self.state_buf,
+            );
+        }
+        for (i, &l) in self.monitored.iter().enumerate() {
+            let link = &self.links[l.idx()];
+            let busy = link.busy_ps_until(self.now);
+            let util = (busy - self.last_busy_ps[i]) as f64 / interval.0 as f64;
+            self.last_busy_ps[i] = busy;
+            self.link_series.push(t, l.0 as u64, link.queue.len_pkts(), link.queue.len_bytes(), util);
+        }
+        let next = self.now + interval;
+        if next <= self.end {
+            self.events.schedule(next, Event::Sample);
+        }
+    }
+
+    fn start_window(&mut self) {
+        self.window_start = self.now;
+        for l in &mut self.links {
+            l.start_window(self.now);
+        }
+        for f in &mut self.flows {
+            f.sender.start_window();
+            f.stats.start_window();
+        }
+    }
+
+    /// Total events scheduled so far.
+    pub fn events_scheduled(&self) -> u64 {
+        self.events.scheduled_total()
+    }
+}

@@ -1,0 +1,54 @@
+//! Resolved transport settings of one flow (defaults applied, units converted).
+
+use crate::units::{Bytes, SimDuration};
+
+/// Everything the TCP-like sender and receiver of one flow need to know.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Payload bytes per full segment.
+    pub mss: Bytes,
+    /// Header bytes on every packet (data and ACK).
+    pub header: Bytes,
+    /// SACK + RFC 6675 recovery (true) or NewReno (false).
+    pub sack: bool,
+    /// Initial congestion window, packets.
+    pub initial_cwnd_pkts: u32,
+    /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
+    pub initial_ssthresh_pkts: f64,
+    /// RTO lower bound.
+    pub min_rto: SimDuration,
+    /// RTO upper bound.
+    pub max_rto: SimDuration,
+    /// RTO before the first RTT sample.
+    pub initial_rto: SimDuration,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupthresh: u32,
+    /// ACK every second full segment.
+    pub delayed_ack: bool,
+    /// Longest wait of a delayed ACK.
+    pub delayed_ack_timeout: SimDuration,
+    /// Receiver window, packets.
+    pub receive_window_pkts: u64,
+    /// Data packets are sent ECN-capable.
+    pub ecn: bool,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            mss: Bytes(1460),
+            header: Bytes(40),
+            sack: true,
+            initial_cwnd_pkts: 10,
+            initial_ssthresh_pkts: f64::INFINITY,
+            min_rto: SimDuration::from_secs(1),
+            max_rto: SimDuration::from_secs(60),
+            initial_rto: SimDuration::from_secs(1),
+            dupthresh: 3,
+            delayed_ack: false,
+            delayed_ack_timeout: SimDuration::from_millis(40),
+            receive_window_pkts: 65535,
+            ecn: false,
+        }
+    }
+}

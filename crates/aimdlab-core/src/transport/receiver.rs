@@ -1,0 +1,265 @@
+//! The TCP-like receiver: cumulative ACKs with SACK blocks (RFC 2018), optional delayed ACKs
+//! (every second full segment, RFC 5681 §4.2), and the ECN-Echo of RFC 3168.
+//!
+//! ACK at once for a segment out of order, a duplicate, or one that fills a hole
+//! (RFC 5681 §4.2); otherwise, with delayed ACKs, at the second in-order segment or when the
+//! timer runs out. The ACK echoes the send time of the earliest segment it acknowledges
+//! first (RFC 7323's timestamp echo rule), so RTT samples include the delay of the ACK.
+//! SACK blocks: the block holding the segment that triggered the ACK first, then the most
+//! recently changed others (RFC 2018 §4), at most three.
+
+use super::outbox::Outbox;
+use crate::ids::{FlowId, NodeId};
+use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::units::{Bytes, SimDuration, SimTime};
+
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: u64,
+    end: u64,
+    touched: u64,
+}
+
+/// One flow's receiver.
+pub struct TcpReceiver {
+    flow: FlowId,
+    src: NodeId,
+    header: Bytes,
+    sack: bool,
+    delayed_ack: bool,
+    delayed_ack_timeout: SimDuration,
+    /// Next segment expected in order.
+    pub rcv_nxt: u64,
+    ooo: Vec<Block>,
+    touch: u64,
+    pending: u32,
+    pending_echo: (SimTime, bool),
+    ece: bool,
+    dack_deadline: Option<SimTime>,
+    dack_timer_at: Option<SimTime>,
+}
+
+impl TcpReceiver {
+    /// A receiver of `flow` whose ACKs go back to node `src`.
+    pub fn new(flow: FlowId, src: NodeId, header: Bytes, sack: bool, delayed_ack: bool, delayed_ack_timeout: SimDuration) -> Self {
+        TcpReceiver {
+            flow,
+            src,
+            header,
+            sack,
+            delayed_ack,
+            delayed_ack_timeout,
+            rcv_nxt: 0,
+            ooo: Vec::with_capacity(16),
+            touch: 0,
+            pending: 0,
+            pending_echo: (SimTime::ZERO, false),
+            ece: false,
+            dack_deadline: None,
+            dack_timer_at: None,
+        }
+    }
+
+    /// Records `seq` as received out of order; returns the index of its block.
+    fn insert_ooo(&mut self, seq: u64) -> usize {
+        self.touch += 1;
+        let i = self.ooo.partition_point(|b| b.end < seq);
+        if i < self.ooo.len() && self.ooo[i].start <= seq && seq < self.ooo[i].end {
+            self.ooo[i].touched = self.touch;
+            return i;
+        }
+        if i < self.ooo.len() && self.ooo[i].end == seq {
+            self.ooo[i].end += 1;
+            self.ooo[i].touched = self.touch;
+            if i + 1 < self.ooo.len() && self.ooo[i + 1].start == self.ooo[i].end {
+                self.ooo[i].end = self.ooo[i + 1].end;
+                self.ooo.remove(i + 1);
+            }
+            return i;
+        }
+        if i < self.ooo.len() && self.ooo[i].start == seq + 1 {
+            self.ooo[i].start = seq;
+            self.ooo[i].touched = self.touch;
+            return i;
+        }
+        self.ooo.insert(i, Block { start: seq, end: seq + 1, touched: self.touch });
+        i
+    }
+
+    fn sack_blocks(&self, first: Option<usize>) -> SackBlocks {
+        let mut blocks = SackBlocks::default();
+        if !self.sack || self.ooo.is_empty() {
+            return blocks;
+        }
+        let mut used = [usize::MAX; 3];
+        if let Some(i) = first {
+            blocks.push(self.ooo[i].start, self.ooo[i].end);
+            used[0] = i;
+        }
+        while (blocks.len as usize) < blocks.blocks.len() {
+            let next = (0..self.ooo.len()).filter(|j| !used.contains(j)).max_by_key(|&j| self.ooo[j].touched);
+            let Some(j) = next else { break };
+            used[blocks.len as usize] = j;
+            blocks.push(self.ooo[j].start, self.ooo[j].end);
+        }
+        blocks
+    }
+
+    fn emit_ack(&mut self, now: SimTime, echo: (SimTime, bool), first_block: Option<usize>, out: &mut Outbox) {
+        out.packets.push(Packet {
+            flow: self.flow,
+            dst: self.src,
+            kind: PacketKind::Ack,
+            size: self.header,
+            seq: self.rcv_nxt,
+            sent_at: now,
+            is_retransmission: false,
+            echo_sent_at: echo.0,
+            echo_is_retransmission: echo.1,
+            ecn: Ecn::NotEct,
+            ece: self.ece,
+            cwr: false,
+            sack: self.sack_blocks(first_block),
+            enqueued_at: now,
+        });
+        self.pending = 0;
+        self.dack_deadline = None;
+    }
+
+    /// Processes data segment `p` arriving at `now`; returns how many segments became
+    /// deliverable in order (the application's new data).
+    pub fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> u64 {
+        if p.cwr {
+            self.ece = false;
+        }
+        if p.ecn == Ecn::Ce {
+            self.ece = true;
+        }
+        let echo = (p.sent_at, p.is_retransmission);
+        let seq = p.seq;
+        if seq < self.rcv_nxt {
+            self.emit_ack(now, echo, None, out);
+            return 0;
+        }
+        if seq > self.rcv_nxt {
+            let i = self.insert_ooo(seq);
+            self.emit_ack(now, echo, Some(i), out);
+            return 0;
+        }
+        let before = self.rcv_nxt;
+        self.rcv_nxt += 1;
+        let filled_hole = !self.ooo.is_empty();
+        while let Some(b) = self.ooo.first() {
+            if b.start > self.rcv_nxt {
+                break;
+            }
+            self.rcv_nxt = self.rcv_nxt.max(b.end);
+            self.ooo.remove(0);
+        }
+        if filled_hole || !self.delayed_ack || self.pending >= 1 {
+            let echo = if self.pending >= 1 { self.pending_echo } else { echo };
+            self.emit_ack(now, echo, None, out);
+        } else {
+            self.pending = 1;
+            self.pending_echo = echo;
+            let deadline = now + self.delayed_ack_timeout;
+            self.dack_deadline = Some(deadline);
+            if self.dack_timer_at.map_or(true, |at| deadline < at) {
+                self.dack_timer_at = Some(deadline);
+                out.dack_timer = Some(deadline);
+            }
+        }
+        self.rcv_nxt - before
+    }
+
+    /// The delayed-ACK timer event fired at `now`.
+    pub fn on_dack_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.dack_timer_at != Some(now) {
+            return;
+        }
+        self.dack_timer_at = None;
+        match self.dack_deadline {
+            None => {}
+            Some(d) if d > now => {
+                self.dack_timer_at = Some(d);
+                out.dack_timer = Some(d);
+            }
+            Some(_) => {
+                let echo = self.pending_echo;
+                self.emit_ack(now, echo, None, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(seq: u64) -> Packet {
+        Packet {
+            flow: FlowId(0),
+            dst: NodeId(1),
+            kind: PacketKind::Data,
+            size: Bytes(1040),
+            seq,
+            sent_at: SimTime(seq),
+            is_retransmission: false,
+            echo_sent_at: SimTime::ZERO,
+            echo_is_retransmission: false,
+            ecn: Ecn::NotEct,
+            ece: false,
+            cwr: false,
+            sack: SackBlocks::default(),
+            enqueued_at: SimTime::ZERO,
+        }
+    }
+
+    #[test]
+    fn hole_gives_dupacks_with_sack_then_a_cumulative_ack() {
+        // Segments 0, 1 arrive; 2 is lost; 3, 4 arrive; then 2 is retransmitted.
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), Bytes(40), true, false, SimDuration::from_millis(40));
+        let mut out = Outbox::default();
+        for s in [0, 1, 3, 4] {
+            r.on_data(&data(s), SimTime(10), &mut out);
+        }
+        let acks: Vec<(u64, Vec<(u64, u64)>)> = out.packets.iter().map(|a| (a.seq, a.sack.as_slice().to_vec())).collect();
+        assert_eq!(acks, vec![(1, vec![]), (2, vec![]), (2, vec![(3, 4)]), (2, vec![(3, 5)])]);
+        out.clear();
+        assert_eq!(r.on_data(&data(2), SimTime(20), &mut out), 3);
+        assert_eq!(out.packets[0].seq, 5);
+        assert!(out.packets[0].sack.as_slice().is_empty());
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_on_timer() {
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), Bytes(40), true, true, SimDuration::from_millis(40));
+        let mut out = Outbox::default();
+        r.on_data(&data(0), SimTime(0), &mut out);
+        assert!(out.packets.is_empty());
+        let t = out.dack_timer.unwrap();
+        r.on_data(&data(1), SimTime(5), &mut out);
+        assert_eq!(out.packets.len(), 1);
+        assert_eq!(out.packets[0].echo_sent_at, SimTime(0), "echo the earliest segment");
+        r.on_data(&data(2), SimTime(6), &mut out);
+        assert_eq!(out.packets.len(), 1);
+        r.on_dack_timer(t, &mut out); // the first timer event finds a later deadline
+        assert_eq!(out.packets.len(), 1);
+        let t2 = out.dack_timer.unwrap();
+        r.on_dack_timer(t2, &mut out);
+        assert_eq!(out.packets.len(), 2);
+        assert_eq!(out.packets[1].seq, 3);
+    }
+
+    #[test]
+    fn sack_blocks_most_recent_first() {
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), Bytes(40), true, false, SimDuration::from_millis(40));
+        let mut out = Outbox::default();
+        for s in [2, 4, 6, 8] {
+            r.on_data(&data(s), SimTime(0), &mut out);
+        }
+        assert_eq!(out.packets[3].sack.as_slice(), &[(8, 9), (6, 7), (4, 5)]);
+        r.on_data(&data(3), SimTime(0), &mut out);
+        assert_eq!(out.packets[4].sack.as_slice(), &[(2, 5), (8, 9), (6, 7)]);
+    }
+}

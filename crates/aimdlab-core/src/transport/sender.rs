@@ -1,0 +1,321 @@
+//! The reliable TCP-like sender: segments, cumulative + selective ACK processing, fast
+//! retransmit and recovery, retransmission timeout. It calls a congestion controller and
+//! owns loss detection and RTT estimation.
+//!
+//! - Fast retransmit on `dupthresh` duplicate ACKs or, with SACK, when the first outstanding
+//!   segment is deemed lost (RFC 6675 §5). One recovery per window: a new one starts only
+//!   once the cumulative ACK reaches `recover` (RFC 6582 §3.2 step 1, also after an RTO).
+//! - In recovery the window is run as RFC 6675's `pipe` against cwnd (the controller sets
+//!   cwnd = ssthresh on entry): lost segments first (`NextSeg` rule 1), then new data. The
+//!   first retransmission goes out at once regardless of `pipe` (RFC 6675 step 4.3).
+//! - A partial ACK marks the new first outstanding segment lost (RFC 6582 §3.2 step 3). With
+//!   SACK this stands in for RFC 6675's rescue retransmission (rule 4 of `NextSeg`, not
+//!   otherwise implemented): it recovers a lost tail without waiting for the timer.
+//! - Without SACK (NewReno) each duplicate ACK counts one segment as having left the network,
+//!   and a partial ACK of k segments removes k − 1 of those counts (Linux's
+//!   `tcp_remove_reno_sacks`), which is RFC 6582's window inflation and deflation in pipe form.
+//! - RTO per RFC 6298 with Karn's rule (no sample from a retransmitted segment). On expiry
+//!   every un-SACKed outstanding segment is deemed lost and resent in order from cwnd = 1.
+//! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
+//!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
+
+use super::config::TcpConfig;
+use super::outbox::Outbox;
+use super::rtt::RttEstimator;
+use super::scoreboard::Scoreboard;
+use super::segments::SegmentSizes;
+use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
+use crate::ids::{FlowId, NodeId};
+use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::units::{Bytes, SimTime};
+
+/// Sender-side counters over the measurement window.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderStats {
+    /// Data packets handed to the network (originals and retransmissions).
+    pub data_pkts_sent: u64,
+    /// Wire bytes of those packets.
+    pub data_bytes_sent: u64,
+    /// Retransmitted data packets.
+    pub retransmitted_pkts: u64,
+    /// Fast retransmits (entries into fast recovery).
+    pub fast_retransmits: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// ACKs received.
+    pub acks_received: u64,
+}
+
+/// One flow's sender.
+pub struct TcpSender {
+    flow: FlowId,
+    dst: NodeId,
+    header: Bytes,
+    sack: bool,
+    ecn: bool,
+    dupthresh: u32,
+    rwnd_pkts: u64,
+    sizes: SegmentSizes,
+    /// The congestion controller.
+    pub cc: Controller,
+    /// RTT estimator and RTO.
+    pub rtt: RttEstimator,
+    sb: Scoreboard,
+    /// Oldest unacknowledged segment.
+    pub snd_una: u64,
+    /// Next new segment to send.
+    pub snd_nxt: u64,
+    app_open: bool,
+    started: bool,
+    dupacks: u32,
+    /// NewReno: duplicate ACKs standing for segments that left the network.
+    reno_sacked: u64,
+    in_recovery: bool,
+    recover: u64,
+    rto_deadline: Option<SimTime>,
+    rto_timer_at: Option<SimTime>,
+    /// Counters.
+    pub stats: SenderStats,
+}
+
+impl TcpSender {
+    /// A sender of `flow` to node `dst` with settings `cfg` and controller `cc`.
+    pub fn new(flow: FlowId, dst: NodeId, cfg: &TcpConfig, sizes: SegmentSizes, cc: Controller) -> Self {
+        TcpSender {
+            flow,
+            dst,
+            header: cfg.header,
+            sack: cfg.sack,
+            ecn: cfg.ecn,
+            dupthresh: cfg.dupthresh,
+            rwnd_pkts: cfg.receive_window_pkts,
+            sizes,
+            cc,
+            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            sb: Scoreboard::new(),
+            snd_una: 0,
+            snd_nxt: 0,
+            app_open: true,
+            started: false,
+            dupacks: 0,
+            reno_sacked: 0,
+            in_recovery: false,
+            recover: 0,
+            rto_deadline: None,
+            rto_timer_at: None,
+            stats: SenderStats::default(),
+        }
+    }
+
+    /// Segments in flight (RFC 6675 `pipe`).
+    #[inline]
+    pub fn pipe(&self) -> u64 {
+        let outstanding = self.snd_nxt - self.snd_una;
+        let sacked = if self.sack { self.sb.sacked_out } else { self.reno_sacked };
+        (outstanding + self.sb.retrans_out).saturating_sub(sacked + self.sb.lost_out)
+    }
+
+    /// Whether the sender is in fast recovery.
+    pub fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    /// Whether every segment of a finite transfer has been acknowledged.
+    pub fn is_done(&self) -> bool {
+        self.sizes.total.is_some_and(|t| self.snd_una >= t)
+    }
+
+    fn has_new_data(&self) -> bool {
+        self.started && self.app_open && self.sizes.total.map_or(true, |t| self.snd_nxt < t)
+    }
+
+    /// The application starts at `now`.
+    pub fn start(&mut self, now: SimTime, out: &mut Outbox) {
+        self.started = true;
+        self.try_send(now, out);
+    }
+
+    /// The application stops offering new data (outstanding data is still delivered).
+    pub fn stop_app(&mut self) {
+        self.app_open = false;
+    }
+
+    fn arm_rto(&mut self, deadline: SimTime, out: &mut Outbox) {
+        self.rto_deadline = Some(deadline);
+        if self.rto_timer_at.map_or(true, |at| deadline < at) {
+            self.rto_timer_at = Some(deadline);
+            out.rto_timer = Some(deadline);
+        }
+    }
+
+    fn send_segment(&mut self, seq: u64, is_retransmission: bool, now: SimTime, out: &mut Outbox) {
+        let size = Bytes(self.sizes.payload(seq) + self.header.0);
+        out.packets.push(Packet {
+            flow: self.flow,
+            dst: self.dst,
+            kind: PacketKind::Data,
+            size,
+            seq,
+            sent_at: now,
+            is_retransmission,
+            echo_sent_at: SimTime::ZERO,
+            echo_is_retransmission: false,
+            ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
+            ece: false,
+            cwr: false,
+            sack: SackBlocks::default(),
+            enqueued_at: now,
+        });
+        self.stats.data_pkts_sent += 1;
+        self.stats.data_bytes_sent += size.0;
+        if is_retransmission {
+            self.stats.retransmitted_pkts += 1;
+        }
+        if self.rto_deadline.is_none() {
+            self.arm_rto(now + self.rtt.rto(), out);
+        }
+    }
+
+    /// Sends whatever the window allows: lost segments first, then new data.
+    fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
+        let cwnd = self.cc.cwnd_pkts().max(1.0) as u64;
+        while self.pipe() < cwnd {
+            if let Some(seq) = self.sb.next_lost(self.snd_una) {
+                self.sb.mark_retransmitted(seq);
+                self.send_segment(seq, true, now, out);
+            } else if self.has_new_data() && self.snd_nxt - self.snd_una < self.rwnd_pkts {
+                let seq = self.snd_nxt;
+                self.sb.on_send_new(self.snd_una, seq);
+                self.snd_nxt += 1;
+                self.send_segment(seq, false, now, out);
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn congestion(&mut self, kind: CongestionKind, now: SimTime) {
+        let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe(), srtt: self.rtt.srtt_or_rto() };
+        self.cc.on_congestion(&ev);
+    }
+
+    fn enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
+        self.in_recovery = true;
+        self.recover = self.snd_nxt;
+        self.stats.fast_retransmits += 1;
+        self.congestion(CongestionKind::Loss, now);
+        self.sb.mark_lost(self.snd_una);
+        // RFC 6675 step 4.3 / RFC 5681 §3.2 step 2: retransmit the first lost segment now.
+        if let Some(seq) = self.sb.next_lost(self.snd_una) {
+            self.sb.mark_retransmitted(seq);
+            self.send_segment(seq, true, now, out);
+        }
+    }
+
+    /// Processes an acknowledgement arriving at `now`.
+    pub fn on_ack(&mut self, ack: &Packet, now: SimTime, out: &mut Outbox) {
+        self.stats.acks_received += 1;
+        let cum = ack.seq.min(self.snd_nxt);
+        let newly_cum = cum.saturating_sub(self.snd_una);
+        if newly_cum > 0 {
+            self.sb.advance(self.snd_una, cum);
+            self.snd_una = cum;
+            self.dupacks = 0;
+            if !self.sack {
+                self.reno_sacked = if self.in_recovery { self.reno_sacked.saturating_sub(newly_cum - 1) } else { 0 };
+            }
+        } else if cum == self.snd_una && self.snd_nxt > self.snd_una {
+            self.dupacks += 1;
+            if !self.sack {
+                self.reno_sacked = (self.reno_sacked + 1).min(self.snd_nxt - self.snd_una - 1);
+            }
+        }
+        let mut newly_sacked = 0;
+        if self.sack {
+            for &(s, e) in ack.sack.as_slice() {
+                newly_sacked += self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
+            }
+            self.sb.update_lost(self.snd_una, self.dupthresh);
+        }
+        let mut rtt_sample = None;
+        if (newly_cum > 0 || newly_sacked > 0) && !ack.echo_is_retransmission {
+            let r = now.saturating_since(ack.echo_sent_at);
+            self.rtt.on_sample(r);
+            rtt_sample = Some(r);
+        }
+
+        if !self.in_recovery {
+            let loss = self.dupacks >= self.dupthresh || (self.sack && self.sb.is_lost(self.snd_una));
+            if loss && self.snd_una >= self.recover && self.snd_nxt > self.snd_una {
+                self.enter_recovery(now, out);
+            }
+        } else if self.snd_una >= self.recover {
+            self.in_recovery = false;
+            self.reno_sacked = 0;
+            self.cc.on_recovery_exit(now);
+        } else if newly_cum > 0 {
+            // Partial ACK (RFC 6582 §3.2 step 3).
+            self.sb.mark_lost(self.snd_una);
+        }
+
+        if newly_cum > 0 {
+            let ev = AckEvent {
+                now,
+                newly_acked_pkts: newly_cum,
+                rtt_sample,
+                srtt: self.rtt.srtt_or_rto(),
+                min_rtt: self.rtt.min_rtt(),
+                ece: ack.ece,
+                in_recovery: self.in_recovery,
+                pkts_in_flight: self.pipe(),
+            };
+            self.cc.on_ack(&ev);
+            // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
+            if self.snd_una == self.snd_nxt {
+                self.rto_deadline = None;
+            } else {
+                self.arm_rto(now + self.rtt.rto(), out);
+            }
+        }
+        self.try_send(now, out);
+    }
+
+    /// The retransmission-timer event fired at `now`; acts only if the deadline has passed.
+    pub fn on_rto_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.rto_timer_at != Some(now) {
+            return; // superseded by an earlier timer event
+        }
+        self.rto_timer_at = None;
+        match self.rto_deadline {
+            None => return,
+            Some(d) if d > now => {
+                self.rto_timer_at = Some(d);
+                out.rto_timer = Some(d);
+                return;
+            }
+            Some(_) => {}
+        }
+        self.rto_deadline = None;
+        if self.snd_una == self.snd_nxt {
+            return;
+        }
+        self.stats.timeouts += 1;
+        self.congestion(CongestionKind::Timeout, now);
+        self.rtt.on_timeout();
+        self.in_recovery = false;
+        self.recover = self.snd_nxt;
+        self.dupacks = 0;
+        self.reno_sacked = 0;
+        self.sb.on_timeout(self.snd_una, self.snd_nxt);
+        self.try_send(now, out);
+        if self.rto_deadline.is_none() {
+            self.arm_rto(now + self.rtt.rto(), out);
+        }
+    }
+
+    /// Forgets the window counters.
+    pub fn start_window(&mut self) {
+        self.stats = SenderStats::default();
+        self.rtt.start_window();
+    }
+}
