@@ -1,1 +1,84 @@
+//! Thin PyO3 bindings of aimdlab-core: scenario JSON in, columnar results out, errors as
+//! exceptions. Everything a user touches is the typed Python facade in `python/aimdlab`.
 
+use aimdlab_core::monitor::table::{Column, Table};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+create_exception!(_core, ScenarioError, PyValueError, "An invalid scenario; the message names the field, the value and what is accepted.");
+create_exception!(_core, EngineError, PyRuntimeError, "A bug in the engine (a Rust panic), reported instead of crashing the interpreter.");
+
+fn scenario_err(e: aimdlab_core::ScenarioError) -> PyErr {
+    ScenarioError::new_err(e.to_string())
+}
+
+/// A table as a list of `(name, kind, data)`: kind "f64"/"u64" with little-endian bytes, or
+/// "str" with a list of strings.
+fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty_bound(py);
+    for (name, col) in &t.columns {
+        let item: Bound<'py, PyTuple> = match col {
+            Column::F64(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                PyTuple::new_bound(py, [name.into_py(py), "f64".into_py(py), PyBytes::new_bound(py, &bytes).into_py(py)])
+            }
+            Column::U64(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                PyTuple::new_bound(py, [name.into_py(py), "u64".into_py(py), PyBytes::new_bound(py, &bytes).into_py(py)])
+            }
+            Column::Str(v) => PyTuple::new_bound(py, [name.into_py(py), "str".into_py(py), v.clone().into_py(py)]),
+        };
+        out.append(item)?;
+    }
+    Ok(out)
+}
+
+/// Validates a scenario (JSON text); raises `ScenarioError` naming the bad field.
+#[pyfunction]
+fn validate(scenario_json: &str) -> PyResult<()> {
+    aimdlab_core::scenario::load_json(scenario_json).map(|_| ()).map_err(scenario_err)
+}
+
+/// Runs a scenario (JSON text) with an optional seed override. Returns a dict with
+/// `summary` (JSON text) and the tables `flows`, `links`, `timeseries`, `link_timeseries`.
+/// The GIL is released while the engine runs.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed=None))]
+fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObject> {
+    let plan = aimdlab_core::scenario::load_json(scenario_json).map_err(scenario_err)?;
+    let result = py.allow_threads(|| aimdlab_core::run(&plan, seed)).map_err(|e| EngineError::new_err(e.to_string()))?;
+    let d = pyo3::types::PyDict::new_bound(py);
+    d.set_item("summary", serde_json::to_string(&result.summary).expect("summary serializes"))?;
+    d.set_item("flows", table_to_py(py, &result.flows)?)?;
+    d.set_item("links", table_to_py(py, &result.links)?)?;
+    d.set_item("timeseries", table_to_py(py, &result.timeseries)?)?;
+    d.set_item("link_timeseries", table_to_py(py, &result.link_timeseries)?)?;
+    Ok(d.into_py(py))
+}
+
+/// The JSON Schema of scenario files, as JSON text.
+#[pyfunction]
+fn schema() -> String {
+    serde_json::to_string_pretty(&aimdlab_core::scenario::json_schema()).expect("schema serializes")
+}
+
+/// Names of the built-in congestion controllers.
+#[pyfunction]
+fn controllers() -> Vec<&'static str> {
+    aimdlab_core::cc::CONTROLLER_NAMES.to_vec()
+}
+
+/// The native module `aimdlab._core`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
+    m.add("EngineError", m.py().get_type_bound::<EngineError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(controllers, m)?)?;
+    Ok(())
+}
