@@ -14,7 +14,8 @@
 //! - Without SACK (NewReno) each duplicate ACK counts one segment as having left the network,
 //!   and a partial ACK of k segments removes k − 1 of those counts (Linux's
 //!   `tcp_remove_reno_sacks`), which is RFC 6582's window inflation and deflation in pipe form.
-//! - RTO per RFC 6298 with Karn's rule (no sample from a retransmitted segment). On expiry
+//! - RTO per RFC 6298 with Karn's rule (no sample from a retransmitted segment), restarted
+//!   also when the first outstanding segment is retransmitted (Linux). On expiry
 //!   every un-SACKed outstanding segment is deemed lost and resent in order from cwnd = 1.
 //! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
@@ -171,7 +172,9 @@ impl TcpSender {
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
-        if self.rto_deadline.is_none() {
+        // RFC 6298 (5.1); and, as Linux does, restart the timer when the first outstanding
+        // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged.
+        if self.rto_deadline.is_none() || (is_retransmission && seq == self.snd_una) {
             self.arm_rto(now + self.rtt.rto(), out);
         }
     }
@@ -224,11 +227,6 @@ impl TcpSender {
             if !self.sack {
                 self.reno_sacked = if self.in_recovery { self.reno_sacked.saturating_sub(newly_cum - 1) } else { 0 };
             }
-        } else if cum == self.snd_una && self.snd_nxt > self.snd_una {
-            self.dupacks += 1;
-            if !self.sack {
-                self.reno_sacked = (self.reno_sacked + 1).min(self.snd_nxt - self.snd_una - 1);
-            }
         }
         let mut newly_sacked = 0;
         if self.sack {
@@ -236,6 +234,14 @@ impl TcpSender {
                 newly_sacked += self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
             }
             self.sb.update_lost(self.snd_una, self.dupthresh);
+        }
+        // A duplicate ACK acknowledges nothing new cumulatively; with SACK it must also SACK
+        // something new (RFC 6675 §2), so ACKs of duplicated segments do not count.
+        if newly_cum == 0 && cum == self.snd_una && self.snd_nxt > self.snd_una && (!self.sack || newly_sacked > 0) {
+            self.dupacks += 1;
+            if !self.sack {
+                self.reno_sacked = (self.reno_sacked + 1).min(self.snd_nxt - self.snd_una - 1);
+            }
         }
         let mut rtt_sample = None;
         if (newly_cum > 0 || newly_sacked > 0) && !ack.echo_is_retransmission {

@@ -1,0 +1,97 @@
+"""Figures of a run (matplotlib): the overview that `aimdlab run` writes next to its results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Union
+
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+    from .result import Result
+
+__all__ = ["overview", "save_figure"]
+
+MAX_LABELLED_FLOWS = 10
+
+
+def _matplotlib():
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def overview(result: "Result") -> "Figure":
+    """Three stacked panels over time: cwnd per flow, bottleneck queue length, goodput per flow.
+
+    With more than ten flows, individual flows are drawn thin and unlabelled, and the mean
+    across flows is drawn bold.
+    """
+    plt = _matplotlib()
+    ts = result.timeseries.to_pandas()
+    lts = result.link_timeseries.to_pandas()
+    summary = result.summary
+    fig, axes = plt.subplots(3, 1, figsize=(9, 8.5), sharex=True, constrained_layout=True)
+    ax_cwnd, ax_q, ax_gp = axes
+    flows = sorted(ts["flow"].unique()) if len(ts) else []
+    many = len(flows) > MAX_LABELLED_FLOWS
+    for f in flows:
+        d = ts[ts["flow"] == f]
+        kw = dict(lw=0.5, alpha=0.35) if many else dict(lw=1.1, label=f"flow {f}")
+        ax_cwnd.plot(d["time_s"], d["cwnd_pkts"], **kw)
+        ax_gp.plot(d["time_s"], d["goodput_bps"] / 1e6, **kw)
+    if many and len(ts):
+        mean = ts.groupby("time_s")[["cwnd_pkts", "goodput_bps"]].mean()
+        ax_cwnd.plot(mean.index, mean["cwnd_pkts"], color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+        ax_gp.plot(mean.index, mean["goodput_bps"] / 1e6, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+    ax_cwnd.set_ylabel("cwnd (packets)")
+    ax_cwnd.set_title("Congestion window")
+    bneck = summary.get("bottleneck") or {}
+    if len(lts):
+        link0 = lts["link"].iloc[0]
+        d = lts[lts["link"] == link0]
+        ax_q.plot(d["time_s"], d["queue_len_pkts"], color="tab:red", lw=1.0)
+        ax_q.set_title(f"Bottleneck queue ({bneck.get('link', 'link ' + str(link0))})")
+    else:
+        ax_q.text(0.5, 0.5, "no monitored link", ha="center", va="center", transform=ax_q.transAxes)
+        ax_q.set_title("Bottleneck queue")
+    ax_q.set_ylabel("queue (packets)")
+    ax_gp.set_ylabel("goodput (Mbit/s)")
+    ax_gp.set_xlabel("time (s)")
+    ax_gp.set_title("Goodput per sample interval")
+    if bneck.get("rate_bps"):
+        ax_gp.axhline(bneck["rate_bps"] / 1e6, color="grey", ls="--", lw=0.8, label="bottleneck rate")
+    warmup = summary.get("warmup_s") or 0
+    for ax in axes:
+        if warmup > 0:
+            ax.axvspan(0, warmup, color="grey", alpha=0.08, lw=0)
+        ax.grid(True, alpha=0.3)
+        ax.set_ylim(bottom=0)
+    for ax in (ax_cwnd, ax_gp):
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper right", fontsize=8, ncol=2)
+    util = bneck.get("utilization")
+    jain = summary.get("jain_index")
+    parts = [summary.get("name") or "scenario", f"{summary['flows']} flows", f"seed {summary['seed']}"]
+    if isinstance(util, (int, float)):
+        parts.append(f"utilization {100 * util:.1f}%")
+    if isinstance(jain, (int, float)):
+        parts.append(f"Jain {jain:.3f}")
+    fig.suptitle(" · ".join(parts), fontsize=11)
+    return fig
+
+
+def save_figure(fig: "Figure", path: Union[str, Path], dpi: int = 130) -> Path:
+    """Saves `fig` (format from the suffix: .png, .pdf, .svg) and closes it."""
+    plt = _matplotlib()
+    path = Path(path)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
