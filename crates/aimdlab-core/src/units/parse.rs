@@ -107,8 +107,11 @@ pub fn parse_bytes(s: &str) -> Result<Bytes, String> {
     let Some((value, unit)) = split_number_unit(s) else {
         return Err(format!("{s:?} is not a size; {SIZE_HELP}"));
     };
+    if unit.is_empty() {
+        return Err(format!("{s:?} has no unit; {SIZE_HELP}"));
+    }
     let Some(mult) = byte_multiplier(unit) else {
-        return Err(format!("{s:?} has an unknown or missing unit {unit:?}; {SIZE_HELP}"));
+        return Err(format!("{s:?} has an unknown unit {unit:?}; {SIZE_HELP}"));
     };
     if value < 0.0 {
         return Err(format!("{s:?} is negative; {SIZE_HELP}"));

@@ -102,14 +102,35 @@ impl Sub for SimDuration {
     }
 }
 
+/// Writes `ps` picoseconds in the largest unit that keeps it exact (`30ms`, `1.5s`, `250us`).
+fn write_ps(f: &mut fmt::Formatter<'_>, ps: u64) -> fmt::Result {
+    const UNITS: [(u64, &str); 5] = [(PS_PER_SEC, "s"), (1_000_000_000, "ms"), (1_000_000, "us"), (1_000, "ns"), (1, "ps")];
+    if ps == 0 {
+        return write!(f, "0s");
+    }
+    for (scale, unit) in UNITS {
+        if ps >= scale {
+            // Up to 3 decimals, trailing zeros trimmed; exact for typical configuration values.
+            let whole = ps / scale;
+            let frac = (ps % scale) as f64 / scale as f64;
+            if frac == 0.0 {
+                return write!(f, "{whole}{unit}");
+            }
+            let s = format!("{:.3}", whole as f64 + frac);
+            return write!(f, "{}{unit}", s.trim_end_matches('0').trim_end_matches('.'));
+        }
+    }
+    write!(f, "{ps}ps")
+}
+
 impl fmt::Display for SimTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.6}s", self.as_secs_f64())
+        write_ps(f, self.0)
     }
 }
 impl fmt::Display for SimDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.6}s", self.as_secs_f64())
+        write_ps(f, self.0)
     }
 }
 
@@ -123,6 +144,14 @@ mod tests {
         assert_eq!(t.0, 30_001_000_000);
         assert_eq!(t.saturating_since(SimTime(1)).0, 30_000_999_999);
         assert_eq!(SimTime(5).saturating_since(SimTime(9)), SimDuration::ZERO);
+    }
+
+    #[test]
+    fn display_uses_the_largest_exact_unit() {
+        assert_eq!(SimDuration::from_millis(30).to_string(), "30ms");
+        assert_eq!(SimDuration::from_millis(1500).to_string(), "1.5s");
+        assert_eq!(SimDuration::from_secs(200).to_string(), "200s");
+        assert_eq!(SimDuration::ZERO.to_string(), "0s");
     }
 
     #[test]

@@ -1,0 +1,65 @@
+"""Shared helpers: a dumbbell scenario builder and the conservation check every run must pass."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+import pytest
+
+import aimdlab
+
+
+def dumbbell(
+    *,
+    rate: str = "10Mbps",
+    delay: str = "20ms",
+    buffer: str = "50pkt",
+    access_rate: str = "100Mbps",
+    access_delay: str = "1ms",
+    flows: int = 1,
+    duration: str = "30s",
+    warmup: str = "0s",
+    tcp: Dict[str, Any] | None = None,
+    flow: Dict[str, Any] | None = None,
+    sample_interval: str = "100ms",
+    seed: int = 1,
+) -> Dict[str, Any]:
+    """A single-bottleneck dumbbell scenario dict with `flows` identical bulk Reno flows."""
+    group: Dict[str, Any] = {"count": flows, "cc": "reno"}
+    group.update(flow or {})
+    return {
+        "name": "test",
+        "duration": duration,
+        "warmup": warmup,
+        "seed": seed,
+        "sample_interval": sample_interval,
+        "topology": {
+            "dumbbell": {
+                "bottleneck": {"rate": rate, "delay": delay, "queue": {"limit": buffer}},
+                "access": {"rate": access_rate, "delay": access_delay, "queue": {"limit": "1000pkt"}},
+            }
+        },
+        "tcp": {"mss": "1000B", **(tcp or {})},
+        "flows": [group],
+    }
+
+
+def assert_conserved(result: aimdlab.Result) -> None:
+    """Every packet a host sent was delivered, dropped, or is still in a queue or on a wire."""
+    p = result.summary["packets"]
+    assert p["sent"] == p["delivered"] + p["dropped"] + p["in_flight"], p
+    assert p["sent"] > 0
+
+
+def run_checked(scenario: Dict[str, Any], seed: int | None = None) -> aimdlab.Result:
+    """Runs a scenario and checks packet conservation, as every test run must."""
+    result = aimdlab.run(scenario, seed=seed)
+    assert_conserved(result)
+    return result
+
+
+@pytest.fixture
+def examples_dir():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent.parent / "examples"

@@ -1,0 +1,95 @@
+"""Facts about TCP Reno on a DropTail dumbbell that the engine must reproduce."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from conftest import dumbbell, run_checked
+
+# Single-flow path used below: 10 Mbps, 20 ms bottleneck; 100 Mbps, 1 ms access links;
+# 1000 B segments + 40 B headers. Base RTT = 2 x (20 + 1) ms + serialization.
+RATE_BPS = 10e6
+PKT_BITS = 1040 * 8
+T_PKT = PKT_BITS / RATE_BPS  # bottleneck serialization of one data packet, s
+RTT_BASE = 2 * 0.021 + T_PKT + 2 * PKT_BITS / 100e6 + 3 * 40 * 8 / 100e6 + 40 * 8 / 10e6
+BDP_PKTS = RATE_BPS * RTT_BASE / PKT_BITS  # about 51 packets
+
+
+def cwnd_cuts(ts):
+    """(cwnd before, cwnd after) for every sample where cwnd fell by more than 30 %."""
+    w = ts["cwnd_pkts"].to_numpy()
+    idx = np.nonzero(w[1:] < 0.7 * w[:-1])[0]
+    return [(w[i], w[i + 1]) for i in idx]
+
+
+def test_single_reno_flow_fills_a_bdp_buffered_link_with_a_sawtooth():
+    buffer = round(BDP_PKTS)
+    sc = dumbbell(buffer=f"{buffer}pkt", duration="60s", warmup="5s", sample_interval="10ms")
+    r = run_checked(sc)
+    assert r.summary["bottleneck"]["utilization"] >= 0.95
+
+    ts = r.timeseries.to_pandas()
+    ts = ts[ts["time_s"] > 5.0]
+    cuts = cwnd_cuts(ts)
+    assert len(cuts) >= 5, f"expected a sawtooth with several halvings, got {cuts}"
+    peaks = np.array([b for b, _ in cuts])
+    ratios = np.array([a / b for b, a in cuts])
+    # The window peaks when it fills the pipe and the buffer: about BDP + buffer packets.
+    expected_peak = BDP_PKTS + buffer
+    assert abs(peaks.mean() - expected_peak) / expected_peak < 0.10, (peaks, expected_peak)
+    # Each loss halves the window (β = 1/2).
+    assert np.all(np.abs(ratios - 0.5) < 0.05), ratios
+    # One loss per cycle, recovered by fast retransmit alone.
+    assert int(r.flows["timeouts"][0].as_py()) == 0
+
+
+def test_two_equal_rtt_flows_share_fairly_across_seeds(record_property):
+    sc = dumbbell(flows=2, buffer="50pkt", duration="100s", warmup="10s", flow={"start_jitter": "1s"})
+    jains = []
+    for seed in range(1, 11):
+        r = run_checked(sc, seed=seed)
+        jains.append(r.summary["jain_index"])
+    jains = np.array(jains)
+    spread = f"Jain per seed: {np.round(jains, 4).tolist()} (mean {jains.mean():.4f}, min {jains.min():.4f})"
+    print(spread)
+    record_property("jain_per_seed", spread)
+    assert jains.mean() >= 0.95, spread
+
+
+def test_goodput_below_throughput_below_link_rate():
+    for flows, buffer in [(1, "20pkt"), (3, "50pkt"), (8, "10pkt")]:
+        r = run_checked(dumbbell(flows=flows, buffer=buffer, duration="20s", warmup="2s"))
+        f = r.flows.to_pandas()
+        assert (f["goodput_bps"] <= f["throughput_bps"]).all()
+        assert (f["throughput_bps"] <= RATE_BPS * 1.0000001).all()
+        assert f["goodput_bps"].sum() <= RATE_BPS
+        assert r.summary["bottleneck"]["utilization"] <= 1.0
+
+
+@pytest.mark.parametrize("size_pkts", [300, 1000])
+def test_finite_transfer_completes_in_size_over_rate_plus_slow_start_rounds(size_pkts):
+    # Empty path with a buffer that never overflows: slow start (IW 10, doubling per RTT)
+    # runs k rounds until the window covers the BDP; the rest goes at the bottleneck rate.
+    iw = 10
+    k = math.ceil(math.log2(BDP_PKTS / iw))
+    sent_in_slow_start = iw * (2**k - 1)
+    model_s = k * RTT_BASE + (size_pkts - sent_in_slow_start) * T_PKT + RTT_BASE / 2
+    sc = dumbbell(buffer="5000pkt", duration="20s", flow={"app": {"kind": "finite", "size": f"{size_pkts * 1000}B"}})
+    r = run_checked(sc)
+    f = r.flows.to_pandas().iloc[0]
+    assert f["delivered_bytes"] == size_pkts * 1000
+    assert f["retransmitted_pkts"] == 0
+    assert abs(f["completion_time_s"] - model_s) / model_s < 0.10, (f["completion_time_s"], model_s)
+
+
+@pytest.mark.parametrize("flows", [2, 3, 4, 5])
+def test_utilization_example_keeps_the_bottleneck_busy(flows, examples_dir):
+    import aimdlab
+
+    sc = aimdlab.apply_overrides(aimdlab.load(examples_dir / "utilization.toml"), [f"flows[0].count={flows}"])
+    r = run_checked(sc)
+    assert r.summary["flows"] == flows
+    assert r.summary["bottleneck"]["utilization"] >= 0.90

@@ -1,0 +1,86 @@
+"""Bad input gets a clear error naming the field, the value and what is accepted."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import aimdlab
+from conftest import dumbbell
+
+CASES = [
+    # (path in the scenario, bad value, text the error must contain)
+    (("flows", 0, "start"), "-1s", 'flows[0].start: "-1s" is negative; expected a duration ≥ 0'),
+    (("topology", "dumbbell", "bottleneck", "rate"), "5Mbs", 'topology.dumbbell.bottleneck.rate: "5Mbs" has an unknown unit'),
+    (("topology", "dumbbell", "bottleneck", "delay"), "30", 'topology.dumbbell.bottleneck.delay: "30" has no unit'),
+    (("topology", "dumbbell", "bottleneck", "queue", "limit"), "0pkt", "topology.dumbbell.bottleneck.queue.limit"),
+    (("topology", "dumbbell", "bottleneck", "queue", "kind"), "fifo", "expected `droptail`"),
+    (("flows", 0, "cc"), "cubicc", 'flows[0].cc: "cubicc" is not a known controller; expected one of ["reno"]'),
+    (("flows", 0, "count"), 0, "flows[0].count: 0 makes no flows"),
+    (("warmup",), "60s", "warmup: 60s is not before the end of the run (30s)"),
+    (("tcp", "sack"), "yes", "tcp.sack: invalid type"),
+    (("tcp", "mss"), "1460", 'tcp.mss: "1460" has no unit'),
+    (("flows", 0, "stop"), "0s", "flows[0].stop: 0s is not after start"),
+]
+
+
+def set_path(d, path, value):
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = value
+
+
+@pytest.mark.parametrize("path,value,expected", CASES, ids=[".".join(map(str, c[0])) for c in CASES])
+def test_bad_field_is_named(path, value, expected):
+    sc = copy.deepcopy(dumbbell())
+    set_path(sc, path, value)
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        aimdlab.run(sc)
+    assert expected in str(e.value)
+
+
+def test_unknown_fields_are_errors_listing_the_valid_ones():
+    sc = dumbbell()
+    sc["topology"]["dumbbell"]["bottlenek"] = sc["topology"]["dumbbell"].pop("bottleneck")
+    with pytest.raises(aimdlab.ScenarioError, match=r"topology\.dumbbell\.bottlenek: unknown field `bottlenek`, expected one of `bottleneck`"):
+        aimdlab.validate(sc)
+    sc = dumbbell()
+    sc["flows"][0]["strat"] = "1s"
+    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.strat: unknown field `strat`"):
+        aimdlab.validate(sc)
+
+
+def test_scenario_error_is_a_value_error():
+    assert issubclass(aimdlab.ScenarioError, ValueError)
+
+
+def test_explicit_topology_names_unknown_nodes_and_missing_routes():
+    sc = {
+        "duration": "1s",
+        "topology": {"explicit": {"nodes": ["a", "b", "c"], "links": [{"from": "a", "to": "bb", "rate": "1Mbps", "delay": "1ms"}]}},
+        "flows": [{"src": "a", "dst": "b"}],
+    }
+    with pytest.raises(aimdlab.ScenarioError, match=r'topology\.explicit\.links\[0\]\.to: "bb" is not a node'):
+        aimdlab.validate(sc)
+    sc["topology"]["explicit"]["links"][0]["to"] = "b"
+    sc["flows"][0]["dst"] = "c"
+    with pytest.raises(aimdlab.ScenarioError, match="no route from"):
+        aimdlab.validate(sc)
+
+
+def test_bad_toml_names_the_file_and_line(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text('duration = "10s"\n[topology.dumbbell\n')
+    with pytest.raises(aimdlab.ScenarioError, match=r"bad\.toml: not valid TOML.*line 2"):
+        aimdlab.load(p)
+
+
+def test_set_overrides_parse_values_and_paths():
+    sc = aimdlab.apply_overrides(dumbbell(), ["flows[0].count=3", "tcp.sack=false", "topology.dumbbell.bottleneck.rate=2Mbps"])
+    assert sc["flows"][0]["count"] == 3 and sc["tcp"]["sack"] is False
+    assert sc["topology"]["dumbbell"]["bottleneck"]["rate"] == "2Mbps"
+    with pytest.raises(aimdlab.ScenarioError, match="index 5 does not exist"):
+        aimdlab.apply_overrides(dumbbell(), ["flows[5]=1"])
+    with pytest.raises(aimdlab.ScenarioError, match="expected key=value"):
+        aimdlab.apply_overrides(dumbbell(), ["flows"])
