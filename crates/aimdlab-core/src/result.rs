@@ -2,8 +2,10 @@
 //!
 //! Definitions (all over the measurement window `[warmup, duration]`, a flow's own window
 //! starting no earlier than its start time):
-//! - `goodput_bps`: payload delivered in order to the receiving application (no headers, no
-//!   duplicates), bits per second.
+//! - `goodput_bps`: payload of original data received, each segment counted once at its first
+//!   arrival (no headers, no duplicate copies), bits per second. Counting at first arrival
+//!   rather than at in-order delivery keeps goodput ≤ throughput in any window; the two differ
+//!   only by the time a segment waits in the reordering buffer.
 //! - `throughput_bps`: wire bytes of every data packet that reached the receiver (headers and
 //!   retransmissions included), bits per second.
 //! - `send_rate_bps`: wire bytes of every data packet the sender handed to the network.

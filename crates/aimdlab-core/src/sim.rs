@@ -194,16 +194,12 @@ impl Simulator {
         let flow = &mut self.flows[fid.idx()];
         match p.kind {
             PacketKind::Data => {
-                flow.stats.on_arrival(p.size.0, p.sent_at, now);
-                let newly = flow.receiver.on_data(&p, now, &mut out);
-                if newly > 0 {
-                    let nxt = flow.receiver.rcv_nxt;
-                    let bytes = flow.sizes.payload_range(nxt - newly, nxt);
-                    flow.stats.delivered_bytes += bytes;
-                    flow.delivered_total_bytes += bytes;
-                    if flow.sizes.total == Some(nxt) && flow.stats.completed_at.is_none() {
-                        flow.stats.completed_at = Some(now);
-                    }
+                let arrival = flow.receiver.on_data(&p, now, &mut out);
+                let payload = if arrival.first_arrival { flow.sizes.payload(p.seq) } else { 0 };
+                flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
+                flow.delivered_total_bytes += payload;
+                if arrival.in_order_advance > 0 && flow.sizes.total == Some(flow.receiver.rcv_nxt) && flow.stats.completed_at.is_none() {
+                    flow.stats.completed_at = Some(now);
                 }
                 let origin = flow.dst;
                 self.flush(out, fid, origin);

@@ -5,7 +5,8 @@ use crate::units::{SimDuration, SimTime};
 
 /// What the receiver of one flow saw over the measurement window.
 pub struct FlowStats {
-    /// Payload bytes delivered in order to the application (goodput).
+    /// Payload bytes of original data received: each segment counted once, at its first
+    /// arrival (goodput; no headers, no duplicate copies).
     pub delivered_bytes: u64,
     /// Wire bytes of every data packet that arrived (throughput: headers and retransmissions included).
     pub received_bytes: u64,
@@ -37,10 +38,12 @@ impl Default for FlowStats {
 }
 
 impl FlowStats {
-    /// A data packet of `wire_bytes` sent at `sent_at` arrived at `now`.
+    /// A data packet of `wire_bytes`, carrying `new_payload` bytes not received before,
+    /// sent at `sent_at`, arrived at `now`.
     #[inline]
-    pub fn on_arrival(&mut self, wire_bytes: u64, sent_at: SimTime, now: SimTime) {
+    pub fn on_arrival(&mut self, wire_bytes: u64, new_payload: u64, sent_at: SimTime, now: SimTime) {
         let d = now.saturating_since(sent_at);
+        self.delivered_bytes += new_payload;
         self.received_bytes += wire_bytes;
         self.received_pkts += 1;
         self.one_way_delay.record(d);

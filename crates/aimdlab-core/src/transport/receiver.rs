@@ -13,6 +13,15 @@ use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
 use crate::units::{Bytes, SimDuration, SimTime};
 
+/// What one data arrival meant for the receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataArrival {
+    /// The segment had not been received before (not a duplicate).
+    pub first_arrival: bool,
+    /// Segments that became deliverable in order to the application.
+    pub in_order_advance: u64,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Block {
     start: u64,
@@ -60,13 +69,14 @@ impl TcpReceiver {
         }
     }
 
-    /// Records `seq` as received out of order; returns the index of its block.
-    fn insert_ooo(&mut self, seq: u64) -> usize {
+    /// Records `seq` as received out of order; returns the index of its block and whether
+    /// the segment is new (not held already).
+    fn insert_ooo(&mut self, seq: u64) -> (usize, bool) {
         self.touch += 1;
         let i = self.ooo.partition_point(|b| b.end < seq);
         if i < self.ooo.len() && self.ooo[i].start <= seq && seq < self.ooo[i].end {
             self.ooo[i].touched = self.touch;
-            return i;
+            return (i, false);
         }
         if i < self.ooo.len() && self.ooo[i].end == seq {
             self.ooo[i].end += 1;
@@ -75,15 +85,15 @@ impl TcpReceiver {
                 self.ooo[i].end = self.ooo[i + 1].end;
                 self.ooo.remove(i + 1);
             }
-            return i;
+            return (i, true);
         }
         if i < self.ooo.len() && self.ooo[i].start == seq + 1 {
             self.ooo[i].start = seq;
             self.ooo[i].touched = self.touch;
-            return i;
+            return (i, true);
         }
         self.ooo.insert(i, Block { start: seq, end: seq + 1, touched: self.touch });
-        i
+        (i, true)
     }
 
     fn sack_blocks(&self, first: Option<usize>) -> SackBlocks {
@@ -126,9 +136,8 @@ impl TcpReceiver {
         self.dack_deadline = None;
     }
 
-    /// Processes data segment `p` arriving at `now`; returns how many segments became
-    /// deliverable in order (the application's new data).
-    pub fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> u64 {
+    /// Processes data segment `p` arriving at `now`.
+    pub fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> DataArrival {
         if p.cwr {
             self.ece = false;
         }
@@ -139,12 +148,12 @@ impl TcpReceiver {
         let seq = p.seq;
         if seq < self.rcv_nxt {
             self.emit_ack(now, echo, None, out);
-            return 0;
+            return DataArrival { first_arrival: false, in_order_advance: 0 };
         }
         if seq > self.rcv_nxt {
-            let i = self.insert_ooo(seq);
+            let (i, first_arrival) = self.insert_ooo(seq);
             self.emit_ack(now, echo, Some(i), out);
-            return 0;
+            return DataArrival { first_arrival, in_order_advance: 0 };
         }
         let before = self.rcv_nxt;
         self.rcv_nxt += 1;
@@ -169,7 +178,7 @@ impl TcpReceiver {
                 out.dack_timer = Some(deadline);
             }
         }
-        self.rcv_nxt - before
+        DataArrival { first_arrival: true, in_order_advance: self.rcv_nxt - before }
     }
 
     /// The delayed-ACK timer event fired at `now`.
@@ -226,7 +235,8 @@ mod tests {
         let acks: Vec<(u64, Vec<(u64, u64)>)> = out.packets.iter().map(|a| (a.seq, a.sack.as_slice().to_vec())).collect();
         assert_eq!(acks, vec![(1, vec![]), (2, vec![]), (2, vec![(3, 4)]), (2, vec![(3, 5)])]);
         out.clear();
-        assert_eq!(r.on_data(&data(2), SimTime(20), &mut out), 3);
+        assert_eq!(r.on_data(&data(2), SimTime(20), &mut out), DataArrival { first_arrival: true, in_order_advance: 3 });
+        assert!(!r.on_data(&data(3), SimTime(21), &mut out).first_arrival);
         assert_eq!(out.packets[0].seq, 5);
         assert!(out.packets[0].sack.as_slice().is_empty());
     }

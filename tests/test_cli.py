@@ -1,0 +1,62 @@
+"""The `aimdlab` command as a new user meets it."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from aimdlab.cli import main
+
+
+def test_help_shows_examples():
+    r = CliRunner().invoke(main, ["--help"])
+    assert r.exit_code == 0
+    assert "aimdlab run examples/utilization.toml" in r.output
+    r = CliRunner().invoke(main, ["run", "--help"])
+    assert r.exit_code == 0 and "--set" in r.output and "Examples" in r.output
+
+
+def test_run_writes_results_and_a_figure(tmp_path, examples_dir):
+    out = tmp_path / "u"
+    r = CliRunner().invoke(main, ["run", str(examples_dir / "utilization.toml"), "--out", str(out), "--set", "duration=20s"])
+    assert r.exit_code == 0, r.output
+    assert "utilization" in r.output and "Jain index" in r.output
+    for name in ["summary.json", "scenario.json", "flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet"]:
+        assert (out / name).stat().st_size > 0, name
+    png = (out / "overview.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["duration_s"] == 20.0 and summary["flows"] == 4
+
+
+def test_json_output_is_the_summary(tmp_path, examples_dir):
+    r = CliRunner().invoke(main, ["run", str(examples_dir / "long-delay.toml"), "--out", str(tmp_path), "--json",
+                                  "--no-figure", "--seed", "3", "--set", "duration=40s"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["seed"] == 3
+    assert not (tmp_path / "overview.png").exists()
+
+
+def test_a_typo_in_a_scenario_file_is_reported_with_its_field(tmp_path, examples_dir):
+    bad = tmp_path / "typo.toml"
+    bad.write_text((examples_dir / "utilization.toml").read_text().replace('delay = "30ms", queue', 'dealy = "30ms", queue', 1))
+    r = CliRunner().invoke(main, ["run", str(bad), "--out", str(tmp_path / "out")])
+    assert r.exit_code != 0
+    assert "typo.toml: topology.dumbbell.bottleneck.dealy: unknown field `dealy`" in r.output
+    assert not (tmp_path / "out").exists(), "nothing is written for an invalid scenario"
+
+
+def test_missing_file_and_bad_override(tmp_path, examples_dir):
+    r = CliRunner().invoke(main, ["run", str(tmp_path / "nope.toml")])
+    assert r.exit_code != 0 and "scenario file not found" in r.output
+    r = CliRunner().invoke(main, ["run", str(examples_dir / "utilization.toml"), "--set", "flows[0].count=zero"])
+    assert r.exit_code != 0 and "flows[0].count" in r.output
+
+
+def test_validate_and_schema(examples_dir):
+    r = CliRunner().invoke(main, ["validate", str(examples_dir / "utilization.toml"), str(examples_dir / "long-delay.toml")])
+    assert r.exit_code == 0 and r.output.count("ok") == 2
+    r = CliRunner().invoke(main, ["schema"])
+    schema = json.loads(r.output)
+    assert "duration" in schema["required"] and "topology" in schema["properties"]
