@@ -1,6 +1,9 @@
 //! Thin PyO3 bindings of aimdlab-core: scenario JSON in, columnar results out, errors as
 //! exceptions. Everything a user touches is the typed Python facade in `python/aimdlab`.
 
+// pyo3 0.22's #[pyfunction] expansion trips this lint on PyResult returns.
+#![allow(clippy::useless_conversion)]
+
 use aimdlab_core::monitor::table::{Column, Table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

@@ -4,6 +4,7 @@ use super::histogram::DelayHistogram;
 use crate::units::{SimDuration, SimTime};
 
 /// What the receiver of one flow saw over the measurement window.
+#[derive(Default)]
 pub struct FlowStats {
     /// Payload bytes of original data received: each segment counted once, at its first
     /// arrival (goodput; no headers, no duplicate copies).
@@ -20,21 +21,6 @@ pub struct FlowStats {
     last_delay: Option<SimDuration>,
     /// When the last byte of a finite transfer was delivered (absolute time).
     pub completed_at: Option<SimTime>,
-}
-
-impl Default for FlowStats {
-    fn default() -> Self {
-        FlowStats {
-            delivered_bytes: 0,
-            received_bytes: 0,
-            received_pkts: 0,
-            one_way_delay: DelayHistogram::new(),
-            ipdv_sum_ps: 0,
-            ipdv_count: 0,
-            last_delay: None,
-            completed_at: None,
-        }
-    }
 }
 
 impl FlowStats {

@@ -36,7 +36,7 @@ pub struct Table {
 impl Table {
     /// Adds a column.
     pub fn push(&mut self, name: &str, col: Column) {
-        debug_assert!(self.columns.first().map_or(true, |(_, c)| c.len() == col.len()));
+        debug_assert!(self.columns.first().is_none_or(|(_, c)| c.len() == col.len()));
         self.columns.push((name.to_string(), col));
     }
     /// The column called `name`.

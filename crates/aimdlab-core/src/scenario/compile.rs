@@ -60,15 +60,10 @@ pub fn compile(s: &Scenario) -> Res<Plan> {
 
     let mut net = Net::default();
     let mut flows = Vec::new();
-    let bottleneck;
-    match &s.topology {
-        Topology::Dumbbell(d) => {
-            bottleneck = Some(build_dumbbell(d, s, &defaults, &mut net, &mut flows)?);
-        }
-        Topology::Explicit(e) => {
-            bottleneck = build_explicit(e, s, &defaults, &mut net, &mut flows)?;
-        }
-    }
+    let bottleneck = match &s.topology {
+        Topology::Dumbbell(d) => Some(build_dumbbell(d, s, &defaults, &mut net, &mut flows)?),
+        Topology::Explicit(e) => build_explicit(e, s, &defaults, &mut net, &mut flows)?,
+    };
     let (next_hop, dst_slot) = route(&net, &s.topology, &flows)?;
     Ok(Plan {
         name: s.name.clone(),
@@ -201,11 +196,8 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     Ok(c)
 }
 
-fn group_common(
-    g: &FlowGroup,
-    gi: usize,
-    defaults: &TcpConfig,
-) -> Res<(String, cc::CcConfig, AppPlan, SimDuration, SimDuration, Option<SimDuration>, TcpConfig)> {
+/// A flow group's settings, resolved, before the topology gives each flow its nodes.
+fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig) -> Res<FlowPlan> {
     let path = format!("flows[{gi}]");
     if g.count == Some(0) {
         return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
@@ -237,7 +229,8 @@ fn group_common(
         Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
         None => defaults.clone(),
     };
-    Ok((name, cc, app, start, jitter, stop, tcp))
+    let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
+    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, start, start_jitter: jitter, stop, tcp })
 }
 
 fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDuration) {
@@ -273,7 +266,7 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
                 );
             }
         }
-        let (name, cc, app, start, jitter, stop, tcp) = group_common(g, gi, defaults)?;
+        let common = group_common(g, gi, defaults)?;
         for _ in 0..g.count.unwrap_or(1) {
             let i = flows.len();
             let src = net.node(format!("s{i}"));
@@ -284,18 +277,7 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
             net.link(r1, src, sr, sd, aq.clone(), false);
             net.link(r2, dst, rr, rd, aq.clone(), false);
             net.link(dst, r2, rr, rd, aq.clone(), false);
-            flows.push(FlowPlan {
-                group_name: name.clone(),
-                group: gi as u32,
-                src,
-                dst,
-                cc: cc.clone(),
-                app,
-                start,
-                start_jitter: jitter,
-                stop,
-                tcp: tcp.clone(),
-            });
+            flows.push(FlowPlan { src, dst, ..common.clone() });
         }
     }
     Ok(bottleneck)
@@ -365,20 +347,9 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
         if src == dst {
             return err(format!("{p}.dst"), "is the same node as src; expected a different node");
         }
-        let (name, cc, app, start, jitter, stop, tcp) = group_common(g, gi, defaults)?;
+        let common = group_common(g, gi, defaults)?;
         for _ in 0..g.count.unwrap_or(1) {
-            flows.push(FlowPlan {
-                group_name: name.clone(),
-                group: gi as u32,
-                src,
-                dst,
-                cc: cc.clone(),
-                app,
-                start,
-                start_jitter: jitter,
-                stop,
-                tcp: tcp.clone(),
-            });
+            flows.push(FlowPlan { src, dst, ..common.clone() });
         }
     }
     Ok(bottleneck)

@@ -173,7 +173,7 @@ impl TcpReceiver {
             self.pending_echo = echo;
             let deadline = now + self.delayed_ack_timeout;
             self.dack_deadline = Some(deadline);
-            if self.dack_timer_at.map_or(true, |at| deadline < at) {
+            if self.dack_timer_at.is_none_or(|at| deadline < at) {
                 self.dack_timer_at = Some(deadline);
                 out.dack_timer = Some(deadline);
             }

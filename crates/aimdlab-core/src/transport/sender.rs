@@ -127,7 +127,7 @@ impl TcpSender {
     }
 
     fn has_new_data(&self) -> bool {
-        self.started && self.app_open && self.sizes.total.map_or(true, |t| self.snd_nxt < t)
+        self.started && self.app_open && self.sizes.total.is_none_or(|t| self.snd_nxt < t)
     }
 
     /// The application starts at `now`.
@@ -143,7 +143,7 @@ impl TcpSender {
 
     fn arm_rto(&mut self, deadline: SimTime, out: &mut Outbox) {
         self.rto_deadline = Some(deadline);
-        if self.rto_timer_at.map_or(true, |at| deadline < at) {
+        if self.rto_timer_at.is_none_or(|at| deadline < at) {
             self.rto_timer_at = Some(deadline);
             out.rto_timer = Some(deadline);
         }
