@@ -1,0 +1,90 @@
+"""Engine benchmark: bottleneck packets per wall-clock second, events per second, peak memory.
+
+    python benches/engine.py                 # both reference scenarios, 3 repetitions each
+    python benches/engine.py --ns3 PATH      # also run the ns-3 peer on scenario (a)
+
+Each repetition runs in a fresh process so its peak memory (VmHWM) is its own. The wall
+time is that of the engine call (`aimdlab._core.run`: validation, simulation, and handing the
+tables to Python). This is a benchmark, not a test: it asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = [HERE / "a-48mbps-100flows.toml", HERE / "b-1gbps-100flows.toml"]
+NS3_A = ["--nFlows=100", "--bottleneckRate=48", "--bottleneckDelay=40", "--queueDisc=fifo", "--queueLimit=480",
+         "--tcp=ns3::TcpNewReno", "--sack=true", "--segSize=1000", "--duration=100"]
+
+
+def vm_hwm_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return -1
+
+
+def one(path: str) -> None:
+    """Child process: run one scenario once and print its measurements as JSON."""
+    import aimdlab
+    from aimdlab import _core
+
+    scenario = aimdlab.load(path)
+    text = aimdlab.to_json(scenario)
+    base = vm_hwm_kib()
+    t0 = time.perf_counter()
+    raw = _core.run(text, None)
+    wall = time.perf_counter() - t0
+    summary = json.loads(raw["summary"])
+    links = aimdlab.result._to_table(raw["links"]).to_pandas()
+    bneck = links[links["name"] == summary["bottleneck"]["link"]].iloc[0]
+    print(json.dumps({
+        "scenario": Path(path).stem,
+        "wall_s": wall,
+        "events": summary["events"],
+        "bottleneck_pkts": int(bneck["tx_pkts"]),  # warm-up is 0 s: the whole run
+        "duration_s": summary["duration_s"],
+        "utilization": summary["bottleneck"]["utilization"],
+        "peak_rss_mib": vm_hwm_kib() / 1024,
+        "baseline_rss_mib": base / 1024,
+    }))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per scenario (the best is reported)")
+    ap.add_argument("--ns3", metavar="PATH", help="ns-3 peer binary (shared/peers/ns3/build.sh prints it)")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        one(args.one)
+        return
+    print(f"{'scenario':22} {'wall s':>8} {'bneck pkts/s':>14} {'events/s':>12} {'events/pkt':>10} {'peak MiB':>9} {'util':>6}")
+    for path in SCENARIOS:
+        runs = []
+        for _ in range(args.repeat):
+            out = subprocess.run([sys.executable, __file__, "--one", str(path)], check=True, capture_output=True, text=True)
+            runs.append(json.loads(out.stdout))
+        r = min(runs, key=lambda x: x["wall_s"])
+        pkts_per_s = r["bottleneck_pkts"] / r["wall_s"]
+        ev_per_s = r["events"] / r["wall_s"]
+        print(f"{r['scenario']:22} {r['wall_s']:8.2f} {pkts_per_s:14,.0f} {ev_per_s:12,.0f} "
+              f"{r['events'] / r['bottleneck_pkts']:10.2f} {r['peak_rss_mib']:9.1f} {r['utilization']:6.3f}")
+    if args.ns3:
+        t0 = time.perf_counter()
+        out = subprocess.run([args.ns3, *NS3_A], check=True, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        res = json.loads(out.stdout.strip().splitlines()[-1])
+        print(json.dumps({k: v for k, v in res.items() if not isinstance(v, list)}, indent=1)[:2000])
+        print(f"ns-3 wall (process) {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
