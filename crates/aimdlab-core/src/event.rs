@@ -30,16 +30,52 @@ pub enum Event {
     WarmupEnd,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    time: SimTime,
-    seq: u64,
-    event: Event,
+/// Bits of an entry's low word that hold the event; the sequence number takes the rest.
+const EVENT_BITS: u32 = 24;
+const ID_BITS: u32 = EVENT_BITS - 3;
+/// Largest component id an event can name (about two million links or flows).
+pub const MAX_EVENT_ID: u32 = (1 << ID_BITS) - 1;
+
+impl Event {
+    #[inline]
+    fn pack(self) -> u64 {
+        let (kind, id) = match self {
+            Event::LinkTxDone(l) => (0, l.0),
+            Event::LinkArrival(l) => (1, l.0),
+            Event::RetransmitTimer(f) => (2, f.0),
+            Event::DelayedAckTimer(f) => (3, f.0),
+            Event::FlowStart(f) => (4, f.0),
+            Event::FlowStop(f) => (5, f.0),
+            Event::Sample => (6, 0),
+            Event::WarmupEnd => (7, 0),
+        };
+        debug_assert!(id <= MAX_EVENT_ID);
+        ((kind as u64) << ID_BITS) | id as u64
+    }
+
+    #[inline]
+    fn unpack(bits: u64) -> Event {
+        let id = (bits & MAX_EVENT_ID as u64) as u32;
+        match (bits >> ID_BITS) & 7 {
+            0 => Event::LinkTxDone(LinkId(id)),
+            1 => Event::LinkArrival(LinkId(id)),
+            2 => Event::RetransmitTimer(FlowId(id)),
+            3 => Event::DelayedAckTimer(FlowId(id)),
+            4 => Event::FlowStart(FlowId(id)),
+            5 => Event::FlowStop(FlowId(id)),
+            6 => Event::Sample,
+            _ => Event::WarmupEnd,
+        }
+    }
 }
 
 /// The pending events of one simulation.
+///
+/// An entry is 16 bytes: the time, and a word holding the insertion sequence number (high
+/// 40 bits) above the packed event (low 24 bits). Comparing the two words as one `u128`
+/// orders by (time, sequence), which is the run order.
 pub struct EventQueue {
-    heap: BinaryHeap<Reverse<Entry>>,
+    heap: BinaryHeap<Reverse<u128>>,
     next_seq: u64,
 }
 
@@ -50,17 +86,22 @@ impl EventQueue {
     }
 
     /// Schedules `event` at `time`.
+    ///
+    /// Panics after 2^40 (about 10^12) events in one run; the caller turns a panic into an
+    /// engine error.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         let seq = self.next_seq;
+        assert!(seq < 1 << (64 - EVENT_BITS), "more than 2^40 events in one run");
         self.next_seq += 1;
-        self.heap.push(Reverse(Entry { time, seq, event }));
+        let low = (seq << EVENT_BITS) | event.pack();
+        self.heap.push(Reverse(((time.0 as u128) << 64) | low as u128));
     }
 
     /// Removes and returns the earliest event (ties: the first scheduled).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|Reverse(e)| (e.time, e.event))
+        self.heap.pop().map(|Reverse(k)| (SimTime((k >> 64) as u64), Event::unpack(k as u64 & ((1 << EVENT_BITS) - 1))))
     }
 
     /// Number of events scheduled so far (the total, not the pending count).
@@ -91,6 +132,10 @@ mod tests {
         q.schedule(SimTime(5), Event::FlowStart(FlowId(1)));
         q.schedule(SimTime(5), Event::FlowStart(FlowId(3)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        for ev in [Event::LinkTxDone(LinkId(MAX_EVENT_ID)), Event::LinkArrival(LinkId(3)), Event::RetransmitTimer(FlowId(9)),
+                   Event::DelayedAckTimer(FlowId(1)), Event::FlowStop(FlowId(0)), Event::WarmupEnd] {
+            assert_eq!(Event::unpack(ev.pack()), ev);
+        }
         assert_eq!(
             order,
             vec![

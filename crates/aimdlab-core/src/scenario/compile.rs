@@ -64,6 +64,9 @@ pub fn compile(s: &Scenario) -> Res<Plan> {
         Topology::Dumbbell(d) => Some(build_dumbbell(d, s, &defaults, &mut net, &mut flows)?),
         Topology::Explicit(e) => build_explicit(e, s, &defaults, &mut net, &mut flows)?,
     };
+    if net.links.len() > crate::event::MAX_EVENT_ID as usize {
+        return err("topology", format!("{} links; expected at most {}", net.links.len(), crate::event::MAX_EVENT_ID));
+    }
     let (next_hop, dst_slot) = route(&net, &s.topology, &flows)?;
     Ok(Plan {
         name: s.name.clone(),
