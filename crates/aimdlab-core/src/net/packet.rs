@@ -30,26 +30,48 @@ pub enum Ecn {
 pub const MAX_SACK_BLOCKS: usize = 3;
 
 /// SACK blocks of an ACK: half-open segment ranges `[start, end)` received above the
-/// cumulative ACK, the most recently changed first (RFC 2018 §4).
+/// cumulative ACK, the most recently changed first (RFC 2018 §4). Stored as 32-bit offsets
+/// from a base (the ACK's cumulative sequence) to keep packets small; a block lies within
+/// the receive window (at most 2^24 segments), so the offsets always fit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
-    /// The blocks; only the first `len` are meaningful.
-    pub blocks: [(u64, u64); MAX_SACK_BLOCKS],
-    /// Number of blocks in use.
-    pub len: u8,
+    base: u64,
+    offsets: [(u32, u32); MAX_SACK_BLOCKS],
+    len: u8,
 }
 
 impl SackBlocks {
-    /// The blocks in use.
-    pub fn as_slice(&self) -> &[(u64, u64)] {
-        &self.blocks[..self.len as usize]
+    /// No blocks yet, for an ACK whose cumulative sequence is `base`.
+    pub fn new(base: u64) -> Self {
+        SackBlocks { base, offsets: [(0, 0); MAX_SACK_BLOCKS], len: 0 }
     }
-    /// Appends a block if there is room.
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// Whether there is no block.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Whether all block slots are used.
+    pub fn is_full(&self) -> bool {
+        self.len as usize == MAX_SACK_BLOCKS
+    }
+    /// Appends block `[start, end)` (start ≥ base) if there is room.
     pub fn push(&mut self, start: u64, end: u64) {
-        if (self.len as usize) < MAX_SACK_BLOCKS {
-            self.blocks[self.len as usize] = (start, end);
+        debug_assert!(start >= self.base && end - self.base <= u32::MAX as u64);
+        if !self.is_full() {
+            self.offsets[self.len as usize] = ((start - self.base) as u32, (end - self.base) as u32);
             self.len += 1;
         }
+    }
+    /// The blocks as absolute `[start, end)` ranges.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.offsets[..self.len as usize].iter().map(|&(s, e)| (self.base + s as u64, self.base + e as u64))
+    }
+    /// The blocks as a vector (for tests and debugging).
+    pub fn to_vec(&self) -> Vec<(u64, u64)> {
+        self.iter().collect()
     }
 }
 

@@ -97,7 +97,7 @@ impl TcpReceiver {
     }
 
     fn sack_blocks(&self, first: Option<usize>) -> SackBlocks {
-        let mut blocks = SackBlocks::default();
+        let mut blocks = SackBlocks::new(self.rcv_nxt);
         if !self.sack || self.ooo.is_empty() {
             return blocks;
         }
@@ -106,10 +106,10 @@ impl TcpReceiver {
             blocks.push(self.ooo[i].start, self.ooo[i].end);
             used[0] = i;
         }
-        while (blocks.len as usize) < blocks.blocks.len() {
+        while !blocks.is_full() {
             let next = (0..self.ooo.len()).filter(|j| !used.contains(j)).max_by_key(|&j| self.ooo[j].touched);
             let Some(j) = next else { break };
-            used[blocks.len as usize] = j;
+            used[blocks.len()] = j;
             blocks.push(self.ooo[j].start, self.ooo[j].end);
         }
         blocks
@@ -219,7 +219,7 @@ mod tests {
             ecn: Ecn::NotEct,
             ece: false,
             cwr: false,
-            sack: SackBlocks::default(),
+            sack: SackBlocks::new(0),
             enqueued_at: SimTime::ZERO,
         }
     }
@@ -232,13 +232,13 @@ mod tests {
         for s in [0, 1, 3, 4] {
             r.on_data(&data(s), SimTime(10), &mut out);
         }
-        let acks: Vec<(u64, Vec<(u64, u64)>)> = out.packets.iter().map(|a| (a.seq, a.sack.as_slice().to_vec())).collect();
+        let acks: Vec<(u64, Vec<(u64, u64)>)> = out.packets.iter().map(|a| (a.seq, a.sack.to_vec())).collect();
         assert_eq!(acks, vec![(1, vec![]), (2, vec![]), (2, vec![(3, 4)]), (2, vec![(3, 5)])]);
         out.clear();
         assert_eq!(r.on_data(&data(2), SimTime(20), &mut out), DataArrival { first_arrival: true, in_order_advance: 3 });
         assert!(!r.on_data(&data(3), SimTime(21), &mut out).first_arrival);
         assert_eq!(out.packets[0].seq, 5);
-        assert!(out.packets[0].sack.as_slice().is_empty());
+        assert!(out.packets[0].sack.is_empty());
     }
 
     #[test]
@@ -268,8 +268,8 @@ mod tests {
         for s in [2, 4, 6, 8] {
             r.on_data(&data(s), SimTime(0), &mut out);
         }
-        assert_eq!(out.packets[3].sack.as_slice(), &[(8, 9), (6, 7), (4, 5)]);
+        assert_eq!(out.packets[3].sack.to_vec(), vec![(8, 9), (6, 7), (4, 5)]);
         r.on_data(&data(3), SimTime(0), &mut out);
-        assert_eq!(out.packets[4].sack.as_slice(), &[(2, 5), (8, 9), (6, 7)]);
+        assert_eq!(out.packets[4].sack.to_vec(), vec![(2, 5), (8, 9), (6, 7)]);
     }
 }

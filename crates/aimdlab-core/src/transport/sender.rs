@@ -164,7 +164,7 @@ impl TcpSender {
             ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
             ece: false,
             cwr: false,
-            sack: SackBlocks::default(),
+            sack: SackBlocks::new(0),
             enqueued_at: now,
         });
         self.stats.data_pkts_sent += 1;
@@ -230,7 +230,7 @@ impl TcpSender {
         }
         let mut newly_sacked = 0;
         if self.sack {
-            for &(s, e) in ack.sack.as_slice() {
+            for (s, e) in ack.sack.iter() {
                 newly_sacked += self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
             }
             self.sb.update_lost(self.snd_una, self.dupthresh);
