@@ -26,9 +26,12 @@ def _matplotlib():
     return plt
 
 
-def overview(result: "Result") -> "Figure":
+def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     """Three stacked panels over time: cwnd per flow, bottleneck queue length, goodput per flow.
 
+    Goodput is drawn as a moving average over `goodput_window_s` (default 1 s): per-sample
+    goodput swings between zero and several times the fair share as windows arrive in bursts,
+    which hides the shares one wants to compare. The raw samples are in `result.timeseries`.
     With more than ten flows, individual flows are drawn thin and unlabelled, and the mean
     across flows is drawn bold.
     """
@@ -40,15 +43,20 @@ def overview(result: "Result") -> "Figure":
     ax_cwnd, ax_q, ax_gp = axes
     flows = sorted(ts["flow"].unique()) if len(ts) else []
     many = len(flows) > MAX_LABELLED_FLOWS
+    interval = float(ts["time_s"].iloc[0]) if len(ts) else 1.0
+    window = max(1, int(round(goodput_window_s / interval)))
+    if len(ts):
+        ts = ts.assign(goodput_smooth_bps=ts.groupby("flow")["goodput_bps"].transform(
+            lambda g: g.rolling(window, min_periods=1).mean()))
     for f in flows:
         d = ts[ts["flow"] == f]
         kw = dict(lw=0.5, alpha=0.35) if many else dict(lw=1.1, label=f"flow {f}")
         ax_cwnd.plot(d["time_s"], d["cwnd_pkts"], **kw)
-        ax_gp.plot(d["time_s"], d["goodput_bps"] / 1e6, **kw)
+        ax_gp.plot(d["time_s"], d["goodput_smooth_bps"] / 1e6, **kw)
     if many and len(ts):
-        mean = ts.groupby("time_s")[["cwnd_pkts", "goodput_bps"]].mean()
+        mean = ts.groupby("time_s")[["cwnd_pkts", "goodput_smooth_bps"]].mean()
         ax_cwnd.plot(mean.index, mean["cwnd_pkts"], color="k", lw=1.6, label=f"mean of {len(flows)} flows")
-        ax_gp.plot(mean.index, mean["goodput_bps"] / 1e6, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+        ax_gp.plot(mean.index, mean["goodput_smooth_bps"] / 1e6, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
     ax_cwnd.set_ylabel("cwnd (packets)")
     ax_cwnd.set_title("Congestion window")
     bneck = summary.get("bottleneck") or {}
@@ -63,9 +71,11 @@ def overview(result: "Result") -> "Figure":
     ax_q.set_ylabel("queue (packets)")
     ax_gp.set_ylabel("goodput (Mbit/s)")
     ax_gp.set_xlabel("time (s)")
-    ax_gp.set_title("Goodput per sample interval")
-    if bneck.get("rate_bps"):
-        ax_gp.axhline(bneck["rate_bps"] / 1e6, color="grey", ls="--", lw=0.8, label="bottleneck rate")
+    ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)")
+    if bneck.get("rate_bps") and flows:
+        share = bneck["rate_bps"] / len(flows) / 1e6
+        label = "bottleneck rate" if len(flows) == 1 else f"fair share (rate / {len(flows)})"
+        ax_gp.axhline(share, color="grey", ls="--", lw=0.9, label=label)
     warmup = summary.get("warmup_s") or 0
     for ax in axes:
         if warmup > 0:
