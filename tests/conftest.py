@@ -52,10 +52,25 @@ def assert_conserved(result: aimdlab.Result) -> None:
 
 
 def run_checked(scenario: Dict[str, Any], seed: int | None = None) -> aimdlab.Result:
-    """Runs a scenario and checks packet conservation, as every test run must."""
+    """Runs a scenario and checks packet conservation (explicitly; the autouse fixture below
+    checks every other run too)."""
     result = aimdlab.run(scenario, seed=seed)
     assert_conserved(result)
     return result
+
+
+@pytest.fixture(autouse=True)
+def every_run_conserves_packets(monkeypatch):
+    """Wraps `aimdlab.run` for the whole suite (the CLI included) so that every run any test
+    makes is checked for packet conservation."""
+    real_run = aimdlab.run
+
+    def checked_run(*args, **kwargs):
+        result = real_run(*args, **kwargs)
+        assert_conserved(result)
+        return result
+
+    monkeypatch.setattr(aimdlab, "run", checked_run)
 
 
 @pytest.fixture

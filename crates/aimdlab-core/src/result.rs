@@ -101,6 +101,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     ucol!("delivered_bytes", |f| f.stats.delivered_bytes);
     ucol!("received_pkts", |f| f.stats.received_pkts);
     ucol!("data_pkts_sent", |f| f.sender.stats.data_pkts_sent);
+    ucol!("bytes_sent", |f| f.sender.stats.data_bytes_sent);
     ucol!("retransmitted_pkts", |f| f.sender.stats.retransmitted_pkts);
     ucol!("fast_retransmits", |f| f.sender.stats.fast_retransmits);
     ucol!("timeouts", |f| f.sender.stats.timeouts);
