@@ -117,15 +117,28 @@ def run(scenario: Path, out_dir: Optional[Path], seed: Optional[int], overrides:
     try:
         if sys.stderr.isatty() and not as_json:
             from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-            with Console(stderr=True).status(f"simulating {scenario} …"):
-                result = run_scenario(sc, seed=seed)
+            columns = (TextColumn("simulating {task.description}"), BarColumn(),
+                       TextColumn("{task.completed:.1f} / {task.total:g} s simulated"), TimeElapsedColumn())
+            with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+                from . import _duration_s
+
+                task = bar.add_task(scenario.name, total=_duration_s(sc))
+
+                def report(now_s: float, duration_s: float) -> None:
+                    bar.update(task, completed=now_s, total=duration_s)
+
+                result = run_scenario(sc, seed=seed, progress=report)
         else:
             result = run_scenario(sc, seed=seed)
     except ScenarioError as e:
         raise click.ClickException(str(e)) from None
     except EngineError as e:
         raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: the run was stopped and nothing was written", err=True)
+        sys.exit(130)
     wall = time.perf_counter() - t0
     result.save(out_dir)
     figure = None

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod cc;
+pub mod control;
 pub mod event;
 pub mod flow;
 pub mod ids;
@@ -34,14 +35,21 @@ pub use result::RunResult;
 pub use scenario::{Plan, ScenarioError};
 pub use sim::Simulator;
 
-/// An error of a run that was valid on paper: a bug in the engine, reported instead of
-/// taking the host process down.
+/// Why a valid scenario produced no result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineError(pub String);
+pub enum EngineError {
+    /// A bug in the engine (a panic), reported instead of taking the host process down.
+    Panic(String),
+    /// The run was cancelled through its `RunControl`.
+    Cancelled,
+}
 
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "internal engine error (please report it with the scenario): {}", self.0)
+        match self {
+            EngineError::Panic(m) => write!(f, "internal engine error (please report it with the scenario): {m}"),
+            EngineError::Cancelled => write!(f, "the run was cancelled"),
+        }
     }
 }
 
@@ -49,18 +57,23 @@ impl std::error::Error for EngineError {}
 
 /// Runs `plan` (with `seed` overriding its seed), turning a panic into an `EngineError`.
 pub fn run(plan: &Plan, seed: Option<u64>) -> Result<RunResult, EngineError> {
-    run_simulator(|| Simulator::new(plan, seed))
+    run_simulator(|| Simulator::new(plan, seed), &control::RunControl::new())
 }
 
-/// Builds a simulator with `build` (e.g. to install custom controllers) and runs it,
-/// turning a panic into an `EngineError`.
-pub fn run_simulator(build: impl FnOnce() -> Simulator) -> Result<RunResult, EngineError> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build().run())).map_err(|e| {
-        let msg = e
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| e.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        EngineError(msg)
-    })
+/// Builds a simulator with `build` (e.g. to install custom controllers) and runs it under
+/// `control`, turning a panic into an `EngineError`.
+pub fn run_simulator(build: impl FnOnce() -> Simulator, control: &control::RunControl) -> Result<RunResult, EngineError> {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build().run_controlled(control)));
+    match outcome {
+        Ok(Some(result)) => Ok(result),
+        Ok(None) => Err(EngineError::Cancelled),
+        Err(e) => {
+            let msg = e
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| e.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(EngineError::Panic(msg))
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! the monitors saw into a `RunResult`.
 
 use crate::cc::{CongestionControl, Controller};
+use crate::control::{RunControl, PUBLISH_EVERY_EVENTS};
 use crate::event::{Event, EventQueue};
 use crate::flow::Flow;
 use crate::ids::{FlowId, LinkId, NodeId};
@@ -124,17 +125,30 @@ impl Simulator {
     }
 
     /// Runs to the end of the scenario and reports.
-    pub fn run(mut self) -> RunResult {
+    pub fn run(self) -> RunResult {
+        self.run_controlled(&RunControl::new()).expect("an uncancelled run completes")
+    }
+
+    /// Runs to the end, publishing the simulated clock to `control` and stopping early (with
+    /// `None`) if it is cancelled.
+    pub fn run_controlled(mut self, control: &RunControl) -> Option<RunResult> {
         while let Some((t, ev)) = self.events.pop() {
             if t > self.end {
                 break;
             }
             self.now = t;
             self.events_processed += 1;
+            if self.events_processed % PUBLISH_EVERY_EVENTS == 0 {
+                control.publish(t.0);
+                if control.is_cancelled() {
+                    return None;
+                }
+            }
             self.handle(ev);
         }
         self.now = self.end;
-        result::collect(self)
+        control.publish(self.end.0);
+        Some(result::collect(self))
     }
 
     #[inline]

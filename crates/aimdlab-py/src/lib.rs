@@ -12,6 +12,30 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 
 create_exception!(_core, ScenarioError, PyValueError, "An invalid scenario; the message names the field, the value and what is accepted.");
 create_exception!(_core, EngineError, PyRuntimeError, "A bug in the engine (a Rust panic), reported instead of crashing the interpreter.");
+create_exception!(_core, RunCancelled, PyRuntimeError, "The run was cancelled through its RunControl.");
+
+/// Watches and stops a run from another thread: `now_s()` is the simulated time reached,
+/// `cancel()` asks the run to stop (it raises `RunCancelled`).
+#[pyclass(frozen)]
+struct RunControl {
+    inner: std::sync::Arc<aimdlab_core::control::RunControl>,
+}
+
+#[pymethods]
+impl RunControl {
+    #[new]
+    fn new() -> Self {
+        RunControl { inner: std::sync::Arc::new(aimdlab_core::control::RunControl::new()) }
+    }
+    /// Simulated time reached so far, seconds.
+    fn now_s(&self) -> f64 {
+        self.inner.now_ps() as f64 / aimdlab_core::units::PS_PER_SEC as f64
+    }
+    /// Asks the run to stop at its next check (within a few thousand events).
+    fn cancel(&self) {
+        self.inner.cancel()
+    }
+}
 
 fn scenario_err(e: aimdlab_core::ScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
@@ -44,14 +68,20 @@ fn validate(scenario_json: &str) -> PyResult<()> {
     aimdlab_core::scenario::load_json(scenario_json).map(|_| ()).map_err(scenario_err)
 }
 
-/// Runs a scenario (JSON text) with an optional seed override. Returns a dict with
-/// `summary` (JSON text) and the tables `flows`, `links`, `timeseries`, `link_timeseries`.
-/// The GIL is released while the engine runs.
+/// Runs a scenario (JSON text) with an optional seed override and `RunControl`. Returns a
+/// dict with `summary` (JSON text) and the tables `flows`, `links`, `timeseries`,
+/// `link_timeseries`. The GIL is released while the engine runs.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None))]
-fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObject> {
+#[pyo3(signature = (scenario_json, seed=None, control=None))]
+fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, control: Option<&Bound<'_, RunControl>>) -> PyResult<PyObject> {
     let plan = aimdlab_core::scenario::load_json(scenario_json).map_err(scenario_err)?;
-    let result = py.allow_threads(|| aimdlab_core::run(&plan, seed)).map_err(|e| EngineError::new_err(e.to_string()))?;
+    let control = control.map_or_else(|| std::sync::Arc::new(aimdlab_core::control::RunControl::new()), |c| c.get().inner.clone());
+    let result = py
+        .allow_threads(|| aimdlab_core::run_simulator(|| aimdlab_core::Simulator::new(&plan, seed), &control))
+        .map_err(|e| match e {
+            aimdlab_core::EngineError::Cancelled => RunCancelled::new_err(e.to_string()),
+            aimdlab_core::EngineError::Panic(_) => EngineError::new_err(e.to_string()),
+        })?;
     let d = pyo3::types::PyDict::new_bound(py);
     d.set_item("summary", serde_json::to_string(&result.summary).expect("summary serializes"))?;
     d.set_item("flows", table_to_py(py, &result.flows)?)?;
@@ -78,6 +108,8 @@ fn controllers() -> Vec<&'static str> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("EngineError", m.py().get_type_bound::<EngineError>())?;
+    m.add("RunCancelled", m.py().get_type_bound::<RunCancelled>())?;
+    m.add_class::<RunControl>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
