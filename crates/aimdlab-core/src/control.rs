@@ -4,7 +4,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Events between two updates of the published clock (and checks of the cancel flag).
+/// Events between two updates of the published clock (and checks of the cancel flag); a
+/// power of two, so the check is a mask.
 pub const PUBLISH_EVERY_EVENTS: u64 = 8192;
 
 /// Shared between a running simulation and its observers.

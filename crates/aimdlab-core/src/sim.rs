@@ -138,7 +138,7 @@ impl Simulator {
             }
             self.now = t;
             self.events_processed += 1;
-            if self.events_processed % PUBLISH_EVERY_EVENTS == 0 {
+            if self.events_processed & (PUBLISH_EVERY_EVENTS - 1) == 0 {
                 control.publish(t.0);
                 if control.is_cancelled() {
                     return None;
