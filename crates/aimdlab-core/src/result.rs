@@ -130,7 +130,12 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     links.push("delay_ms", Column::F64(plan.links.iter().map(|l| l.delay.as_millis_f64()).collect()));
     links.push("tx_pkts", Column::U64(sim.links.iter().map(|l| l.stats.tx_pkts).collect()));
     links.push("tx_bytes", Column::U64(sim.links.iter().map(|l| l.stats.tx_bytes).collect()));
-    links.push("drops", Column::U64(sim.links.iter().map(|l| l.stats.drops_overflow).collect()));
+    links.push("drops", Column::U64(sim.links.iter().map(|l| l.stats.log.dropped()).collect()));
+    links.push("drops_overflow", Column::U64(sim.links.iter().map(|l| l.stats.log.overflow).collect()));
+    links.push("drops_early", Column::U64(sim.links.iter().map(|l| l.stats.log.early).collect()));
+    links.push("drops_forced", Column::U64(sim.links.iter().map(|l| l.stats.log.forced).collect()));
+    links.push("drops_error", Column::U64(sim.links.iter().map(|l| l.stats.log.link_error).collect()));
+    links.push("ecn_marks", Column::U64(sim.links.iter().map(|l| l.stats.log.ecn_marks).collect()));
     links.push("utilization", Column::F64(util.clone()));
     links.push("queue_mean_pkts", Column::F64(qmean.clone()));
     links.push("queue_max_pkts", Column::U64(sim.links.iter().map(|l| l.stats.max_queue_pkts).collect()));
@@ -153,7 +158,12 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
             "link": plan.links[b.idx()].name,
             "rate_bps": l.rate.bps,
             "utilization": finite_or_null(util[b.idx()]),
-            "drops": l.stats.drops_overflow,
+            "drops": l.stats.log.dropped(),
+            "drops_overflow": l.stats.log.overflow,
+            "drops_early": l.stats.log.early,
+            "drops_forced": l.stats.log.forced,
+            "drops_error": l.stats.log.link_error,
+            "ecn_marks": l.stats.log.ecn_marks,
             "tx_pkts": l.stats.tx_pkts,
             "queue_mean_pkts": finite_or_null(qmean[b.idx()]),
             "queue_max_pkts": l.stats.max_queue_pkts,
@@ -181,7 +191,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
         "packets": {
             "sent": sim.counters.sent,
             "delivered": sim.counters.delivered,
-            "dropped": sim.counters.dropped,
+            "dropped": sim.links.iter().map(|l| l.drops_total).sum::<u64>(),
             "in_flight": in_flight,
         },
         "events": sim.events_processed,

@@ -16,8 +16,10 @@ pub type RngStream = Pcg64Mcg;
 pub enum StreamKind {
     /// Per-flow draws (start-time jitter, application sizes).
     Flow = 1,
-    /// Per-link draws (random loss, AQM).
-    Link = 2,
+    /// Per-link draws of the loss model.
+    LinkLoss = 2,
+    /// Per-link draws of the queue discipline (RED, PIE, FQ-CoDel's hash salt).
+    Aqm = 3,
 }
 
 fn splitmix64(mut z: u64) -> u64 {

@@ -16,16 +16,14 @@ use crate::transport::outbox::Outbox;
 use crate::units::{SimDuration, SimTime};
 use rand::Rng;
 
-/// Packets counted across the whole network for the conservation check
-/// `sent = delivered + dropped + in flight`.
+/// Packets counted at the hosts for the conservation check
+/// `sent = delivered + dropped + in flight` (drops and packets in flight are the links').
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketCounters {
     /// Packets injected by hosts (data and ACKs).
     pub sent: u64,
     /// Packets that reached their destination host.
     pub delivered: u64,
-    /// Packets dropped anywhere.
-    pub dropped: u64,
 }
 
 /// One simulation run.
@@ -61,7 +59,7 @@ impl Simulator {
             .links
             .iter()
             .enumerate()
-            .map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, &l.queue))
+            .map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, &l.queue, &l.loss, seed))
             .collect();
         let flows: Vec<Flow> = plan
             .flows
@@ -191,11 +189,7 @@ impl Simulator {
         let slot = self.dst_slot[p.dst.idx()] as usize;
         let link = self.next_hop[node.idx() * self.n_slots + slot];
         debug_assert_ne!(link, NO_ROUTE, "routes are validated when the scenario is compiled");
-        let link = &mut self.links[link as usize];
-        if let Err((_, cause)) = link.enqueue(p, self.now, &mut self.events) {
-            link.count_drop(cause);
-            self.counters.dropped += 1;
-        }
+        self.links[link as usize].enqueue(p, self.now, &mut self.events);
     }
 
     /// `p` reached its destination host.

@@ -5,14 +5,19 @@
 //! one waits for a `LinkTxDone` at the link's busy-until time. A packet in the pipe reaches
 //! the far end with a `LinkArrival`; the pipe is FIFO (constant delay), so at most one
 //! arrival event per link is pending. The queue limit counts waiting packets only, not the
-//! one being serialized (as ns-3's queue discs do).
+//! one being serialized (as ns-3's queue discs do). Every arrival passes through an active
+//! queue (RED must see it to update its average); only DropTail lets a packet that finds the
+//! link idle and the queue empty go straight to the wire, which changes nothing there.
 
+use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
-use super::queue::{DropCause, Queue, QueueConfig};
+use super::queue::{DropCause, Queue, QueueConfig, QueueLog};
 use crate::event::{Event, EventQueue};
 use crate::ids::{LinkId, NodeId};
 use crate::monitor::histogram::DelayHistogram;
+use crate::rng::{derive_stream, RngStream, StreamKind};
 use crate::units::{Rate, SimDuration, SimTime};
+use rand::Rng;
 use std::collections::VecDeque;
 
 /// Counters of one link over the measurement window.
@@ -21,8 +26,8 @@ pub struct LinkStats {
     pub tx_pkts: u64,
     /// Wire bytes that started transmission.
     pub tx_bytes: u64,
-    /// Packets refused because the buffer was full.
-    pub drops_overflow: u64,
+    /// Drops by cause and ECN marks.
+    pub log: QueueLog,
     /// Largest queue seen, packets.
     pub max_queue_pkts: u64,
     /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
@@ -54,20 +59,32 @@ pub struct Link {
     busy_total_ps: u64,
     tx_event_pending: bool,
     last_queue_change: SimTime,
+    loss: LinkLoss,
+    loss_rng: RngStream,
+    aqm_rng: RngStream,
+    /// Packets dropped over the whole run, every cause (for the conservation check).
+    pub drops_total: u64,
     /// Measurement counters.
     pub stats: LinkStats,
 }
 
 impl Link {
-    /// A new idle link.
-    pub fn new(id: LinkId, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: &QueueConfig) -> Self {
+    /// A new idle link; its random streams derive from `seed` and its id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: LinkId, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: &QueueConfig, loss: &LossModel, seed: u64) -> Self {
+        let mut aqm_rng = derive_stream(seed, StreamKind::Aqm, id.0 as u64);
+        let salt = aqm_rng.gen::<u64>();
         Link {
             id,
             from,
             to,
             rate,
             delay,
-            queue: Queue::new(queue),
+            queue: Queue::new(queue, rate, salt),
+            loss: LinkLoss::new(loss),
+            loss_rng: derive_stream(seed, StreamKind::LinkLoss, id.0 as u64),
+            aqm_rng,
+            drops_total: 0,
             pipe: VecDeque::with_capacity(64),
             busy_until: SimTime::ZERO,
             busy_total_ps: 0,
@@ -76,7 +93,7 @@ impl Link {
             stats: LinkStats {
                 tx_pkts: 0,
                 tx_bytes: 0,
-                drops_overflow: 0,
+                log: QueueLog::default(),
                 max_queue_pkts: 0,
                 queuing_delay: DelayHistogram::new(),
                 queue_integral: 0,
@@ -93,31 +110,28 @@ impl Link {
         self.last_queue_change = now;
     }
 
-    /// Offers `p` to the link at `now`. A refused packet is handed back with the cause.
+    /// Offers `p` to the link at `now`; the queue may drop it (recorded in the stats).
     #[inline]
-    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue) -> Result<(), (Packet, DropCause)> {
+    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue) {
         p.enqueued_at = now;
-        if self.busy_until <= now && self.queue.len_pkts() == 0 {
+        let idle = self.busy_until <= now && !self.tx_event_pending;
+        if idle && self.queue.len_pkts() == 0 && self.queue.is_passive() {
             self.start_tx(p, now, events);
-            return Ok(());
+            return;
         }
         self.account_queue(now);
-        self.queue.enqueue(p, now)?;
+        let dropped_before = self.stats.log.dropped();
+        self.queue.enqueue(p, now, &mut self.aqm_rng, &mut self.stats.log);
+        self.drops_total += self.stats.log.dropped() - dropped_before;
         let len = self.queue.len_pkts();
         if len > self.stats.max_queue_pkts {
             self.stats.max_queue_pkts = len;
         }
-        if !self.tx_event_pending {
+        if idle {
+            self.on_tx_done(now, events);
+        } else if !self.tx_event_pending && len > 0 {
             self.tx_event_pending = true;
-            events.schedule(self.busy_until.max(now), Event::LinkTxDone(self.id));
-        }
-        Ok(())
-    }
-
-    /// Records a refused packet.
-    pub fn count_drop(&mut self, cause: DropCause) {
-        match cause {
-            DropCause::Overflow => self.stats.drops_overflow += 1,
+            events.schedule(self.busy_until, Event::LinkTxDone(self.id));
         }
     }
 
@@ -126,7 +140,10 @@ impl Link {
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
         self.tx_event_pending = false;
         self.account_queue(now);
-        if let Some(p) = self.queue.dequeue(now) {
+        let dropped_before = self.stats.log.dropped();
+        let next = self.queue.dequeue(now, &mut self.stats.log);
+        self.drops_total += self.stats.log.dropped() - dropped_before;
+        if let Some(p) = next {
             self.start_tx(p, now, events);
             if self.queue.len_pkts() > 0 {
                 self.tx_event_pending = true;
@@ -143,6 +160,11 @@ impl Link {
         self.busy_total_ps += tx.0;
         self.stats.tx_pkts += 1;
         self.stats.tx_bytes += p.size.0;
+        if self.loss.is_lost(&p, &mut self.loss_rng) {
+            self.stats.log.drop(DropCause::LinkError);
+            self.drops_total += 1;
+            return;
+        }
         let arrival = self.busy_until + self.delay;
         self.pipe.push_back((arrival, p));
         if self.pipe.len() == 1 {
@@ -177,7 +199,7 @@ impl Link {
         let s = &mut self.stats;
         s.tx_pkts = 0;
         s.tx_bytes = 0;
-        s.drops_overflow = 0;
+        s.log = QueueLog::default();
         s.max_queue_pkts = self.queue.len_pkts();
         s.queuing_delay.clear();
         s.queue_integral = 0;

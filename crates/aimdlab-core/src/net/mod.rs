@@ -1,5 +1,6 @@
 //! The network: packets, egress queues and links.
 
 pub mod link;
+pub mod loss;
 pub mod packet;
 pub mod queue;

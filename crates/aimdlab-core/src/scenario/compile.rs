@@ -3,11 +3,11 @@
 
 use super::error::ScenarioError;
 use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
-use super::schema::{
-    AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, QueueSpec, Scenario, TcpParams, Topology,
-};
+use super::resolve_queue::{resolve_loss, resolve_queue};
+use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, Scenario, TcpParams, Topology};
 use crate::cc;
 use crate::ids::{LinkId, NodeId};
+use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
 use crate::transport::config::TcpConfig;
 use crate::units::parse::PacketsOrBytes;
@@ -20,8 +20,6 @@ fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res<T> {
     Err(ScenarioError::new(path, message))
 }
 
-/// Default queue capacity when a queue gives no `limit`.
-pub const DEFAULT_QUEUE_LIMIT_PKTS: u64 = 100;
 /// Most flows one scenario may create.
 pub const MAX_FLOWS: u64 = 100_000;
 
@@ -95,26 +93,11 @@ impl Net {
         self.nodes.push(name);
         NodeId(self.nodes.len() as u32 - 1)
     }
-    fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, monitor: bool) -> LinkId {
+    #[allow(clippy::too_many_arguments)]
+    fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, loss: LossModel, monitor: bool) -> LinkId {
         let name = format!("{}->{}", self.nodes[from.idx()], self.nodes[to.idx()]);
-        self.links.push(LinkPlan { name, from, to, rate, delay, queue, monitor });
+        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor });
         LinkId(self.links.len() as u32 - 1)
-    }
-}
-
-fn resolve_queue(q: &QueueSpec, path: &str) -> Res<QueueConfig> {
-    let limit = match q.limit.map(|l| l.0) {
-        None => PacketsOrBytes::Packets(DEFAULT_QUEUE_LIMIT_PKTS),
-        Some(PacketsOrBytes::Packets(0)) => {
-            return err(format!("{path}.limit"), "\"0pkt\" holds nothing; expected at least 1 packet")
-        }
-        Some(PacketsOrBytes::Bytes(b)) if b.0 == 0 => {
-            return err(format!("{path}.limit"), "\"0B\" holds nothing; expected at least one packet's worth of bytes")
-        }
-        Some(l) => l,
-    };
-    match q.kind {
-        super::schema::QueueKind::Droptail => Ok(QueueConfig::DropTail { limit }),
     }
 }
 
@@ -252,14 +235,18 @@ fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDur
 
 fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<LinkId> {
     let base = "topology.dumbbell";
-    let bq = resolve_queue(&d.bottleneck.queue, &format!("{base}.bottleneck.queue"))?;
-    let rev = d.reverse_bottleneck.as_ref().unwrap_or(&d.bottleneck);
-    let rq = resolve_queue(&rev.queue, &format!("{base}.reverse_bottleneck.queue"))?;
-    let aq = resolve_queue(&d.access.queue, &format!("{base}.access.queue"))?;
+    let bq = resolve_queue(&d.bottleneck.queue, d.bottleneck.rate.0, &format!("{base}.bottleneck.queue"))?;
+    let bloss = resolve_loss(&d.bottleneck.loss, &format!("{base}.bottleneck.loss"))?;
+    let (rev, rev_path, rloss) = match &d.reverse_bottleneck {
+        Some(r) => (r, "reverse_bottleneck", resolve_loss(&r.loss, &format!("{base}.reverse_bottleneck.loss"))?),
+        None => (&d.bottleneck, "bottleneck", LossModel::None),
+    };
+    let rq = resolve_queue(&rev.queue, rev.rate.0, &format!("{base}.{rev_path}.queue"))?;
+    let aloss = resolve_loss(&d.access.loss, &format!("{base}.access.loss"))?;
     let r1 = net.node("r1".into());
     let r2 = net.node("r2".into());
-    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, true);
-    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, false);
+    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true);
+    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false);
     for (gi, g) in s.flows.iter().enumerate() {
         for field in [("src", &g.src), ("dst", &g.dst)] {
             if field.1.is_some() {
@@ -276,10 +263,12 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
             let dst = net.node(format!("d{i}"));
             let (sr, sd) = override_access(&d.access, &g.access);
             let (rr, rd) = override_access(&d.access, &g.receiver_access);
-            net.link(src, r1, sr, sd, aq.clone(), false);
-            net.link(r1, src, sr, sd, aq.clone(), false);
-            net.link(r2, dst, rr, rd, aq.clone(), false);
-            net.link(dst, r2, rr, rd, aq.clone(), false);
+            // The rate matters to the queue only for RED's automatic parameters.
+            let aq = |rate: Rate| resolve_queue(&d.access.queue, rate, &format!("{base}.access.queue"));
+            net.link(src, r1, sr, sd, aq(sr)?, aloss.clone(), false);
+            net.link(r1, src, sr, sd, aq(sr)?, aloss.clone(), false);
+            net.link(r2, dst, rr, rd, aq(rr)?, aloss.clone(), false);
+            net.link(dst, r2, rr, rd, aq(rr)?, aloss.clone(), false);
             flows.push(FlowPlan { src, dst, ..common.clone() });
         }
     }
@@ -313,13 +302,14 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
         if from == to {
             return err(format!("{p}.to"), format!("{:?} is the same node as from; expected a link between two nodes", l.to));
         }
-        let q = resolve_queue(&l.queue, &format!("{p}.queue"))?;
-        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), l.monitor);
+        let q = resolve_queue(&l.queue, l.rate.0, &format!("{p}.queue"))?;
+        let loss = resolve_loss(&l.loss, &format!("{p}.loss"))?;
+        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor);
         if l.monitor && bottleneck.is_none() {
             bottleneck = Some(id);
         }
         if l.duplex.unwrap_or(true) {
-            net.link(to, from, l.rate.0, l.delay.0, q, false);
+            net.link(to, from, l.rate.0, l.delay.0, q, LossModel::None, false);
         }
     }
     for (i, r) in e.routes.iter().enumerate() {

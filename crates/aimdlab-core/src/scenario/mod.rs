@@ -5,6 +5,7 @@ pub mod compile;
 pub mod error;
 pub mod plan;
 pub mod quantity;
+pub mod resolve_queue;
 pub mod schema;
 
 pub use error::ScenarioError;

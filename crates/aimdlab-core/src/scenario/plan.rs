@@ -3,6 +3,7 @@
 
 use crate::cc::CcConfig;
 use crate::ids::{LinkId, NodeId};
+use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
 use crate::transport::config::TcpConfig;
 use crate::units::{Bytes, Rate, SimDuration};
@@ -22,6 +23,8 @@ pub struct LinkPlan {
     pub delay: SimDuration,
     /// Egress queue.
     pub queue: QueueConfig,
+    /// Loss on the wire.
+    pub loss: LossModel,
     /// Whether this link's time series are recorded.
     pub monitor: bool,
 }

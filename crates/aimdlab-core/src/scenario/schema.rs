@@ -43,7 +43,7 @@ pub struct Scenario {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Topology {
     /// N senders → R1 → bottleneck → R2 → N receivers; one sender/receiver pair per flow.
-    Dumbbell(Dumbbell),
+    Dumbbell(Box<Dumbbell>),
     /// Named nodes, links between them, and optional static routes (e.g. a parking lot).
     Explicit(Explicit),
 }
@@ -54,11 +54,12 @@ pub enum Topology {
 pub struct Dumbbell {
     /// The R1 → R2 bottleneck link (its queue is the one the papers study).
     pub bottleneck: LinkSpec,
-    /// The R2 → R1 link carrying ACKs back. Default: the same as `bottleneck`.
+    /// The R2 → R1 link carrying ACKs back. Default: the same rate, delay and queue as
+    /// `bottleneck`, without its loss.
     #[serde(default)]
     pub reverse_bottleneck: Option<LinkSpec>,
-    /// Every access link (sender ↔ R1 and R2 ↔ receiver, both directions) unless a flow
-    /// group overrides it.
+    /// Every access link (sender ↔ R1 and R2 ↔ receiver, both directions, its loss too)
+    /// unless a flow group overrides it.
     pub access: LinkSpec,
 }
 
@@ -73,6 +74,9 @@ pub struct LinkSpec {
     /// The egress queue. Default: DropTail with 100 packets.
     #[serde(default)]
     pub queue: QueueSpec,
+    /// Random loss on the wire. Default: none.
+    #[serde(default)]
+    pub loss: Option<LossSpec>,
 }
 
 /// Queue disciplines.
@@ -82,25 +86,133 @@ pub enum QueueKind {
     /// First in, first out; arrivals that do not fit are dropped.
     #[default]
     Droptail,
+    /// Random Early Detection (Floyd & Jacobson 1993), as ns-2 implements it.
+    Red,
+    /// CoDel (RFC 8289).
+    Codel,
+    /// FQ-CoDel (RFC 8290).
+    FqCodel,
+    /// PIE (RFC 8033).
+    Pie,
 }
 
 /// An egress queue. Fields that do not apply to `kind` are rejected.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QueueSpec {
     /// The discipline. Default `"droptail"`.
     #[serde(default)]
     pub kind: QueueKind,
     /// Capacity in packets (`"100pkt"`) or bytes (`"150KB"`), not counting the packet being
-    /// transmitted. Default `"100pkt"`.
+    /// transmitted. Default `"100pkt"` (droptail, red), `"1000pkt"` (codel, pie, as Linux),
+    /// `"10240pkt"` (fq_codel, RFC 8290). FQ-CoDel takes packets only.
     #[serde(default)]
     pub limit: Option<BufferSize>,
+    /// RED: minimum threshold, `"5pkt"` or bytes (byte mode). Default `"5pkt"` (ns-2).
+    #[serde(default)]
+    pub min_th: Option<BufferSize>,
+    /// RED: maximum threshold, in the unit of `min_th`. Default `"15pkt"` (ns-2).
+    #[serde(default)]
+    pub max_th: Option<BufferSize>,
+    /// RED: marking probability at `max_th`, in (0, 1]. Default 0.1 (ns-2 `linterm_ = 10`).
+    #[serde(default)]
+    pub max_p: Option<f64>,
+    /// RED: weight of the average queue, in (0, 1]. Default 0.002 (Floyd & Jacobson).
+    #[serde(default)]
+    pub w_q: Option<f64>,
+    /// RED: gentle ramp from `max_p` at `max_th` to 1 at `2·max_th`. Default true (ns-2).
+    #[serde(default)]
+    pub gentle: Option<bool>,
+    /// RED: ns-2's `wait` spacing between drops. Default true (ns-2).
+    #[serde(default)]
+    pub wait: Option<bool>,
+    /// RED: typical packet size for the idle-time decay and byte mode. Default `"500B"` (ns-2).
+    #[serde(default)]
+    pub mean_pkt_size: Option<Size>,
+    /// RED: set min_th, max_th and w_q from the link rate (Adaptive RED, Floyd et al. 2001):
+    /// min_th = max(5, target·C/2), max_th = 3·min_th, w_q = 1 − exp(−1/C). Default false.
+    #[serde(default)]
+    pub auto: Option<bool>,
+    /// RED: mark (not drop) also above the maximum threshold. Default false.
+    #[serde(default)]
+    pub mark_forced: Option<bool>,
+    /// RED, CoDel, FQ-CoDel, PIE: mark ECN-capable packets (CE) instead of dropping them
+    /// early. Default false.
+    #[serde(default)]
+    pub ecn: Option<bool>,
+    /// CoDel, FQ-CoDel: acceptable standing delay, default `"5ms"`; PIE: reference delay,
+    /// default `"15ms"`; RED with `auto`: target delay, default `"5ms"`.
+    #[serde(default)]
+    pub target: Option<Duration>,
+    /// CoDel, FQ-CoDel: the sliding window. Default `"100ms"`.
+    #[serde(default)]
+    pub interval: Option<Duration>,
+    /// FQ-CoDel: number of flow queues. Default 1024.
+    #[serde(default)]
+    pub flows: Option<u32>,
+    /// FQ-CoDel: DRR quantum. Default `"1514B"`.
+    #[serde(default)]
+    pub quantum: Option<Size>,
+    /// PIE: update period of the drop probability. Default `"15ms"`.
+    #[serde(default)]
+    pub t_update: Option<Duration>,
+    /// PIE: integral gain α, Hz. Default 0.125.
+    #[serde(default)]
+    pub alpha: Option<f64>,
+    /// PIE: proportional gain β, Hz. Default 1.25.
+    #[serde(default)]
+    pub beta: Option<f64>,
+    /// PIE: burst allowance. Default `"150ms"`.
+    #[serde(default)]
+    pub max_burst: Option<Duration>,
 }
 
-impl Default for QueueSpec {
-    fn default() -> Self {
-        QueueSpec { kind: QueueKind::Droptail, limit: None }
-    }
+/// Loss models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LossKind {
+    /// Each packet lost independently with probability `rate`.
+    Bernoulli,
+    /// Two-state bursty loss with parameters `p`, `r`, `loss_good`, `loss_bad`.
+    GilbertElliott,
+}
+
+/// Which packets a loss model hits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LossApplies {
+    /// Data segments only.
+    Data,
+    /// ACKs only.
+    Ack,
+    /// Every packet.
+    Both,
+}
+
+/// Random loss on a link.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LossSpec {
+    /// `"bernoulli"` or `"gilbert_elliott"`.
+    pub model: LossKind,
+    /// Bernoulli: packet error rate in [0, 1].
+    #[serde(default)]
+    pub rate: Option<f64>,
+    /// Gilbert–Elliott: probability of moving Good → Bad at a packet, in [0, 1].
+    #[serde(default)]
+    pub p: Option<f64>,
+    /// Gilbert–Elliott: probability of moving Bad → Good at a packet, in (0, 1].
+    #[serde(default)]
+    pub r: Option<f64>,
+    /// Gilbert–Elliott: loss probability in Good (1 − k). Default 0.
+    #[serde(default)]
+    pub loss_good: Option<f64>,
+    /// Gilbert–Elliott: loss probability in Bad (1 − h). Default 1.
+    #[serde(default)]
+    pub loss_bad: Option<f64>,
+    /// `"data"`, `"ack"` or `"both"`. Default `"both"`.
+    #[serde(default)]
+    pub applies_to: Option<LossApplies>,
 }
 
 /// An explicit topology.
@@ -132,6 +244,9 @@ pub struct ExplicitLink {
     /// The egress queue (at `from`). Default: DropTail with 100 packets.
     #[serde(default)]
     pub queue: QueueSpec,
+    /// Random loss on the `from → to` direction only. Default: none.
+    #[serde(default)]
+    pub loss: Option<LossSpec>,
     /// Also create the reverse link `to → from` with the same settings. Default true.
     #[serde(default)]
     pub duplex: Option<bool>,
@@ -183,7 +298,8 @@ pub struct TcpParams {
     pub delayed_ack_timeout: Option<Duration>,
     /// Receiver window in packets or bytes. Default `"65535pkt"`.
     pub receive_window: Option<BufferSize>,
-    /// Mark data packets ECN-capable (ECT(0)). Default false. (Routers that mark come with AQM.)
+    /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
+    /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: Option<bool>,
 }
 

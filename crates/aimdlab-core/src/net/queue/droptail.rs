@@ -1,59 +1,60 @@
 //! DropTail: a FIFO that drops arrivals once it holds `limit` packets or bytes.
 
+use super::fifo::PacketFifo;
+use super::{DropCause, QueueLog};
 use crate::net::packet::Packet;
 use crate::units::parse::PacketsOrBytes;
-use std::collections::VecDeque;
 
 /// A DropTail FIFO.
 pub struct DropTail {
-    fifo: VecDeque<Packet>,
-    bytes: u64,
+    fifo: PacketFifo,
     limit: PacketsOrBytes,
+}
+
+/// Whether a packet of `size` bytes fits in `fifo` under `limit`.
+#[inline]
+pub fn fits(fifo: &PacketFifo, limit: PacketsOrBytes, size: u64) -> bool {
+    match limit {
+        PacketsOrBytes::Packets(n) => fifo.len_pkts() < n,
+        PacketsOrBytes::Bytes(b) => fifo.len_bytes() + size <= b.0,
+    }
+}
+
+/// A FIFO sized for `limit`.
+pub fn fifo_for(limit: PacketsOrBytes) -> PacketFifo {
+    let capacity = match limit {
+        PacketsOrBytes::Packets(n) => n.min(1 << 16) as usize,
+        PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16) as usize,
+    };
+    PacketFifo::with_capacity(capacity + 1)
 }
 
 impl DropTail {
     /// An empty queue that holds at most `limit` (packets or bytes) waiting packets.
     pub fn new(limit: PacketsOrBytes) -> Self {
-        let capacity = match limit {
-            PacketsOrBytes::Packets(n) => n.min(1 << 16) as usize,
-            PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16) as usize,
-        };
-        DropTail { fifo: VecDeque::with_capacity(capacity + 1), bytes: 0, limit }
+        DropTail { fifo: fifo_for(limit), limit }
     }
 
-    /// Appends `p` if it fits; otherwise gives it back.
+    /// Appends `p` if it fits, else drops it (overflow). Returns whether it was queued.
     #[inline]
-    pub fn enqueue(&mut self, p: Packet) -> Result<(), Packet> {
-        let fits = match self.limit {
-            PacketsOrBytes::Packets(n) => (self.fifo.len() as u64) < n,
-            PacketsOrBytes::Bytes(b) => self.bytes + p.size.0 <= b.0,
-        };
-        if fits {
-            self.bytes += p.size.0;
-            self.fifo.push_back(p);
-            Ok(())
+    pub fn enqueue(&mut self, p: Packet, log: &mut QueueLog) -> bool {
+        if fits(&self.fifo, self.limit, p.size.0) {
+            self.fifo.push(p);
+            true
         } else {
-            Err(p)
+            log.drop(DropCause::Overflow);
+            false
         }
     }
 
     /// Removes the packet at the head.
     #[inline]
     pub fn dequeue(&mut self) -> Option<Packet> {
-        let p = self.fifo.pop_front()?;
-        self.bytes -= p.size.0;
-        Some(p)
+        self.fifo.pop()
     }
 
-    /// Packets waiting.
-    #[inline]
-    pub fn len_pkts(&self) -> u64 {
-        self.fifo.len() as u64
-    }
-
-    /// Bytes waiting.
-    #[inline]
-    pub fn len_bytes(&self) -> u64 {
-        self.bytes
+    /// The stored packets.
+    pub fn fifo(&self) -> &PacketFifo {
+        &self.fifo
     }
 }

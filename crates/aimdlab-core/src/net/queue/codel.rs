@@ -1,0 +1,154 @@
+//! CoDel, Controlled Delay (RFC 8289): drops (or ECN-marks) at dequeue when the sojourn time
+//! of packets has stayed above `target` for at least `interval`, then at intervals shrinking
+//! as `interval/√count` (the control law, RFC 8289 §3.3) until it falls below `target`.
+//!
+//! The state machine follows the RFC's pseudocode (§5): `dodequeue` decides `ok_to_drop`;
+//! entering the dropping state reuses the previous count when the last episode ended less
+//! than 16 intervals ago. A packet is never judged while the queue holds less than one
+//! MTU's worth of bytes (the largest packet seen). With `ecn`, an ECN-capable packet is
+//! marked instead of dropped and the schedule advances as for a drop (as Linux does).
+//! Defaults: target 5 ms, interval 100 ms (RFC 8289 §4.2, 4.3).
+
+use super::fifo::PacketFifo;
+use super::{DropCause, QueueLog};
+use crate::net::packet::{Ecn, Packet};
+use crate::units::{SimDuration, SimTime};
+
+/// Resolved CoDel parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodelParams {
+    /// Acceptable standing queue delay.
+    pub target: SimDuration,
+    /// Window over which the delay must stay above target before dropping.
+    pub interval: SimDuration,
+    /// Mark ECN-capable packets instead of dropping them.
+    pub ecn: bool,
+}
+
+/// CoDel's per-queue state (shared by CoDel and each FQ-CoDel flow queue).
+#[derive(Clone, Debug, Default)]
+pub struct CodelState {
+    first_above_time: Option<SimTime>,
+    drop_next: SimTime,
+    count: u32,
+    lastcount: u32,
+    dropping: bool,
+    max_packet: u64,
+}
+
+fn control_law(t: SimTime, interval: SimDuration, count: u32) -> SimTime {
+    t + SimDuration::from_secs_f64(interval.as_secs_f64() / (count.max(1) as f64).sqrt())
+}
+
+impl CodelState {
+    /// Notes the size of an arriving packet (the MTU estimate).
+    #[inline]
+    pub fn on_enqueue(&mut self, p: &Packet) {
+        self.max_packet = self.max_packet.max(p.size.0);
+    }
+
+    fn dodequeue(&mut self, fifo: &mut PacketFifo, now: SimTime, prm: &CodelParams) -> (Option<Packet>, bool) {
+        let Some(p) = fifo.pop() else {
+            self.first_above_time = None;
+            return (None, false);
+        };
+        let sojourn = now.saturating_since(p.enqueued_at);
+        let mut ok_to_drop = false;
+        if sojourn < prm.target || fifo.len_bytes() <= self.max_packet {
+            self.first_above_time = None;
+        } else {
+            match self.first_above_time {
+                None => self.first_above_time = Some(now + prm.interval),
+                Some(t) if now >= t => ok_to_drop = true,
+                Some(_) => {}
+            }
+        }
+        (Some(p), ok_to_drop)
+    }
+
+    /// Marks `p` if allowed, else records its drop; returns the packet when it was marked.
+    fn signal(p: Packet, prm: &CodelParams, log: &mut QueueLog) -> Option<Packet> {
+        if prm.ecn && p.ecn != Ecn::NotEct {
+            log.ecn_marks += 1;
+            Some(Packet { ecn: Ecn::Ce, ..p })
+        } else {
+            log.drop(DropCause::Early);
+            None
+        }
+    }
+
+    /// Dequeues from `fifo` at `now` under CoDel (RFC 8289 §5.6 `dequeue`).
+    pub fn dequeue(&mut self, fifo: &mut PacketFifo, now: SimTime, prm: &CodelParams, log: &mut QueueLog) -> Option<Packet> {
+        let (mut p, mut ok_to_drop) = self.dodequeue(fifo, now, prm);
+        if p.is_none() {
+            self.dropping = false;
+            return None;
+        }
+        if self.dropping {
+            if !ok_to_drop {
+                self.dropping = false;
+            } else {
+                while now >= self.drop_next && self.dropping {
+                    self.count += 1;
+                    if let Some(marked) = Self::signal(p.take().unwrap(), prm, log) {
+                        self.drop_next = control_law(self.drop_next, prm.interval, self.count);
+                        return Some(marked);
+                    }
+                    (p, ok_to_drop) = self.dodequeue(fifo, now, prm);
+                    if p.is_none() || !ok_to_drop {
+                        self.dropping = false;
+                    } else {
+                        self.drop_next = control_law(self.drop_next, prm.interval, self.count);
+                    }
+                }
+            }
+        } else if ok_to_drop {
+            let marked = Self::signal(p.take().unwrap(), prm, log);
+            if marked.is_some() {
+                p = marked;
+            } else {
+                (p, _) = self.dodequeue(fifo, now, prm);
+            }
+            self.dropping = true;
+            let delta = self.count.saturating_sub(self.lastcount);
+            self.count = if delta > 1 && now.saturating_since(self.drop_next) < prm.interval.saturating_mul(16) { delta } else { 1 };
+            self.drop_next = control_law(now, prm.interval, self.count);
+            self.lastcount = self.count;
+        }
+        p
+    }
+}
+
+/// A single CoDel queue with a packet or byte limit (tail drop when full).
+pub struct Codel {
+    fifo: PacketFifo,
+    limit: crate::units::parse::PacketsOrBytes,
+    params: CodelParams,
+    state: CodelState,
+}
+
+impl Codel {
+    /// An empty CoDel queue.
+    pub fn new(limit: crate::units::parse::PacketsOrBytes, params: &CodelParams) -> Self {
+        Codel { fifo: super::droptail::fifo_for(limit), limit, params: params.clone(), state: CodelState::default() }
+    }
+    /// Appends `p` unless the buffer is full (then an overflow drop).
+    pub fn enqueue(&mut self, p: Packet, log: &mut QueueLog) -> bool {
+        if super::droptail::fits(&self.fifo, self.limit, p.size.0) {
+            self.state.on_enqueue(&p);
+            self.fifo.push(p);
+            true
+        } else {
+            log.drop(DropCause::Overflow);
+            false
+        }
+    }
+    /// Takes the next packet to send at `now`, dropping or marking as CoDel decides.
+    pub fn dequeue(&mut self, now: SimTime, log: &mut QueueLog) -> Option<Packet> {
+        self.state.dequeue(&mut self.fifo, now, &self.params, log)
+    }
+    /// The stored packets.
+    pub fn fifo(&self) -> &PacketFifo {
+        &self.fifo
+    }
+}

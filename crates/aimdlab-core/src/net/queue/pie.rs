@@ -1,0 +1,159 @@
+//! PIE, Proportional Integral controller Enhanced (RFC 8033): drops (or ECN-marks) arrivals
+//! with a probability that a PI controller updates every `t_update` from the queuing delay:
+//!
+//! `p = α·(qdelay − target) + β·(qdelay − qdelay_old)` (RFC 8033 §4.2), scaled down while
+//! the probability is small (the auto-tuning table of §4.2), capped at +0.02 per update once
+//! it exceeds 0.1, decayed by 0.98 when the queue has been empty for two updates.
+//!
+//! Queuing delay is measured with timestamps (the sojourn time of the last packet to leave;
+//! RFC 8033 §5.2 allows this instead of departure-rate estimation). No early drop during the
+//! burst allowance, while the delay is under target/2 and p < 0.2, or while fewer than two
+//! packets are queued (§4.1). With `ecn`, ECN-capable packets are marked while p ≤ 0.1
+//! (§5.1). Defaults (§4 and §5): target 15 ms, t_update 15 ms, α 0.125 Hz, β 1.25 Hz,
+//! max_burst 150 ms. The periodic update runs lazily at each arrival for the periods that
+//! have elapsed, which gives the same sequence of probabilities as a timer.
+
+use super::droptail::{fifo_for, fits};
+use super::fifo::PacketFifo;
+use super::{DropCause, QueueLog};
+use crate::net::packet::{Ecn, Packet};
+use crate::rng::RngStream;
+use crate::units::parse::PacketsOrBytes;
+use crate::units::{SimDuration, SimTime};
+use rand::Rng;
+
+/// Resolved PIE parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieParams {
+    /// Buffer capacity.
+    pub limit: PacketsOrBytes,
+    /// Target queuing delay (QDELAY_REF).
+    pub target: SimDuration,
+    /// Period of the probability update (T_UPDATE).
+    pub t_update: SimDuration,
+    /// Integral gain α, Hz.
+    pub alpha: f64,
+    /// Proportional gain β, Hz.
+    pub beta: f64,
+    /// Burst allowance (MAX_BURST).
+    pub max_burst: SimDuration,
+    /// Mark ECN-capable packets (while p ≤ 0.1) instead of dropping them.
+    pub ecn: bool,
+}
+
+/// Most elapsed update periods replayed one by one after an idle spell; beyond, the decay
+/// is applied in closed form.
+const MAX_REPLAYED_UPDATES: u32 = 1000;
+
+/// A PIE queue.
+pub struct Pie {
+    prm: PieParams,
+    fifo: PacketFifo,
+    drop_prob: f64,
+    qdelay: f64,
+    qdelay_old: f64,
+    burst_allowance: f64,
+    next_update: SimTime,
+}
+
+impl Pie {
+    /// An empty PIE queue.
+    pub fn new(prm: &PieParams) -> Self {
+        Pie {
+            fifo: fifo_for(prm.limit),
+            drop_prob: 0.0,
+            qdelay: 0.0,
+            qdelay_old: 0.0,
+            burst_allowance: prm.max_burst.as_secs_f64(),
+            next_update: SimTime::ZERO + prm.t_update,
+            prm: prm.clone(),
+        }
+    }
+
+    /// The current drop probability.
+    pub fn drop_prob(&self) -> f64 {
+        self.drop_prob
+    }
+
+    /// RFC 8033 §4.2 `calculate_drop_prob` and §4.3 burst allowance bookkeeping.
+    fn update(&mut self) {
+        let target = self.prm.target.as_secs_f64();
+        let qdelay = if self.fifo.is_empty() { 0.0 } else { self.qdelay };
+        let mut p = self.prm.alpha * (qdelay - target) + self.prm.beta * (qdelay - self.qdelay_old);
+        p /= match self.drop_prob {
+            d if d < 0.000001 => 2048.0,
+            d if d < 0.00001 => 512.0,
+            d if d < 0.0001 => 128.0,
+            d if d < 0.001 => 32.0,
+            d if d < 0.01 => 8.0,
+            d if d < 0.1 => 2.0,
+            _ => 1.0,
+        };
+        if self.drop_prob >= 0.1 && p > 0.02 {
+            p = 0.02;
+        }
+        self.drop_prob += p;
+        if qdelay == 0.0 && self.qdelay_old == 0.0 {
+            self.drop_prob *= 0.98;
+        }
+        self.drop_prob = self.drop_prob.clamp(0.0, 1.0);
+        self.burst_allowance = (self.burst_allowance - self.prm.t_update.as_secs_f64()).max(0.0);
+        if self.drop_prob == 0.0 && qdelay < target / 2.0 && self.qdelay_old < target / 2.0 {
+            self.burst_allowance = self.prm.max_burst.as_secs_f64();
+        }
+        self.qdelay_old = qdelay;
+    }
+
+    fn catch_up(&mut self, now: SimTime) {
+        let mut n = 0;
+        while now >= self.next_update {
+            if n == MAX_REPLAYED_UPDATES {
+                let periods = now.saturating_since(self.next_update).0 / self.prm.t_update.0 + 1;
+                self.drop_prob *= 0.98f64.powf(periods as f64);
+                self.next_update += SimDuration(periods * self.prm.t_update.0);
+                break;
+            }
+            self.update();
+            self.next_update += self.prm.t_update;
+            n += 1;
+        }
+    }
+
+    /// Offers `p` at `now` (RFC 8033 §4.1 `enqueue` / `drop_early`). Returns whether queued.
+    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        self.catch_up(now);
+        let target = self.prm.target.as_secs_f64();
+        let protected = self.burst_allowance > 0.0
+            || (self.qdelay_old < target / 2.0 && self.drop_prob < 0.2)
+            || self.fifo.len_pkts() < 2;
+        if !protected && rng.gen::<f64>() < self.drop_prob {
+            if self.prm.ecn && p.ecn != Ecn::NotEct && self.drop_prob <= 0.1 {
+                p.ecn = Ecn::Ce;
+                log.ecn_marks += 1;
+            } else {
+                log.drop(DropCause::Early);
+                return false;
+            }
+        }
+        if fits(&self.fifo, self.prm.limit, p.size.0) {
+            self.fifo.push(p);
+            true
+        } else {
+            log.drop(DropCause::Overflow);
+            false
+        }
+    }
+
+    /// Takes the head packet at `now`, measuring its sojourn time.
+    pub fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
+        self.catch_up(now);
+        let p = self.fifo.pop()?;
+        self.qdelay = now.saturating_since(p.enqueued_at).as_secs_f64();
+        Some(p)
+    }
+
+    /// The stored packets.
+    pub fn fifo(&self) -> &PacketFifo {
+        &self.fifo
+    }
+}
