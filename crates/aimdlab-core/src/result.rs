@@ -105,6 +105,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     ucol!("retransmitted_pkts", |f| f.sender.stats.retransmitted_pkts);
     ucol!("fast_retransmits", |f| f.sender.stats.fast_retransmits);
     ucol!("timeouts", |f| f.sender.stats.timeouts);
+    ucol!("ecn_reductions", |f| f.sender.stats.ecn_reductions);
 
     flows.push("flow", Column::U64((0..n as u64).collect()));
     flows.push("group", Column::U64(plan.flows.iter().map(|f| f.group as u64).collect()));

@@ -265,7 +265,8 @@ impl Simulator {
             let busy = link.busy_ps_until(self.now);
             let util = (busy - self.last_busy_ps[i]) as f64 / interval.0 as f64;
             self.last_busy_ps[i] = busy;
-            self.link_series.push(t, l.0 as u64, link.queue.len_pkts(), link.queue.len_bytes(), util);
+            let red_avg = link.queue.red_avg().unwrap_or(f64::NAN);
+            self.link_series.push(t, l.0 as u64, link.queue.len_pkts(), link.queue.len_bytes(), red_avg, util);
         }
         let next = self.now + interval;
         if next <= self.end {

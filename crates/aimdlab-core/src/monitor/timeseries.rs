@@ -100,6 +100,7 @@ pub struct LinkSeries {
     link: Vec<u64>,
     queue_len_pkts: Vec<u64>,
     queue_len_bytes: Vec<u64>,
+    red_avg: Vec<f64>,
     utilization: Vec<f64>,
 }
 
@@ -111,12 +112,15 @@ impl LinkSeries {
             link: Vec::with_capacity(rows),
             queue_len_pkts: Vec::with_capacity(rows),
             queue_len_bytes: Vec::with_capacity(rows),
+            red_avg: Vec::with_capacity(rows),
             utilization: Vec::with_capacity(rows),
         }
     }
 
-    /// Appends a row: queue length now, and the fraction of the interval the link was busy.
-    pub fn push(&mut self, time_s: f64, link: u64, queue_len_pkts: u64, queue_len_bytes: u64, utilization: f64) {
+    /// Appends a row: queue length now, RED's average queue (NaN for other queues), and the
+    /// fraction of the interval the link was busy.
+    pub fn push(&mut self, time_s: f64, link: u64, queue_len_pkts: u64, queue_len_bytes: u64, red_avg: f64, utilization: f64) {
+        self.red_avg.push(red_avg);
         self.time_s.push(time_s);
         self.link.push(link);
         self.queue_len_pkts.push(queue_len_pkts);
@@ -131,6 +135,7 @@ impl LinkSeries {
         t.push("link", Column::U64(self.link));
         t.push("queue_len_pkts", Column::U64(self.queue_len_pkts));
         t.push("queue_len_bytes", Column::U64(self.queue_len_bytes));
+        t.push("red_avg", Column::F64(self.red_avg));
         t.push("utilization", Column::F64(self.utilization));
         t
     }

@@ -17,6 +17,10 @@
 //! - RTO per RFC 6298 with Karn's rule (no sample from a retransmitted segment), restarted
 //!   also when the first outstanding segment is retransmitted (Linux). On expiry
 //!   every un-SACKed outstanding segment is deemed lost and resent in order from cwnd = 1.
+//! - ECN (RFC 3168 §6.1): with `ecn` on, data goes out ECT(0); an ACK carrying ECN-Echo
+//!   makes the controller reduce (`CongestionKind::Ecn`) at most once per window of data
+//!   (not again until the cumulative ACK passes what was sent at the reduction, nor during
+//!   or for the window of a loss recovery), and the next data packet carries CWR.
 //! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
 
@@ -43,6 +47,8 @@ pub struct SenderStats {
     pub fast_retransmits: u64,
     /// Retransmission timeouts.
     pub timeouts: u64,
+    /// Window reductions in response to ECN-Echo.
+    pub ecn_reductions: u64,
     /// ACKs received.
     pub acks_received: u64,
 }
@@ -75,6 +81,9 @@ pub struct TcpSender {
     recover: u64,
     rto_deadline: Option<SimTime>,
     rto_timer_at: Option<SimTime>,
+    /// No ECN reaction until the cumulative ACK reaches this.
+    ecn_recover: u64,
+    cwr_pending: bool,
     /// Counters.
     pub stats: SenderStats,
 }
@@ -104,6 +113,8 @@ impl TcpSender {
             recover: 0,
             rto_deadline: None,
             rto_timer_at: None,
+            ecn_recover: 0,
+            cwr_pending: false,
             stats: SenderStats::default(),
         }
     }
@@ -161,9 +172,10 @@ impl TcpSender {
             is_retransmission,
             echo_sent_at: SimTime::ZERO,
             echo_is_retransmission: false,
-            ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
+            // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
+            ecn: if self.ecn && !is_retransmission { Ecn::Ect0 } else { Ecn::NotEct },
             ece: false,
-            cwr: false,
+            cwr: std::mem::take(&mut self.cwr_pending),
             sack: SackBlocks::new(0),
             enqueued_at: now,
         });
@@ -205,6 +217,7 @@ impl TcpSender {
     fn enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
         self.in_recovery = true;
         self.recover = self.snd_nxt;
+        self.ecn_recover = self.snd_nxt;
         self.stats.fast_retransmits += 1;
         self.congestion(CongestionKind::Loss, now);
         self.sb.mark_lost(self.snd_una);
@@ -263,6 +276,12 @@ impl TcpSender {
             // Partial ACK (RFC 6582 §3.2 step 3).
             self.sb.mark_lost(self.snd_una);
         }
+        if self.ecn && ack.ece && !self.in_recovery && self.snd_una >= self.ecn_recover {
+            self.ecn_recover = self.snd_nxt;
+            self.stats.ecn_reductions += 1;
+            self.congestion(CongestionKind::Ecn, now);
+            self.cwr_pending = true;
+        }
 
         if newly_cum > 0 {
             let ev = AckEvent {
@@ -310,6 +329,7 @@ impl TcpSender {
         self.rtt.on_timeout();
         self.in_recovery = false;
         self.recover = self.snd_nxt;
+        self.ecn_recover = self.snd_nxt;
         self.dupacks = 0;
         self.reno_sacked = 0;
         self.sb.on_timeout(self.snd_una, self.snd_nxt);
