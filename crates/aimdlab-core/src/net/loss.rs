@@ -91,3 +91,61 @@ impl LinkLoss {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::net::packet::{Ecn, SackBlocks};
+    use crate::rng::{derive_stream, StreamKind};
+    use crate::units::{Bytes, SimTime};
+
+    fn packet(kind: PacketKind) -> Packet {
+        Packet {
+            flow: FlowId(0),
+            dst: NodeId(0),
+            kind,
+            size: Bytes(1000),
+            seq: 0,
+            sent_at: SimTime::ZERO,
+            is_retransmission: false,
+            echo_sent_at: SimTime::ZERO,
+            echo_is_retransmission: false,
+            ecn: Ecn::NotEct,
+            ece: false,
+            cwr: false,
+            sack: SackBlocks::new(0),
+            enqueued_at: SimTime::ZERO,
+        }
+    }
+
+    #[test]
+    fn gilbert_elliott_bursts_have_mean_length_one_over_r() {
+        let (p, r) = (0.01, 0.25);
+        let mut loss = LinkLoss::new(&LossModel::GilbertElliott { p, r, loss_good: 0.0, loss_bad: 1.0, applies_to: LossTarget::Both });
+        let mut rng = derive_stream(1, StreamKind::LinkLoss, 0);
+        let n = 2_000_000;
+        let (mut lost, mut bursts, mut in_burst) = (0u64, 0u64, false);
+        for _ in 0..n {
+            let l = loss.is_lost(&packet(PacketKind::Data), &mut rng);
+            lost += l as u64;
+            if l && !in_burst {
+                bursts += 1;
+            }
+            in_burst = l;
+        }
+        let mean_burst = lost as f64 / bursts as f64;
+        let loss_rate = lost as f64 / n as f64;
+        assert!((mean_burst - 1.0 / r).abs() / (1.0 / r) < 0.03, "mean burst {mean_burst}");
+        let stationary = p / (p + r);
+        assert!((loss_rate - stationary).abs() / stationary < 0.03, "loss rate {loss_rate} vs {stationary}");
+    }
+
+    #[test]
+    fn a_data_only_model_spares_acks() {
+        let mut loss = LinkLoss::new(&LossModel::Bernoulli { rate: 1.0, applies_to: LossTarget::Data });
+        let mut rng = derive_stream(1, StreamKind::LinkLoss, 0);
+        assert!(loss.is_lost(&packet(PacketKind::Data), &mut rng));
+        assert!(!loss.is_lost(&packet(PacketKind::Ack), &mut rng));
+    }
+}

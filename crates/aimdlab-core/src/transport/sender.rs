@@ -81,7 +81,7 @@ pub struct TcpSender {
     recover: u64,
     rto_deadline: Option<SimTime>,
     rto_timer_at: Option<SimTime>,
-    /// No ECN reaction until the cumulative ACK reaches this.
+    /// No ECN reaction until the cumulative ACK passes this.
     ecn_recover: u64,
     cwr_pending: bool,
     /// Counters.
@@ -276,7 +276,9 @@ impl TcpSender {
             // Partial ACK (RFC 6582 §3.2 step 3).
             self.sb.mark_lost(self.snd_una);
         }
-        if self.ecn && ack.ece && !self.in_recovery && self.snd_una >= self.ecn_recover {
+        // Strictly above: the ACK that covers exactly the data outstanding at the last
+        // reduction was sent before the receiver saw our CWR, so its echo is stale.
+        if self.ecn && ack.ece && !self.in_recovery && self.snd_una > self.ecn_recover {
             self.ecn_recover = self.snd_nxt;
             self.stats.ecn_reductions += 1;
             self.congestion(CongestionKind::Ecn, now);

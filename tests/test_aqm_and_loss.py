@@ -1,0 +1,147 @@
+"""Facts about active queue management, ECN and lossy links."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import aimdlab
+from conftest import dumbbell, run_checked
+
+
+def with_queue(sc, **queue):
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = queue
+    return sc
+
+
+def red_run(ecn: bool):
+    sc = dumbbell(flows=30, duration="60s", warmup="10s", flow={"start_jitter": "2s"}, tcp={"ecn": ecn})
+    return run_checked(with_queue(sc, kind="red", limit="1000pkt", min_th="20pkt", max_th="60pkt", ecn=ecn))
+
+
+def test_red_average_queue_settles_between_the_thresholds():
+    r = red_run(ecn=False)
+    lts = r.link_timeseries.to_pandas()
+    avg = lts[lts["time_s"] > 10]["red_avg"].to_numpy()
+    assert 20 <= avg.mean() <= 60, avg.mean()
+    assert np.mean((avg >= 20) & (avg <= 60)) > 0.95
+    assert r.summary["bottleneck"]["utilization"] > 0.98
+
+
+def test_ecn_flows_are_marked_instead_of_dropped():
+    # The buffer (1000 packets) never overflows. Early drops left with ECN fall on packets
+    # that may not carry ECT: retransmissions (RFC 3168 §6.1.5), e.g. after a slow-start
+    # overshoot past RED's forced-drop region during the warm-up.
+    ecn, drop = red_run(ecn=True), red_run(ecn=False)
+    b_ecn, b_drop = ecn.summary["bottleneck"], drop.summary["bottleneck"]
+    assert b_ecn["ecn_marks"] > 1000 and b_ecn["drops"] <= 0.001 * b_ecn["ecn_marks"], b_ecn
+    assert b_drop["ecn_marks"] == 0 and b_drop["drops_early"] > 1000 and b_drop["drops_overflow"] == 0, b_drop
+    f_ecn, f_drop = ecn.flows.to_pandas(), drop.flows.to_pandas()
+    # Marks reduce windows (at most once per window each) instead of costing retransmissions.
+    assert 0.3 * b_ecn["ecn_marks"] < f_ecn["ecn_reductions"].sum() <= b_ecn["ecn_marks"]
+    assert 20 * f_ecn["retransmitted_pkts"].sum() < f_drop["retransmitted_pkts"].sum()
+
+
+def single_flow_delay(kind: str):
+    sc = dumbbell(rate="10Mbps", buffer="1000pkt", duration="60s", warmup="10s")
+    return run_checked(with_queue(sc, kind=kind, limit="1000pkt")).summary["bottleneck"]
+
+
+def test_codel_keeps_the_standing_queue_near_its_target_while_droptail_fills_the_buffer():
+    codel = single_flow_delay("codel")
+    droptail = run_checked(dumbbell(rate="10Mbps", buffer="1000pkt", duration="60s")).summary["bottleneck"]
+    assert codel["qdelay_mean_ms"] <= 5.0 and codel["qdelay_p99_ms"] <= 10.0, codel
+    assert droptail["queue_max_pkts"] >= 950, droptail
+    assert droptail["qdelay_mean_ms"] > 40 * codel["qdelay_mean_ms"]
+
+
+def test_pie_keeps_the_queuing_delay_near_its_15ms_target():
+    pie = single_flow_delay("pie")
+    assert 7.5 <= pie["qdelay_mean_ms"] <= 22.5, pie
+    assert pie["qdelay_p99_ms"] <= 45, pie
+    assert pie["utilization"] > 0.9
+
+
+def test_fq_codel_shares_fairly_with_short_queues():
+    # Eight bulk flows into a 1000-packet buffer: DropTail lets the standing queue grow to
+    # hundreds of milliseconds; FQ-CoDel keeps each flow's queue near one packet (a queue
+    # holding less than an MTU is never dropped from), so the total stays near
+    # flows × one packet, and the round robin shares the link equally.
+    sc = dumbbell(flows=8, buffer="1000pkt", duration="40s", warmup="10s", flow={"start_jitter": "1s"})
+    droptail = run_checked(sc).summary
+    fq = run_checked(with_queue(sc, kind="fq_codel", limit="1000pkt")).summary
+    assert fq["bottleneck"]["qdelay_mean_ms"] < 20, fq["bottleneck"]
+    assert droptail["bottleneck"]["qdelay_mean_ms"] > 10 * fq["bottleneck"]["qdelay_mean_ms"]
+    assert fq["jain_index"] > 0.99 and fq["bottleneck"]["utilization"] > 0.99
+
+
+@pytest.mark.parametrize("rate", [0.001, 0.01, 0.1])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_lossy_link_loses_packets_at_its_rate(rate, seed):
+    sc = dumbbell(flows=4, buffer="1000pkt", duration="60s")
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": rate}
+    link = run_checked(sc, seed=seed).links.to_pandas().iloc[0]
+    n, lost = int(link["tx_pkts"]), int(link["drops_error"])
+    half_width = 2.576 * math.sqrt(n * rate * (1 - rate))  # binomial 99% interval
+    assert abs(lost - n * rate) <= half_width, (lost, n * rate, half_width)
+
+
+def test_gilbert_elliott_link_loses_its_stationary_share():
+    p, r = 0.002, 0.2
+    sc = dumbbell(flows=4, buffer="1000pkt", duration="60s")
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "gilbert_elliott", "p": p, "r": r}
+    link = run_checked(sc).links.to_pandas().iloc[0]
+    rate = link["drops_error"] / link["tx_pkts"]
+    assert abs(rate - p / (p + r)) / (p / (p + r)) < 0.25, rate
+
+
+@pytest.mark.parametrize("p", [0.001, 0.005, 0.01, 0.02])
+def test_reno_on_a_lossy_link_follows_the_mathis_formula(p):
+    # Random data loss only; the 100 Mbps bottleneck and its buffer are never the limit.
+    sc = dumbbell(rate="100Mbps", delay="49ms", access_rate="1Gbps", access_delay="0.5ms", buffer="10000pkt",
+                  duration="300s", warmup="20s")
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": p, "applies_to": "data"}
+    f = run_checked(sc).flows.to_pandas().iloc[0]
+    rtt_s = f["rtt_mean_ms"] / 1000
+    mathis_bps = 1000 * 8 / rtt_s * math.sqrt(1.5) / math.sqrt(p)
+    assert 0.7 <= f["goodput_bps"] / mathis_bps <= 1.3, (f["goodput_bps"], mathis_bps)
+
+
+BAD = [
+    ({"kind": "red", "min_th": "20pkt", "max_th": "10pkt"}, "queue.min_th: 20 is not below max_th (10)"),
+    ({"kind": "red", "max_p": 0.0}, "queue.max_p: 0 is outside (0, 1]"),
+    ({"kind": "red", "max_p": 1.5}, "queue.max_p: 1.5 is outside (0, 1]"),
+    ({"kind": "red", "min_th": "5pkt", "max_th": "15KB"}, "queue.max_th: is in a different unit from min_th"),
+    ({"kind": "red", "auto": True, "min_th": "5pkt"}, "queue.min_th: is set automatically when auto = true"),
+    ({"kind": "droptail", "min_th": "5pkt"}, 'queue.min_th: does not apply to kind = "droptail"; it is a setting of red'),
+    ({"kind": "codel", "target": "0s"}, "queue.target: \"0s\" is not allowed"),
+    ({"kind": "fq_codel", "limit": "100KB"}, "queue.limit: is in bytes; fq_codel takes a limit in packets"),
+    ({"kind": "pie", "alpha": -1.0}, "queue.alpha: -1 is not positive"),
+]
+
+
+@pytest.mark.parametrize("queue,expected", BAD, ids=[b[1].split(":")[0] + str(i) for i, b in enumerate(BAD)])
+def test_bad_queue_settings_are_named(queue, expected):
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        aimdlab.validate(with_queue(dumbbell(), **queue))
+    assert str(e.value).startswith("topology.dumbbell.bottleneck." + expected.split(":")[0]), str(e.value)
+    assert expected in str(e.value)
+
+
+@pytest.mark.parametrize("loss,expected", [
+    ({"model": "bernoulli", "rate": 1.5}, "loss.rate: 1.5 is outside [0, 1]"),
+    ({"model": "bernoulli", "rate": -0.1}, "loss.rate: -0.1 is outside [0, 1]"),
+    ({"model": "bernoulli"}, "loss.rate: is missing"),
+    ({"model": "gilbert_elliott", "p": 0.1}, "loss.r: is missing"),
+    ({"model": "gilbert_elliott", "p": 0.1, "r": 0.0}, "loss.r: 0 is outside (0, 1]"),
+    ({"model": "bernoulli", "rate": 0.1, "p": 0.2}, 'loss.p: does not apply to model = "bernoulli"'),
+    ({"model": "uniform", "rate": 0.1}, "loss.model: unknown variant `uniform`, expected `bernoulli` or `gilbert_elliott`"),
+])
+def test_bad_loss_settings_are_named(loss, expected):
+    sc = dumbbell()
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = loss
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        aimdlab.validate(sc)
+    assert str(e.value).startswith("topology.dumbbell.bottleneck." + expected), str(e.value)
