@@ -20,6 +20,34 @@ limits = st.one_of(
 
 
 @st.composite
+def queues(draw):
+    kind = draw(st.sampled_from(["droptail", "red", "codel", "fq_codel", "pie"]))
+    q = {"kind": kind}
+    if kind == "fq_codel":
+        q["limit"] = f"{draw(st.integers(1, 300))}pkt"
+        q["flows"] = draw(st.sampled_from([1, 4, 1024]))
+    else:
+        q["limit"] = draw(limits)
+    if kind == "red":
+        lo = draw(st.integers(1, 30))
+        q.update(min_th=f"{lo}pkt", max_th=f"{lo + draw(st.integers(1, 60))}pkt", max_p=draw(st.sampled_from([0.02, 0.1, 1.0])),
+                 gentle=draw(st.booleans()), wait=draw(st.booleans()), ecn=draw(st.booleans()))
+        if draw(st.booleans()):
+            q = {"kind": "red", "limit": q["limit"], "auto": True}
+    if kind in ("codel", "pie", "fq_codel"):
+        q["ecn"] = draw(st.booleans())
+    return q
+
+
+losses = st.one_of(
+    st.none(),
+    st.builds(lambda r, a: {"model": "bernoulli", "rate": r, "applies_to": a},
+              st.sampled_from([0.0, 0.01, 0.3, 1.0]), st.sampled_from(["data", "ack", "both"])),
+    st.builds(lambda p, r: {"model": "gilbert_elliott", "p": p, "r": r}, st.sampled_from([0.0, 0.01, 0.2]), st.sampled_from([0.1, 1.0])),
+)
+
+
+@st.composite
 def flow_groups(draw):
     g = {"count": draw(st.integers(1, 4)), "cc": "reno", "start": draw(st.sampled_from(["0s", "0.1s", "1s"]))}
     if draw(st.booleans()):
@@ -35,19 +63,24 @@ def flow_groups(draw):
         "delayed_ack": draw(st.booleans()),
         "initial_cwnd": draw(st.integers(1, 20)),
         "min_rto": draw(st.sampled_from(["200ms", "1s"])),
+        "ecn": draw(st.booleans()),
     }
     return g
 
 
 @st.composite
 def scenarios(draw):
+    bottleneck = {"rate": draw(rates), "delay": draw(delays), "queue": draw(queues())}
+    loss = draw(losses)
+    if loss is not None:
+        bottleneck["loss"] = loss
     return {
         "duration": draw(st.sampled_from(["1s", "2.5s", "4s"])),
         "warmup": draw(st.sampled_from(["0s", "0.5s"])),
         "sample_interval": draw(st.sampled_from(["50ms", "100ms", "1s"])),
         "topology": {
             "dumbbell": {
-                "bottleneck": {"rate": draw(rates), "delay": draw(delays), "queue": {"limit": draw(limits)}},
+                "bottleneck": bottleneck,
                 "access": {"rate": draw(rates), "delay": draw(delays), "queue": {"limit": draw(limits)}},
             }
         },
@@ -79,6 +112,10 @@ BAD = [
     (("topology", "dumbbell", "access", "queue", "limit"), "1.5pkt", "topology.dumbbell.access.queue.limit"),
     (("topology", "dumbbell", "access", "colour"), "blue", "topology.dumbbell.access.colour"),
     (("tcp", "mss"), "0B", "tcp.mss"),
+    (("topology", "dumbbell", "bottleneck", "queue"), {"kind": "red", "min_th": "9pkt", "max_th": "9pkt"}, "topology.dumbbell.bottleneck.queue.min_th"),
+    (("topology", "dumbbell", "bottleneck", "queue"), {"kind": "red", "w_q": 2.0}, "topology.dumbbell.bottleneck.queue.w_q"),
+    (("topology", "dumbbell", "bottleneck", "queue"), {"kind": "pie", "interval": "1s"}, "topology.dumbbell.bottleneck.queue.interval"),
+    (("topology", "dumbbell", "bottleneck", "loss"), {"model": "bernoulli", "rate": 2}, "topology.dumbbell.bottleneck.loss.rate"),
     (("tcp", "initial_cwnd"), 0, "tcp.initial_cwnd"),
     (("tcp", "receive_window"), "0pkt", "tcp.receive_window"),
     (("flows", 0, "cc"), "vegas", "flows[0].cc"),

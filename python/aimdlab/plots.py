@@ -63,7 +63,10 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     if len(lts):
         link0 = lts["link"].iloc[0]
         d = lts[lts["link"] == link0]
-        ax_q.plot(d["time_s"], d["queue_len_pkts"], color="tab:red", lw=1.0)
+        ax_q.plot(d["time_s"], d["queue_len_pkts"], color="tab:red", lw=1.0, label="queue")
+        if "red_avg" in d and d["red_avg"].notna().any():
+            ax_q.plot(d["time_s"], d["red_avg"], color="k", lw=1.2, ls="--", label="RED average")
+            ax_q.legend(loc="upper right", fontsize=8)
         ax_q.set_title(f"Bottleneck queue ({bneck.get('link', 'link ' + str(link0))})")
     else:
         ax_q.text(0.5, 0.5, "no monitored link", ha="center", va="center", transform=ax_q.transAxes)
