@@ -6,19 +6,31 @@
 //! are dispatched through the `Controller` enum on the hot path; `Controller::Custom` holds a
 //! boxed trait object for controllers written elsewhere (e.g. in Python).
 
+pub mod binomial;
+pub mod cubic;
+pub mod gaimd;
+pub mod mr_aimd;
+pub mod new_aimd;
 pub mod reno;
+pub mod resolve;
+#[cfg(test)]
+pub mod testing;
 
-use crate::scenario::schema::CcSpec;
-use crate::scenario::ScenarioError;
 use crate::units::{Rate, SimDuration, SimTime};
+pub use binomial::Binomial;
+pub use cubic::Cubic;
+pub use gaimd::Gaimd;
+pub use mr_aimd::{MrAimd, MrAimdParams};
+pub use new_aimd::{NewAimd, NewAimdReading};
 pub use reno::Reno;
+pub use resolve::{resolve, CONTROLLER_NAMES};
 
-/// An acknowledgement that acknowledged new data (cumulatively or by SACK).
+/// An acknowledgement arrived (it may or may not acknowledge new data).
 #[derive(Clone, Copy, Debug)]
 pub struct AckEvent {
     /// When the ACK arrived.
     pub now: SimTime,
-    /// Segments newly acknowledged by this ACK (cumulative + SACK).
+    /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate).
     pub newly_acked_pkts: u64,
     /// RTT measured from this ACK, if it gave a valid sample (Karn's rule).
     pub rtt_sample: Option<SimDuration>,
@@ -41,7 +53,7 @@ pub enum CongestionKind {
     Loss,
     /// The retransmission timer expired.
     Timeout,
-    /// An ECN-Echo (at most once per RTT, RFC 3168 §6.1.2).
+    /// An ECN-Echo (at most once per window, RFC 3168 §6.1.2).
     Ecn,
 }
 
@@ -62,7 +74,8 @@ pub struct CongestionEvent {
 pub trait CongestionControl: Send {
     /// Short name, e.g. `"reno"`.
     fn name(&self) -> &'static str;
-    /// An ACK acknowledged new data.
+    /// An ACK arrived. Controllers that grow the window act when `newly_acked_pkts > 0`;
+    /// ECN-driven ones may read `ece` on every ACK.
     fn on_ack(&mut self, ev: &AckEvent);
     /// A congestion signal arrived.
     fn on_congestion(&mut self, ev: &CongestionEvent);
@@ -76,7 +89,7 @@ pub trait CongestionControl: Send {
     fn pacing_rate(&self) -> Option<Rate> {
         None
     }
-    /// Publishes named state variables (α, W_max, ...) into the time series.
+    /// Publishes named state variables (α, a, W_max, ...) into the time series.
     fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
 }
 
@@ -85,90 +98,115 @@ pub trait CongestionControl: Send {
 pub enum CcConfig {
     /// TCP Reno congestion avoidance (AIMD α = 1, β = 1/2).
     Reno,
-}
-
-/// Controller names a scenario may use.
-pub const CONTROLLER_NAMES: &[&str] = &["reno"];
-
-/// Resolves a scenario's `cc` entry, with an error listing the valid names.
-pub fn resolve(spec: &CcSpec, path: &str) -> Result<CcConfig, ScenarioError> {
-    let name = spec.name();
-    match name.to_ascii_lowercase().as_str() {
-        "reno" | "newreno" | "aimd" => Ok(CcConfig::Reno),
-        _ => {
-            let p = match spec {
-                CcSpec::Name(_) => path.to_string(),
-                CcSpec::Table(_) => format!("{path}.name"),
-            };
-            Err(ScenarioError::new(p, format!("{name:?} is not a known controller; expected one of {CONTROLLER_NAMES:?}")))
-        }
-    }
+    /// GAIMD(α, β).
+    Gaimd {
+        /// Additive increase, packets per RTT.
+        alpha: f64,
+        /// Multiplicative decrease factor.
+        beta: f64,
+    },
+    /// New-AIMD.
+    NewAimd {
+        /// Which reading of the decrease rule.
+        reading: NewAimdReading,
+        /// Additive increase, packets per RTT.
+        alpha: f64,
+        /// Fraction kept of the carried window.
+        beta: f64,
+    },
+    /// MR-AIMD.
+    MrAimd(MrAimdParams),
+    /// CUBIC (RFC 9438).
+    Cubic,
+    /// Binomial(k, l).
+    Binomial {
+        /// Label: "binomial", "iiad" or "sqrt".
+        name: &'static str,
+        /// Increase exponent.
+        k: f64,
+        /// Decrease exponent.
+        l: f64,
+        /// Increase gain.
+        alpha: f64,
+        /// Decrease gain.
+        beta: f64,
+    },
+    /// A controller supplied at run time through the API (e.g. written in Python); until one
+    /// is installed the flow runs Reno.
+    External,
 }
 
 /// A flow's controller: built-ins by value (static dispatch), others boxed.
 pub enum Controller {
     /// TCP Reno.
     Reno(Reno),
+    /// GAIMD.
+    Gaimd(Gaimd),
+    /// New-AIMD.
+    NewAimd(NewAimd),
+    /// MR-AIMD.
+    MrAimd(MrAimd),
+    /// CUBIC.
+    Cubic(Cubic),
+    /// Binomial.
+    Binomial(Binomial),
     /// Any other implementation of the trait.
     Custom(Box<dyn CongestionControl>),
 }
 
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $e:expr) => {
+        match $self {
+            Controller::Reno($c) => $e,
+            Controller::Gaimd($c) => $e,
+            Controller::NewAimd($c) => $e,
+            Controller::MrAimd($c) => $e,
+            Controller::Cubic($c) => $e,
+            Controller::Binomial($c) => $e,
+            Controller::Custom($c) => $e,
+        }
+    };
+}
+
 impl Controller {
     /// A new controller with the flow's initial window and threshold.
-    pub fn new(cfg: &CcConfig, initial_cwnd_pkts: f64, initial_ssthresh_pkts: f64) -> Self {
+    pub fn new(cfg: &CcConfig, w0: f64, ssthresh0: f64) -> Self {
         match cfg {
-            CcConfig::Reno => Controller::Reno(Reno::new(initial_cwnd_pkts, initial_ssthresh_pkts)),
-        }
-    }
-
-    #[inline]
-    fn inner(&self) -> &dyn CongestionControl {
-        match self {
-            Controller::Reno(c) => c,
-            Controller::Custom(c) => c.as_ref(),
-        }
-    }
-
-    #[inline]
-    fn inner_mut(&mut self) -> &mut dyn CongestionControl {
-        match self {
-            Controller::Reno(c) => c,
-            Controller::Custom(c) => c.as_mut(),
+            CcConfig::Reno | CcConfig::External => Controller::Reno(Reno::new(w0, ssthresh0)),
+            CcConfig::Gaimd { alpha, beta } => Controller::Gaimd(Gaimd::new(*alpha, *beta, w0, ssthresh0)),
+            CcConfig::NewAimd { reading, alpha, beta } => Controller::NewAimd(NewAimd::new(*reading, *alpha, *beta, w0, ssthresh0)),
+            CcConfig::MrAimd(p) => Controller::MrAimd(MrAimd::new(p, w0, ssthresh0)),
+            CcConfig::Cubic => Controller::Cubic(Cubic::new(w0, ssthresh0)),
+            CcConfig::Binomial { name, k, l, alpha, beta } => Controller::Binomial(Binomial::new(name, *k, *l, *alpha, *beta, w0, ssthresh0)),
         }
     }
 }
 
 impl CongestionControl for Controller {
     fn name(&self) -> &'static str {
-        self.inner().name()
+        dispatch!(self, c => c.name())
     }
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
-        match self {
-            Controller::Reno(c) => c.on_ack(ev),
-            Controller::Custom(c) => c.on_ack(ev),
-        }
+        dispatch!(self, c => c.on_ack(ev))
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        self.inner_mut().on_congestion(ev)
+        dispatch!(self, c => c.on_congestion(ev))
     }
     fn on_recovery_exit(&mut self, now: SimTime) {
-        self.inner_mut().on_recovery_exit(now)
+        dispatch!(self, c => c.on_recovery_exit(now))
     }
     #[inline]
     fn cwnd_pkts(&self) -> f64 {
-        match self {
-            Controller::Reno(c) => c.cwnd_pkts(),
-            Controller::Custom(c) => c.cwnd_pkts(),
-        }
+        dispatch!(self, c => c.cwnd_pkts())
     }
     fn ssthresh_pkts(&self) -> f64 {
-        self.inner().ssthresh_pkts()
+        dispatch!(self, c => c.ssthresh_pkts())
     }
     fn pacing_rate(&self) -> Option<Rate> {
-        self.inner().pacing_rate()
+        dispatch!(self, c => c.pacing_rate())
     }
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-        self.inner().state_vars(publish)
+        dispatch!(self, c => c.state_vars(publish))
     }
 }

@@ -73,24 +73,8 @@ impl CongestionControl for Reno {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::units::{SimDuration, SimTime};
 
-    fn ack(n: u64) -> AckEvent {
-        AckEvent {
-            now: SimTime::ZERO,
-            newly_acked_pkts: n,
-            rtt_sample: None,
-            srtt: SimDuration::from_millis(100),
-            min_rtt: None,
-            ece: false,
-            in_recovery: false,
-            pkts_in_flight: 0,
-        }
-    }
-
-    fn congestion(kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now: SimTime::ZERO, kind, pkts_in_flight: 10, srtt: SimDuration::from_millis(100) }
-    }
+    use super::super::testing::{ack, congestion};
 
     #[test]
     fn slow_start_doubles_per_round() {

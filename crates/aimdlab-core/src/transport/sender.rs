@@ -285,7 +285,7 @@ impl TcpSender {
             self.cwr_pending = true;
         }
 
-        if newly_cum > 0 {
+        {
             let ev = AckEvent {
                 now,
                 newly_acked_pkts: newly_cum,
@@ -297,6 +297,8 @@ impl TcpSender {
                 pkts_in_flight: self.pipe(),
             };
             self.cc.on_ack(&ev);
+        }
+        if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
                 self.rto_deadline = None;

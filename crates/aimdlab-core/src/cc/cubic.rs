@@ -1,0 +1,149 @@
+//! CUBIC (RFC 9438), in packets.
+//!
+//! - Window curve (eq. 1): `W_cubic(t) = C·(t − K)³ + W_max`, with (eq. 2)
+//!   `K = ∛((W_max − cwnd_epoch)/C)`, C = 0.4, measured from the start of the epoch.
+//! - Congestion avoidance (§4.4–4.5): target = `W_cubic(t + RTT)` clamped to
+//!   [cwnd, 1.5·cwnd]; per ACK `cwnd += (target − cwnd)/cwnd`.
+//! - Reno-friendly region (§4.3): `W_est` grows by `α_cubic·acked/cwnd` with
+//!   `α_cubic = 3(1 − β)/(1 + β)`; when `W_cubic(t) < W_est`, cwnd follows `W_est`.
+//! - Congestion (§4.6, 4.7): `W_max = cwnd` (fast convergence: `cwnd·(1 + β)/2` when below
+//!   the previous W_max), `ssthresh = cwnd = max(β·cwnd, 2)`, β = 0.7; a timeout sets cwnd
+//!   to 1 and starts a new epoch when congestion avoidance resumes (§4.8).
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use crate::units::SimTime;
+
+/// C of RFC 9438 eq. 1, packets/s³.
+pub const C: f64 = 0.4;
+/// β_cubic of RFC 9438 §4.6.
+pub const BETA: f64 = 0.7;
+
+/// CUBIC's W_cubic(t) (RFC 9438 eq. 1), packets, `t` in seconds from the epoch start.
+pub fn w_cubic(t: f64, k: f64, w_max: f64) -> f64 {
+    C * (t - k).powi(3) + w_max
+}
+
+/// CUBIC's K (RFC 9438 eq. 2), seconds.
+pub fn k_of(w_max: f64, cwnd_epoch: f64) -> f64 {
+    ((w_max - cwnd_epoch).max(0.0) / C).cbrt()
+}
+
+/// CUBIC.
+#[derive(Clone, Debug)]
+pub struct Cubic {
+    cwnd: f64,
+    ssthresh: f64,
+    w_max: f64,
+    k: f64,
+    epoch_start: Option<SimTime>,
+    w_est: f64,
+}
+
+impl Cubic {
+    /// CUBIC starting at `cwnd` packets with threshold `ssthresh`.
+    pub fn new(cwnd: f64, ssthresh: f64) -> Self {
+        Cubic { cwnd, ssthresh, w_max: 0.0, k: 0.0, epoch_start: None, w_est: cwnd }
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn name(&self) -> &'static str {
+        "cubic"
+    }
+
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.in_recovery || ev.newly_acked_pkts == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+            return;
+        }
+        let start = *self.epoch_start.get_or_insert_with(|| {
+            // A new epoch (after slow start or a timeout): W_max is where we were.
+            if self.w_max < self.cwnd {
+                self.w_max = self.cwnd;
+            }
+            self.k = k_of(self.w_max, self.cwnd);
+            self.w_est = self.cwnd;
+            ev.now
+        });
+        let t = ev.now.saturating_since(start).as_secs_f64();
+        let rtt = ev.srtt.as_secs_f64();
+        let alpha = 3.0 * (1.0 - BETA) / (1.0 + BETA);
+        self.w_est += alpha * ev.newly_acked_pkts as f64 / self.cwnd;
+        let cubic_now = w_cubic(t, self.k, self.w_max);
+        if cubic_now < self.w_est {
+            self.cwnd = self.w_est;
+        } else {
+            let target = w_cubic(t + rtt, self.k, self.w_max).clamp(self.cwnd, 1.5 * self.cwnd);
+            self.cwnd += (target - self.cwnd) / self.cwnd;
+        }
+    }
+
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        let _ = ev.now;
+        self.w_max = if self.cwnd < self.w_max { self.cwnd * (1.0 + BETA) / 2.0 } else { self.cwnd };
+        self.ssthresh = (self.cwnd * BETA).max(2.0);
+        match ev.kind {
+            CongestionKind::Loss | CongestionKind::Ecn => {
+                self.cwnd = self.ssthresh;
+                self.k = k_of(self.w_max, self.cwnd);
+                self.w_est = self.cwnd;
+                self.epoch_start = Some(ev.now);
+            }
+            CongestionKind::Timeout => {
+                self.cwnd = 1.0;
+                self.epoch_start = None;
+            }
+        }
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh_pkts(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        publish("w_max_pkts", self.w_max);
+        publish("k_s", self.k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{ack_at, congestion};
+    use super::*;
+    use crate::units::SimDuration;
+
+    #[test]
+    fn k_and_the_curve_match_rfc9438() {
+        // W_max = 100, cwnd_epoch = 70: K = ∛(30/0.4) = ∛75 ≈ 4.217 s; W(K) = W_max.
+        let k = k_of(100.0, 70.0);
+        assert!((k - 75f64.cbrt()).abs() < 1e-12);
+        assert!((w_cubic(k, k, 100.0) - 100.0).abs() < 1e-9);
+        assert!((w_cubic(0.0, k, 100.0) - 70.0).abs() < 1e-9);
+        assert!((w_cubic(k + 1.0, k, 100.0) - 100.4).abs() < 1e-9);
+    }
+
+    #[test]
+    fn after_a_loss_the_window_climbs_back_to_w_max_in_k_seconds() {
+        let mut c = Cubic::new(100.0, 10.0);
+        c.on_congestion(&congestion(CongestionKind::Loss));
+        assert!((c.cwnd_pkts() - 70.0).abs() < 1e-9);
+        // ACK a window every 100 ms RTT for K seconds.
+        let k = k_of(100.0, 70.0);
+        let mut t = 0.0;
+        while t < k {
+            let w = c.cwnd_pkts().floor() as u64;
+            for _ in 0..w {
+                c.on_ack(&ack_at(1, SimTime::ZERO + SimDuration::from_secs_f64(t), false));
+            }
+            t += 0.1;
+        }
+        assert!((c.cwnd_pkts() - 100.0).abs() < 3.0, "{}", c.cwnd_pkts());
+    }
+}

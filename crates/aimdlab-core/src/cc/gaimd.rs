@@ -1,0 +1,119 @@
+//! GAIMD, general AIMD (Y. R. Yang and S. S. Lam, "General AIMD Congestion Control",
+//! shared/papers/gaimd.txt, §2.1): TCP's window rules with the increase α and the decrease β
+//! as parameters.
+//!
+//! - Slow start as TCP: +1 per newly acknowledged packet (RFC 5681 eq. 2).
+//! - "Upon the first congestion indication, the congestion window size is cut in half and
+//!   the session enters the congestion avoidance state."
+//! - Congestion avoidance: "increased by α/W for each new ACK received" (α per RTT; α/2 per
+//!   RTT when the receiver delays ACKs).
+//! - Triple-duplicate ACK: W → β·W. Timeout: W → 1 (ssthresh = max(β·W, 2), our choice
+//!   where the paper is silent; with β = 1/2 it is TCP's).
+//! - ECN-Echo is treated as a triple-duplicate ACK (RFC 3168's "same as a loss").
+//!
+//! GAIMD(1, 1/2) is TCP Reno. TCP-friendly α for a given β: eq. (6) α = 3(1 − β)/(1 + β)
+//! (the TD curve) and eq. (7) α = 4(1 − β²)/3 (the TO curve, giving α = 0.31 at β = 7/8).
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+
+/// The TCP-friendly α of `gaimd.txt` eq. (6), matching the triple-duplicate term.
+pub fn tcp_friendly_alpha_td(beta: f64) -> f64 {
+    3.0 * (1.0 - beta) / (1.0 + beta)
+}
+
+/// The TCP-friendly α of `gaimd.txt` eq. (7), matching the timeout term.
+pub fn tcp_friendly_alpha_to(beta: f64) -> f64 {
+    4.0 * (1.0 - beta * beta) / 3.0
+}
+
+/// GAIMD(α, β).
+#[derive(Clone, Debug)]
+pub struct Gaimd {
+    alpha: f64,
+    beta: f64,
+    cwnd: f64,
+    ssthresh: f64,
+}
+
+impl Gaimd {
+    /// GAIMD with increase `alpha` (packets per RTT) and decrease factor `beta`.
+    pub fn new(alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
+        Gaimd { alpha, beta, cwnd, ssthresh }
+    }
+}
+
+impl CongestionControl for Gaimd {
+    fn name(&self) -> &'static str {
+        "gaimd"
+    }
+
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.in_recovery || ev.newly_acked_pkts == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+        } else {
+            self.cwnd += self.alpha / self.cwnd;
+        }
+    }
+
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        let in_slow_start = self.cwnd < self.ssthresh;
+        let factor = if in_slow_start { 0.5 } else { self.beta };
+        match ev.kind {
+            CongestionKind::Loss | CongestionKind::Ecn => {
+                self.ssthresh = (self.cwnd * factor).max(2.0);
+                self.cwnd = self.ssthresh;
+            }
+            CongestionKind::Timeout => {
+                self.ssthresh = (self.cwnd * factor).max(2.0);
+                self.cwnd = 1.0;
+            }
+        }
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh_pkts(&self) -> f64 {
+        self.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{ack, congestion, run_rounds};
+    use super::*;
+
+    #[test]
+    fn tcp_friendly_alpha_for_beta_seven_eighths_is_0_31() {
+        assert!((tcp_friendly_alpha_to(0.875) - 0.3125).abs() < 1e-12);
+        assert!((tcp_friendly_alpha_td(0.875) - 0.2).abs() < 1e-12);
+        assert_eq!(tcp_friendly_alpha_to(0.5), 1.0);
+        assert_eq!(tcp_friendly_alpha_td(0.5), 1.0);
+    }
+
+    #[test]
+    fn grows_alpha_per_round_and_cuts_to_beta() {
+        let mut g = Gaimd::new(0.31, 0.875, 40.0, 20.0);
+        run_rounds(&mut g, 10);
+        // Ten rounds of one ACK per packet: +0.31 per round (the window's own growth inside
+        // a round makes it a hair less).
+        assert!((g.cwnd_pkts() - (40.0 + 3.1)).abs() < 0.05, "{}", g.cwnd_pkts());
+        let w = g.cwnd_pkts();
+        g.on_congestion(&congestion(CongestionKind::Loss));
+        assert!((g.cwnd_pkts() - 0.875 * w).abs() < 1e-12);
+        g.on_congestion(&congestion(CongestionKind::Timeout));
+        assert_eq!(g.cwnd_pkts(), 1.0);
+    }
+
+    #[test]
+    fn the_first_loss_in_slow_start_halves() {
+        let mut g = Gaimd::new(0.31, 0.875, 64.0, f64::INFINITY);
+        g.on_ack(&ack(1));
+        g.on_congestion(&congestion(CongestionKind::Loss));
+        assert_eq!(g.cwnd_pkts(), 32.5);
+    }
+}

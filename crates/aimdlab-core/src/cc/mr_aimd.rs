@@ -1,0 +1,174 @@
+//! MR-AIMD, Multi-Rate AIMD (shared/papers/mr-aimd.txt, §3.1): the additive-increase factor
+//! `a` is itself increased additively and decreased multiplicatively, steered by ECN.
+//!
+//! - Per ACK of new data in congestion avoidance: `a ← a + a'/cwnd`, then
+//!   `cwnd ← cwnd + a/cwnd` (so `a` grows by `a'` per RTT and cwnd by `a`).
+//! - Initially `a = 1`, `a' = 0.5`.
+//! - An ECN-marked ACK sets `a' = 0.005` and does not reduce cwnd.
+//! - A triple-duplicate ACK halves cwnd as TCP does and multiplies `a` by `(1 − b)`, b = 0.5.
+//! - A timeout resets `a'` to 0.5 (and cwnd to 1, as TCP).
+//!
+//! The paper is silent on when `a'` returns to 0.5 without a timeout; its §4.4 assumes it
+//! does once marks stop. Parameter `a_prime_reset_rtts` (default 1): `a'` returns to its
+//! initial value after that many smoothed RTTs without an ECN-marked ACK; 0 keeps it low
+//! until a timeout (the text read literally).
+//! Choices where the paper is silent: slow start as TCP (a loss in slow start halves cwnd
+//! and leaves `a` alone); `a` is kept at or above 1/64 so it can recover.
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use crate::units::SimTime;
+
+/// Resolved MR-AIMD parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MrAimdParams {
+    /// Initial additive increase a, packets per RTT.
+    pub a_init: f64,
+    /// Initial (and reset) increase rate a', per RTT.
+    pub a_prime_init: f64,
+    /// a' after an ECN-marked ACK.
+    pub a_prime_ecn: f64,
+    /// Multiplicative decrease of a on loss.
+    pub b: f64,
+    /// RTTs without marks before a' returns to its initial value (0: only on timeout).
+    pub a_prime_reset_rtts: f64,
+}
+
+impl Default for MrAimdParams {
+    fn default() -> Self {
+        MrAimdParams { a_init: 1.0, a_prime_init: 0.5, a_prime_ecn: 0.005, b: 0.5, a_prime_reset_rtts: 1.0 }
+    }
+}
+
+/// Smallest additive increase a can fall to.
+pub const A_MIN: f64 = 1.0 / 64.0;
+
+/// MR-AIMD.
+#[derive(Clone, Debug)]
+pub struct MrAimd {
+    prm: MrAimdParams,
+    a: f64,
+    a_prime: f64,
+    cwnd: f64,
+    ssthresh: f64,
+    last_mark: Option<SimTime>,
+}
+
+impl MrAimd {
+    /// MR-AIMD with parameters `prm`.
+    pub fn new(prm: &MrAimdParams, cwnd: f64, ssthresh: f64) -> Self {
+        MrAimd { a: prm.a_init, a_prime: prm.a_prime_init, cwnd, ssthresh, last_mark: None, prm: prm.clone() }
+    }
+    /// The additive increase factor a.
+    pub fn a(&self) -> f64 {
+        self.a
+    }
+    /// The increase rate a'.
+    pub fn a_prime(&self) -> f64 {
+        self.a_prime
+    }
+}
+
+impl CongestionControl for MrAimd {
+    fn name(&self) -> &'static str {
+        "mr_aimd"
+    }
+
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.ece {
+            self.a_prime = self.prm.a_prime_ecn;
+            self.last_mark = Some(ev.now);
+        } else if let Some(t) = self.last_mark {
+            let quiet = ev.now.saturating_since(t).as_secs_f64();
+            if self.prm.a_prime_reset_rtts > 0.0 && quiet >= self.prm.a_prime_reset_rtts * ev.srtt.as_secs_f64() {
+                self.a_prime = self.prm.a_prime_init;
+                self.last_mark = None;
+            }
+        }
+        if ev.in_recovery || ev.newly_acked_pkts == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+        } else {
+            self.a += self.a_prime / self.cwnd;
+            self.cwnd += self.a / self.cwnd;
+        }
+    }
+
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        match ev.kind {
+            CongestionKind::Ecn => {} // a' was lowered by the marked ACK; cwnd is not reduced
+            CongestionKind::Loss => {
+                if self.cwnd >= self.ssthresh {
+                    self.a = (self.a * (1.0 - self.prm.b)).max(A_MIN);
+                }
+                self.ssthresh = (self.cwnd * 0.5).max(2.0);
+                self.cwnd = self.ssthresh;
+            }
+            CongestionKind::Timeout => {
+                self.a_prime = self.prm.a_prime_init;
+                self.ssthresh = (self.cwnd * 0.5).max(2.0);
+                self.cwnd = 1.0;
+            }
+        }
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh_pkts(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        publish("a", self.a);
+        publish("a_prime", self.a_prime);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{ack_at, congestion, run_rounds};
+    use super::*;
+    use crate::units::SimDuration;
+
+    #[test]
+    fn a_grows_by_a_prime_per_rtt_and_halves_on_loss() {
+        let mut m = MrAimd::new(&MrAimdParams::default(), 50.0, 10.0);
+        run_rounds(&mut m, 4);
+        // Four rounds: a ≈ 1 + 4·0.5 = 3 (a hair less: cwnd grows within each round).
+        assert!((m.a() - 3.0).abs() < 0.15, "a = {}", m.a());
+        let a = m.a();
+        let w = m.cwnd_pkts();
+        m.on_congestion(&congestion(CongestionKind::Loss));
+        assert!((m.a() - a / 2.0).abs() < 1e-12);
+        assert!((m.cwnd_pkts() - w / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_ecn_mark_slows_a_but_keeps_cwnd_and_quiet_restores_it() {
+        let mut m = MrAimd::new(&MrAimdParams::default(), 50.0, 10.0);
+        let t0 = SimTime::ZERO + SimDuration::from_secs(1);
+        m.on_ack(&ack_at(1, t0, true));
+        assert_eq!(m.a_prime(), 0.005);
+        let w = m.cwnd_pkts();
+        m.on_congestion(&congestion(CongestionKind::Ecn));
+        assert_eq!(m.cwnd_pkts(), w);
+        m.on_ack(&ack_at(1, t0 + SimDuration::from_millis(50), false));
+        assert_eq!(m.a_prime(), 0.005, "half an RTT of quiet is not enough");
+        m.on_ack(&ack_at(1, t0 + SimDuration::from_millis(100), false));
+        assert_eq!(m.a_prime(), 0.5);
+    }
+
+    #[test]
+    fn timeout_resets_a_prime() {
+        let prm = MrAimdParams { a_prime_reset_rtts: 0.0, ..Default::default() };
+        let mut m = MrAimd::new(&prm, 50.0, 10.0);
+        m.on_ack(&ack_at(1, SimTime::ZERO, true));
+        m.on_ack(&ack_at(1, SimTime::ZERO + SimDuration::from_secs(10), false));
+        assert_eq!(m.a_prime(), 0.005, "with reset disabled only a timeout restores a'");
+        m.on_congestion(&congestion(CongestionKind::Timeout));
+        assert_eq!((m.a_prime(), m.cwnd_pkts()), (0.5, 1.0));
+    }
+}

@@ -1,0 +1,157 @@
+//! New-AIMD (Jasem et al.; shared/papers/new-aimd-delay.txt, section "The New-AIMD",
+//! eq. 1–4 and the pseudocode).
+//!
+//! The paper's model tracks each flow's window as two parts: the window `x` it carried into
+//! a congestion cycle, and the additive increments `k` gained since. At congestion only the
+//! carried part is halved; the increments are kept (eq. 2: `x₁/2 + x₂/2 + 2k₁ + 2k₂`, where
+//! AIMD would also halve the 2k₁).
+//!
+//! Two readings, both offered (`reading = ...`):
+//! - `"epoch"` (default): the carried part of a cycle is the window the flow started the
+//!   cycle with, i.e. the window right after the previous reduction; at a loss the window
+//!   becomes `β·W_start + (W − W_start)`. This works as a TCP sender: in steady state a flow
+//!   that meets congestion at W starts cycles at W/(2 − β) = 2W/3 (β = 1/2), so the window is
+//!   bounded and the decrease is gentler than Reno's halving.
+//! - `"literal"`: the pseudocode as written — the total increment `t` of the flow since it
+//!   started is never reduced and only the initial window `x` is halved at every congestion
+//!   (eq. 3, 4: `x/2^(m−1) + 2k₁ + … + 2k_m`). The window never decreases below `t`, which
+//!   grows without bound: once `t` alone exceeds the capacity, the flow stays congested
+//!   (and is only reset by timeouts). It is offered to reproduce the text, never as a default.
+//!
+//! Slow start, timeouts (W → 1) and the increase (α per RTT, α/W per ACK) are TCP's; a loss in
+//! slow start halves, as TCP. ECN-Echo counts as a loss.
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+
+/// Which reading of the New-AIMD decrease rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewAimdReading {
+    /// Halve the window carried into the current cycle, keep this cycle's increments.
+    Epoch,
+    /// Halve the initial window, never the increments (unbounded).
+    Literal,
+}
+
+/// New-AIMD.
+#[derive(Clone, Debug)]
+pub struct NewAimd {
+    reading: NewAimdReading,
+    alpha: f64,
+    beta: f64,
+    cwnd: f64,
+    ssthresh: f64,
+    /// Epoch: the window at the start of the cycle. Literal: the carried (halved) part x.
+    carried: f64,
+    /// Literal: all increments since the start (t of the pseudocode).
+    increments: f64,
+}
+
+impl NewAimd {
+    /// New-AIMD with increase `alpha`, decrease `beta` of the carried window.
+    pub fn new(reading: NewAimdReading, alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
+        NewAimd { reading, alpha, beta, cwnd, ssthresh, carried: cwnd, increments: 0.0 }
+    }
+}
+
+impl CongestionControl for NewAimd {
+    fn name(&self) -> &'static str {
+        "new_aimd"
+    }
+
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.in_recovery || ev.newly_acked_pkts == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+            self.carried = self.cwnd - self.increments;
+        } else {
+            let inc = self.alpha / self.cwnd;
+            self.cwnd += inc;
+            if self.reading == NewAimdReading::Literal {
+                self.increments += inc;
+            }
+        }
+    }
+
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        let in_slow_start = self.cwnd < self.ssthresh;
+        match ev.kind {
+            CongestionKind::Loss | CongestionKind::Ecn => {
+                let w = if in_slow_start {
+                    self.cwnd * 0.5
+                } else {
+                    match self.reading {
+                        NewAimdReading::Epoch => self.beta * self.carried + (self.cwnd - self.carried),
+                        NewAimdReading::Literal => self.beta * self.carried + self.increments,
+                    }
+                };
+                self.cwnd = w.max(2.0);
+                self.ssthresh = self.cwnd;
+                match self.reading {
+                    NewAimdReading::Epoch => self.carried = self.cwnd,
+                    NewAimdReading::Literal => self.carried = self.cwnd - self.increments,
+                }
+            }
+            CongestionKind::Timeout => {
+                self.ssthresh = (self.cwnd * 0.5).max(2.0);
+                self.cwnd = 1.0;
+                self.carried = 1.0;
+                self.increments = 0.0;
+            }
+        }
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh_pkts(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        publish("carried_pkts", self.carried);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{congestion, run_rounds};
+    use super::*;
+
+    #[test]
+    fn epoch_reading_halves_only_the_carried_window() {
+        // Cycle starts at 30 (after a reduction), gains 10 packets, then a loss:
+        // 30/2 + 10 = 25.
+        let mut n = NewAimd::new(NewAimdReading::Epoch, 1.0, 0.5, 30.0, 30.0);
+        run_rounds(&mut n, 10);
+        let w = n.cwnd_pkts();
+        n.on_congestion(&congestion(CongestionKind::Loss));
+        assert!((n.cwnd_pkts() - (15.0 + (w - 30.0))).abs() < 1e-9);
+    }
+
+    #[test]
+    fn epoch_reading_converges_to_two_thirds_of_the_peak() {
+        // Always congested at W = 60: the cycle start converges to W/(2 − β) = 40.
+        let mut n = NewAimd::new(NewAimdReading::Epoch, 1.0, 0.5, 60.0, 10.0);
+        for _ in 0..60 {
+            while n.cwnd_pkts() < 60.0 {
+                run_rounds(&mut n, 1);
+            }
+            n.on_congestion(&congestion(CongestionKind::Loss));
+        }
+        assert!((n.cwnd_pkts() - 40.0).abs() < 1.5, "{}", n.cwnd_pkts());
+    }
+
+    #[test]
+    fn literal_reading_never_gives_back_its_increments() {
+        let mut n = NewAimd::new(NewAimdReading::Literal, 1.0, 0.5, 20.0, 10.0);
+        for _ in 0..5 {
+            run_rounds(&mut n, 10);
+            n.on_congestion(&congestion(CongestionKind::Loss));
+        }
+        // 50 rounds of ≈ +1 each; only the initial 20 was halved (five times).
+        assert!(n.cwnd_pkts() > 49.0 && n.cwnd_pkts() < 52.0, "{}", n.cwnd_pkts());
+    }
+}

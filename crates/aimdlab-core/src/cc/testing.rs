@@ -1,0 +1,40 @@
+//! Test helpers for controllers: scripted ACKs and congestion events (the idea of quiche's
+//! `TestSender`).
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use crate::units::{SimDuration, SimTime};
+
+/// An ACK of `n` new packets at time zero with a 100 ms RTT.
+pub fn ack(n: u64) -> AckEvent {
+    ack_at(n, SimTime::ZERO, false)
+}
+
+/// An ACK of `n` new packets at `now`, with ECN-Echo `ece`.
+pub fn ack_at(n: u64, now: SimTime, ece: bool) -> AckEvent {
+    AckEvent {
+        now,
+        newly_acked_pkts: n,
+        rtt_sample: Some(SimDuration::from_millis(100)),
+        srtt: SimDuration::from_millis(100),
+        min_rtt: Some(SimDuration::from_millis(100)),
+        ece,
+        in_recovery: false,
+        pkts_in_flight: 0,
+    }
+}
+
+/// A congestion event of `kind` at time zero.
+pub fn congestion(kind: CongestionKind) -> CongestionEvent {
+    CongestionEvent { now: SimTime::ZERO, kind, pkts_in_flight: 10, srtt: SimDuration::from_millis(100) }
+}
+
+/// Delivers `rounds` rounds of one ACK per packet of the window (rounds 100 ms apart).
+pub fn run_rounds(cc: &mut dyn CongestionControl, rounds: u32) {
+    for r in 0..rounds {
+        let now = SimTime::ZERO + SimDuration::from_millis(100 * r as u64);
+        let w = cc.cwnd_pkts().floor() as u64;
+        for _ in 0..w {
+            cc.on_ack(&ack_at(1, now, false));
+        }
+    }
+}
