@@ -18,11 +18,13 @@ from typing import Any, Callable, Dict, Optional, Union
 
 from . import _core
 from ._core import EngineError, RunCancelled, ScenarioError
+from .controller import Controller
 from .result import Result
 from .scenario import Scenario, apply_overrides, load, loads, to_json, validate
 
 __version__ = _core.__version__
 __all__ = [
+    "Controller",
     "EngineError",
     "Result",
     "RunCancelled",
@@ -54,6 +56,7 @@ def run(
         scenario = load(scenario)
     if seed is not None and not (isinstance(seed, int) and 0 <= seed < 2**64):
         raise ScenarioError(f"seed: {seed!r} is not valid; expected an integer from 0 to 2^64-1")
+    scenario, controllers = _extract_controllers(scenario)
     text = to_json(scenario)
     _core.validate(text)
     control = _core.RunControl()
@@ -61,7 +64,7 @@ def run(
 
     def work() -> None:
         try:
-            outcome["raw"] = _core.run(text, seed, control)
+            outcome["raw"] = _core.run(text, seed, control, controllers)
         except BaseException as e:  # handed to the calling thread
             outcome["error"] = e
 
@@ -84,6 +87,32 @@ def run(
     if "error" in outcome:
         raise outcome["error"]
     return Result(outcome["raw"], scenario)
+
+
+def _extract_controllers(scenario: Scenario):
+    """Replaces `Controller` instances in the flow groups by the name "python" and returns
+    the scenario to send to the engine and a dict flow index → controller (one deep copy per
+    flow of a group)."""
+    import copy
+
+    flows = scenario.get("flows")
+    if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
+        return scenario, None
+    out = dict(scenario)
+    out["flows"] = []
+    controllers = {}
+    index = 0
+    for g in flows:
+        count = g.get("count", 1) if isinstance(g, dict) else 1
+        if isinstance(g, dict) and isinstance(g.get("cc"), Controller):
+            proto = g["cc"]
+            g = dict(g, cc="python")
+            if isinstance(count, int) and count > 0:
+                for i in range(count):
+                    controllers[index + i] = copy.deepcopy(proto)
+        out["flows"].append(g)
+        index += count if isinstance(count, int) and count > 0 else 0
+    return out, controllers
 
 
 def _duration_s(scenario: Scenario) -> float:

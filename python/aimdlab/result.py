@@ -92,6 +92,6 @@ class Result:
             sink = pa.BufferOutputStream()
             pq.write_table(getattr(self, name), sink)
             write_atomic(out / f"{name}.parquet", sink.getvalue().to_pybytes())
-        write_atomic(out / "scenario.json", (json.dumps(self.scenario, indent=2, sort_keys=True) + "\n").encode())
+        write_atomic(out / "scenario.json", (json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n").encode())
         write_atomic(out / "summary.json", self.summary_json().encode())
         return out

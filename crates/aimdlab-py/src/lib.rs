@@ -4,6 +4,8 @@
 // pyo3 0.22's #[pyfunction] expansion trips this lint on PyResult returns.
 #![allow(clippy::useless_conversion)]
 
+mod controller;
+
 use aimdlab_core::monitor::table::{Column, Table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -68,20 +70,65 @@ fn validate(scenario_json: &str) -> PyResult<()> {
     aimdlab_core::scenario::load_json(scenario_json).map(|_| ()).map_err(scenario_err)
 }
 
-/// Runs a scenario (JSON text) with an optional seed override and `RunControl`. Returns a
-/// dict with `summary` (JSON text) and the tables `flows`, `links`, `timeseries`,
+/// Runs a scenario (JSON text) with an optional seed override, `RunControl`, and Python
+/// controllers for the flows whose `cc` is `"python"` (a dict: flow index → object).
+/// Returns a dict with `summary` (JSON text) and the tables `flows`, `links`, `timeseries`,
 /// `link_timeseries`. The GIL is released while the engine runs.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, control=None))]
-fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, control: Option<&Bound<'_, RunControl>>) -> PyResult<PyObject> {
+#[pyo3(signature = (scenario_json, seed=None, control=None, controllers=None))]
+fn run(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    control: Option<&Bound<'_, RunControl>>,
+    controllers: Option<std::collections::HashMap<usize, PyObject>>,
+) -> PyResult<PyObject> {
     let plan = aimdlab_core::scenario::load_json(scenario_json).map_err(scenario_err)?;
     let control = control.map_or_else(|| std::sync::Arc::new(aimdlab_core::control::RunControl::new()), |c| c.get().inner.clone());
-    let result = py
-        .allow_threads(|| aimdlab_core::run_simulator(|| aimdlab_core::Simulator::new(&plan, seed), &control))
-        .map_err(|e| match e {
-            aimdlab_core::EngineError::Cancelled => RunCancelled::new_err(e.to_string()),
-            aimdlab_core::EngineError::Panic(_) => EngineError::new_err(e.to_string()),
-        })?;
+    let mut controllers = controllers.unwrap_or_default();
+    let errors: controller::ErrorSlot = Default::default();
+    let mut installed = Vec::new();
+    for (i, f) in plan.flows.iter().enumerate() {
+        let wants = f.cc == aimdlab_core::cc::CcConfig::External;
+        match (wants, controllers.remove(&i)) {
+            (true, Some(obj)) => {
+                let c = controller::PyController::new(py, obj, f.tcp.initial_cwnd_pkts as f64, f.tcp.initial_ssthresh_pkts, errors.clone(), control.clone())?;
+                installed.push((i, c));
+            }
+            (true, None) => {
+                return Err(ScenarioError::new_err(format!(
+                    "flows[{}].cc: \"python\" needs a controller object; pass an aimdlab.Controller instance as the group's cc through aimdlab.run",
+                    f.group
+                )))
+            }
+            (false, Some(_)) => {
+                return Err(ScenarioError::new_err(format!("flows[{}].cc: a controller object was given for a flow whose cc is not \"python\"", f.group)))
+            }
+            (false, None) => {}
+        }
+    }
+    if let Some(i) = controllers.keys().next() {
+        return Err(ScenarioError::new_err(format!("a controller object was given for flow {i}, which does not exist")));
+    }
+    let outcome = py.allow_threads(|| {
+        aimdlab_core::run_simulator(
+            || {
+                let mut sim = aimdlab_core::Simulator::new(&plan, seed);
+                for (i, c) in installed {
+                    sim.set_controller(aimdlab_core::ids::FlowId(i as u32), Box::new(c));
+                }
+                sim
+            },
+            &control,
+        )
+    });
+    if let Some(e) = errors.lock().expect("error slot").take() {
+        return Err(e);
+    }
+    let result = outcome.map_err(|e| match e {
+        aimdlab_core::EngineError::Cancelled => RunCancelled::new_err(e.to_string()),
+        aimdlab_core::EngineError::Panic(_) => EngineError::new_err(e.to_string()),
+    })?;
     let d = pyo3::types::PyDict::new_bound(py);
     d.set_item("summary", serde_json::to_string(&result.summary).expect("summary serializes"))?;
     d.set_item("flows", table_to_py(py, &result.flows)?)?;
@@ -110,6 +157,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EngineError", m.py().get_type_bound::<EngineError>())?;
     m.add("RunCancelled", m.py().get_type_bound::<RunCancelled>())?;
     m.add_class::<RunControl>()?;
+    m.add_class::<controller::PyAckEvent>()?;
+    m.add_class::<controller::PyCongestionEvent>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;

@@ -1,0 +1,95 @@
+"""The AIMD family on a packet-level dumbbell, and controllers written in Python."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import aimdlab
+from conftest import dumbbell, run_checked
+
+
+class PyReno(aimdlab.Controller):
+    """RFC 5681 Reno, written as the built-in one is (cc/reno.rs)."""
+
+    def on_ack(self, ack):
+        if ack.in_recovery or ack.newly_acked_pkts == 0:
+            return
+        if self.cwnd < self.ssthresh:
+            self.cwnd += min(ack.newly_acked_pkts, 1)
+        else:
+            self.cwnd += 1.0 / self.cwnd
+
+    def on_congestion(self, event):
+        self.ssthresh = max(self.cwnd * 0.5, 2.0)
+        self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
+
+    def state(self):
+        return {"py_cwnd": self.cwnd}
+
+
+def per_flow(result):
+    f = result.flows.to_pandas().drop(columns=["cc"]).fillna(-1.0)  # NaN != NaN
+    return f.to_dict("list")
+
+
+def test_a_python_reno_gives_the_same_results_as_the_built_in_reno():
+    sc = dumbbell(flows=3, buffer="20pkt", duration="20s", warmup="2s", flow={"start_jitter": "1s"})
+    builtin = run_checked(sc, seed=4)
+    sc_py = dict(sc, flows=[dict(sc["flows"][0], cc=PyReno())])
+    python = run_checked(sc_py, seed=4)
+    assert per_flow(python) == per_flow(builtin)
+    assert set(python.flows.to_pandas()["cc"]) == {"python"}
+    ts = python.timeseries.to_pandas()
+    assert np.allclose(ts["py_cwnd"], ts["cwnd_pkts"]), "state() is recorded in the time series"
+
+
+def test_gaimd_one_half_is_reno():
+    sc = dumbbell(flows=2, buffer="20pkt", duration="20s", flow={"start_jitter": "1s"})
+    reno = per_flow(run_checked(sc))
+    gaimd = per_flow(run_checked(dict(sc, flows=[dict(sc["flows"][0], cc={"name": "gaimd", "alpha": 1.0, "beta": 0.5})])))
+    assert gaimd == reno
+
+
+def test_an_exception_in_a_python_controller_reaches_the_caller():
+    class Broken(PyReno):
+        def on_congestion(self, event):
+            raise ZeroDivisionError("my controller is broken")
+
+    sc = dumbbell(buffer="10pkt", duration="10s", flow={"cc": Broken()})
+    with pytest.raises(ZeroDivisionError, match="my controller is broken"):
+        aimdlab.run(sc)
+
+
+def test_python_cc_without_an_object_is_a_clear_error():
+    with pytest.raises(aimdlab.ScenarioError, match=r'flows\[0\]\.cc: "python" needs a controller object'):
+        aimdlab.run(dumbbell(flow={"cc": "python"}))
+
+
+BAD = [
+    ({"name": "gaimd", "beta": 1.0}, "flows[0].cc.beta: 1 is outside (0, 1)"),
+    ({"name": "gaimd", "beta": 1.5}, "flows[0].cc.beta: 1.5 is outside (0, 1)"),
+    ({"name": "gaimd", "alpha": 0}, "flows[0].cc.alpha: 0 is not positive"),
+    ({"name": "gaimd", "alpha": -1}, "flows[0].cc.alpha: -1 is not positive"),
+    ({"name": "gaimd", "alpha": "friendly"}, 'flows[0].cc.alpha: "friendly" is not valid; expected a number > 0 or "tcp-friendly"'),
+    ({"name": "reno", "alpha": 2}, 'flows[0].cc.alpha: is not a parameter of "reno"; it takes no parameters'),
+    ({"name": "mr_aimd", "beta": 0.5}, 'flows[0].cc.beta: is not a parameter of "mr_aimd"; it takes a, a_prime, a_prime_ecn, b, a_prime_reset_rtts'),
+    ({"name": "new_aimd", "reading": "loose"}, 'flows[0].cc.reading: "loose" is not a reading; expected "epoch" or "literal"'),
+    ({"name": "vegas"}, 'flows[0].cc.name: "vegas" is not a known controller; expected one of ["reno", "gaimd", "new_aimd", "mr_aimd", "cubic", "binomial", "iiad", "sqrt", "python"]'),
+]
+
+
+@pytest.mark.parametrize("cc,expected", BAD, ids=[str(b[0]) for b in BAD])
+def test_bad_controller_parameters_are_named(cc, expected):
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        aimdlab.validate(dumbbell(flow={"cc": cc}))
+    assert str(e.value).startswith(expected), str(e.value)
+
+
+@pytest.mark.parametrize("name", ["gaimd", "new_aimd", "mr_aimd", "cubic", "iiad", "sqrt", "binomial"])
+def test_every_controller_fills_the_link_and_conserves(name):
+    r = run_checked(dumbbell(flows=4, buffer="50pkt", duration="30s", warmup="5s", flow={"cc": name, "start_jitter": "1s"}))
+    assert r.summary["bottleneck"]["utilization"] > 0.9, (name, r.summary["bottleneck"])
+    assert set(r.flows.to_pandas()["cc"]) == {name}
