@@ -93,3 +93,40 @@ def test_every_controller_fills_the_link_and_conserves(name):
     r = run_checked(dumbbell(flows=4, buffer="50pkt", duration="30s", warmup="5s", flow={"cc": name, "start_jitter": "1s"}))
     assert r.summary["bottleneck"]["utilization"] > 0.9, (name, r.summary["bottleneck"])
     assert set(r.flows.to_pandas()["cc"]) == {name}
+
+
+def gaimd_vs_reno(seed: int):
+    """8 Reno + 8 GAIMD(0.31, 7/8) flows on the 15 Mbps, 50 ms bottleneck of gaimd.txt §2.4.1,
+    with random access delays and start times against phase effects (as the paper does) and
+    a RED bottleneck (its Fig. 16; on DropTail without the paper's ON/OFF background traffic,
+    phase effects decide which group loses more: see the issue notes)."""
+    rng = np.random.default_rng(seed)
+    sc = dumbbell(rate="15Mbps", delay="50ms", access_rate="100Mbps", duration="200s", warmup="20s", sample_interval="1s", seed=seed)
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "125pkt", "auto": True}
+    gaimd = {"name": "gaimd", "beta": 0.875, "alpha": "tcp-friendly"}
+    sc["flows"] = [
+        {"name": "reno" if i < 8 else "gaimd", "cc": "reno" if i < 8 else gaimd, "start_jitter": "2s",
+         "access": {"delay": f"{rng.uniform(0.5, 5):.3f}ms"}}
+        for i in range(16)
+    ]
+    return run_checked(sc)
+
+
+def test_gaimd_0_31_7_8_shares_with_reno_as_its_formula_predicts():
+    r = gaimd_vs_reno(seed=1)
+    f = r.flows.to_pandas()
+    ts = r.timeseries.to_pandas()
+    ts = ts[ts["time_s"] > 20]
+    rate = f.groupby("group_name")["send_rate_bps"].mean()
+    # Both groups see the same loss-event rate under RED ...
+    p = (f["fast_retransmits"] / f["data_pkts_sent"]).groupby(f["group_name"]).mean()
+    assert abs(p["gaimd"] / p["reno"] - 1) < 0.15, p
+    # ... so their rates differ as the triple-duplicate term of gaimd.txt eq. (2) says:
+    # T ∝ sqrt(α(1 + β)/(1 − β)), i.e. sqrt(0.3125·1.875/0.125 / 3) = 1.25 at low loss
+    # (α = 0.31 is friendly on the timeout term, eq. 7, which matters at high loss).
+    predicted = np.sqrt(0.3125 * 1.875 / 0.125 / 3.0)
+    assert abs(rate["gaimd"] / rate["reno"] / predicted - 1) < 0.08, (rate["gaimd"] / rate["reno"], predicted)
+    # GAIMD's sending rate is clearly smoother: about half Reno's coefficient of variation.
+    cov = ts.groupby("flow")["send_rate_bps"].agg(lambda x: x.std() / x.mean())
+    by_group = cov.groupby(f.set_index("flow")["group_name"]).mean()
+    assert by_group["gaimd"] < 0.65 * by_group["reno"], by_group

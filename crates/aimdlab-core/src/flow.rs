@@ -31,6 +31,8 @@ pub struct Flow {
     pub delivered_total_bytes: u64,
     /// `delivered_total_bytes` at the previous sample.
     pub delivered_at_last_sample: u64,
+    /// The sender's `sent_total_bytes` at the previous sample.
+    pub sent_at_last_sample: u64,
 }
 
 impl Flow {
@@ -54,6 +56,7 @@ impl Flow {
             stats: FlowStats::default(),
             delivered_total_bytes: 0,
             delivered_at_last_sample: 0,
+            sent_at_last_sample: 0,
         }
     }
 }

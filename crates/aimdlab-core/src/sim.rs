@@ -243,6 +243,8 @@ impl Simulator {
         for f in &mut self.flows {
             let delta = f.delivered_total_bytes - f.delivered_at_last_sample;
             f.delivered_at_last_sample = f.delivered_total_bytes;
+            let sent = f.sender.sent_total_bytes - f.sent_at_last_sample;
+            f.sent_at_last_sample = f.sender.sent_total_bytes;
             let cc = &f.sender.cc;
             self.state_buf.clear();
             let buf = &mut self.state_buf;
@@ -254,6 +256,7 @@ impl Simulator {
                     cwnd_pkts: cc.cwnd_pkts(),
                     ssthresh_pkts: cc.ssthresh_pkts(),
                     goodput_bps: delta as f64 * 8.0 / interval.as_secs_f64(),
+                    send_rate_bps: sent as f64 * 8.0 / interval.as_secs_f64(),
                     srtt_ms: f.sender.rtt.srtt().map_or(f64::NAN, |d| d.as_millis_f64()),
                     in_flight_pkts: f.sender.pipe(),
                 },

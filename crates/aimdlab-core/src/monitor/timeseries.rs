@@ -11,6 +11,7 @@ pub struct FlowSeries {
     cwnd_pkts: Vec<f64>,
     ssthresh_pkts: Vec<f64>,
     goodput_bps: Vec<f64>,
+    send_rate_bps: Vec<f64>,
     srtt_ms: Vec<f64>,
     in_flight_pkts: Vec<u64>,
     state: Vec<(&'static str, Vec<f64>)>,
@@ -28,6 +29,8 @@ pub struct FlowSample {
     pub ssthresh_pkts: f64,
     /// Goodput over the interval ending now, bits/s.
     pub goodput_bps: f64,
+    /// Data sent (wire bytes, retransmissions included) over the interval, bits/s.
+    pub send_rate_bps: f64,
     /// Smoothed RTT, ms (NaN before the first sample).
     pub srtt_ms: f64,
     /// Segments in flight.
@@ -43,6 +46,7 @@ impl FlowSeries {
             cwnd_pkts: Vec::with_capacity(rows),
             ssthresh_pkts: Vec::with_capacity(rows),
             goodput_bps: Vec::with_capacity(rows),
+            send_rate_bps: Vec::with_capacity(rows),
             srtt_ms: Vec::with_capacity(rows),
             in_flight_pkts: Vec::with_capacity(rows),
             state: Vec::new(),
@@ -56,6 +60,7 @@ impl FlowSeries {
         self.cwnd_pkts.push(s.cwnd_pkts);
         self.ssthresh_pkts.push(s.ssthresh_pkts);
         self.goodput_bps.push(s.goodput_bps);
+        self.send_rate_bps.push(s.send_rate_bps);
         self.srtt_ms.push(s.srtt_ms);
         self.in_flight_pkts.push(s.in_flight_pkts);
         let rows = self.time_s.len();
@@ -84,6 +89,7 @@ impl FlowSeries {
         t.push("cwnd_pkts", Column::F64(self.cwnd_pkts));
         t.push("ssthresh_pkts", Column::F64(self.ssthresh_pkts));
         t.push("goodput_bps", Column::F64(self.goodput_bps));
+        t.push("send_rate_bps", Column::F64(self.send_rate_bps));
         t.push("srtt_ms", Column::F64(self.srtt_ms));
         t.push("in_flight_pkts", Column::U64(self.in_flight_pkts));
         for (name, col) in self.state {

@@ -86,6 +86,8 @@ pub struct TcpSender {
     cwr_pending: bool,
     /// Counters.
     pub stats: SenderStats,
+    /// Wire bytes of data sent since the start of the run (for per-interval sending rates).
+    pub sent_total_bytes: u64,
 }
 
 impl TcpSender {
@@ -116,6 +118,7 @@ impl TcpSender {
             ecn_recover: 0,
             cwr_pending: false,
             stats: SenderStats::default(),
+            sent_total_bytes: 0,
         }
     }
 
@@ -181,6 +184,7 @@ impl TcpSender {
         });
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
+        self.sent_total_bytes += size.0;
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
