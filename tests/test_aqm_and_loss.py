@@ -145,3 +145,17 @@ def test_bad_loss_settings_are_named(loss, expected):
     with pytest.raises(aimdlab.ScenarioError) as e:
         aimdlab.validate(sc)
     assert str(e.value).startswith("topology.dumbbell.bottleneck." + expected), str(e.value)
+
+
+def test_onoff_udp_sources_send_their_mean_rate_and_are_never_acknowledged():
+    # 20 sources of 500 kbit/s, ON 1 s / OFF 2 s on average (gaimd.txt §2.4.1): each sends
+    # 500·1/3 ≈ 167 kbit/s on average (Pareto shape 1.5: the long-run mean converges slowly).
+    sc = dumbbell(rate="100Mbps", buffer="1000pkt", duration="600s", flow={"app": {"kind": "onoff"}, "start_jitter": "1s"})
+    sc["flows"][0]["count"] = 20
+    r = run_checked(sc)
+    f = r.flows.to_pandas()
+    assert set(f["cc"]) == {"udp"}
+    mean_rate = f["send_rate_bps"].mean()
+    assert abs(mean_rate / (500e3 / 3) - 1) < 0.15, mean_rate
+    assert f["retransmitted_pkts"].sum() == 0
+    assert r.summary["packets"]["delivered"] == f["received_pkts"].sum()  # no ACKs come back

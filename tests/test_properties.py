@@ -52,8 +52,11 @@ def flow_groups(draw):
     g = {"count": draw(st.integers(1, 4)), "cc": "reno", "start": draw(st.sampled_from(["0s", "0.1s", "1s"]))}
     if draw(st.booleans()):
         g["start_jitter"] = draw(st.sampled_from(["10ms", "500ms", "2s"]))
-    if draw(st.booleans()):
+    app = draw(st.sampled_from(["bulk", "finite", "onoff"]))
+    if app == "finite":
         g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "999B", "1000B", "20KB", "300KB"]))}
+    elif app == "onoff":
+        g["app"] = {"kind": "onoff", "rate": draw(rates), "on": draw(st.sampled_from(["10ms", "1s"])), "off": "500ms"}
     if draw(st.booleans()):
         g["stop"] = draw(st.sampled_from(["1.5s", "3s"]))
     if draw(st.booleans()):
@@ -123,6 +126,8 @@ BAD = [
     (("flows", 0, "start"), "-1s", "flows[0].start"),
     (("flows", 0, "app"), {"kind": "finite"}, "flows[0].app.size"),
     (("flows", 0, "app"), {"kind": "bulk", "size": "1MB"}, "flows[0].app.size"),
+    (("flows", 0, "app"), {"kind": "onoff", "shape": 1.0}, "flows[0].app.shape"),
+    (("flows", 0, "app"), {"kind": "bulk", "rate": "1Mbps"}, "flows[0].app.rate"),
     (("flows", 0, "src"), "s0", "flows[0].src"),
     (("flows", 0, "tcp", "min_rto"), "100s", "flows[0].tcp.min_rto"),
 ]

@@ -28,12 +28,14 @@ pub enum Event {
     Sample,
     /// The warm-up ends: measurement windows start.
     WarmupEnd,
+    /// The flow's ON/OFF source may send.
+    SourceTimer(FlowId),
 }
 
 /// Bits of an entry's low word that hold the event; the sequence number takes the rest.
 const EVENT_BITS: u32 = 24;
-const ID_BITS: u32 = EVENT_BITS - 3;
-/// Largest component id an event can name (about two million links or flows).
+const ID_BITS: u32 = EVENT_BITS - 4;
+/// Largest component id an event can name (about a million links or flows).
 pub const MAX_EVENT_ID: u32 = (1 << ID_BITS) - 1;
 
 impl Event {
@@ -48,6 +50,7 @@ impl Event {
             Event::FlowStop(f) => (5, f.0),
             Event::Sample => (6, 0),
             Event::WarmupEnd => (7, 0),
+            Event::SourceTimer(f) => (8, f.0),
         };
         debug_assert!(id <= MAX_EVENT_ID);
         ((kind as u64) << ID_BITS) | id as u64
@@ -56,7 +59,7 @@ impl Event {
     #[inline]
     fn unpack(bits: u64) -> Event {
         let id = (bits & MAX_EVENT_ID as u64) as u32;
-        match (bits >> ID_BITS) & 7 {
+        match (bits >> ID_BITS) & 15 {
             0 => Event::LinkTxDone(LinkId(id)),
             1 => Event::LinkArrival(LinkId(id)),
             2 => Event::RetransmitTimer(FlowId(id)),
@@ -64,7 +67,8 @@ impl Event {
             4 => Event::FlowStart(FlowId(id)),
             5 => Event::FlowStop(FlowId(id)),
             6 => Event::Sample,
-            _ => Event::WarmupEnd,
+            7 => Event::WarmupEnd,
+            _ => Event::SourceTimer(FlowId(id)),
         }
     }
 }
@@ -72,7 +76,7 @@ impl Event {
 /// The pending events of one simulation.
 ///
 /// An entry is 16 bytes: the time, and a word holding the insertion sequence number (high
-/// 40 bits) above the packed event (low 24 bits). Comparing the two words as one `u128`
+/// 40 bits) above the packed event (low 24 bits: 4 for the kind, 20 for the id). Comparing the two words as one `u128`
 /// orders by (time, sequence), which is the run order.
 pub struct EventQueue {
     heap: BinaryHeap<Reverse<u128>>,
@@ -133,7 +137,7 @@ mod tests {
         q.schedule(SimTime(5), Event::FlowStart(FlowId(3)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         for ev in [Event::LinkTxDone(LinkId(MAX_EVENT_ID)), Event::LinkArrival(LinkId(3)), Event::RetransmitTimer(FlowId(9)),
-                   Event::DelayedAckTimer(FlowId(1)), Event::FlowStop(FlowId(0)), Event::WarmupEnd] {
+                   Event::DelayedAckTimer(FlowId(1)), Event::FlowStop(FlowId(0)), Event::WarmupEnd, Event::SourceTimer(FlowId(7))] {
             assert_eq!(Event::unpack(ev.pack()), ev);
         }
         assert_eq!(

@@ -7,6 +7,8 @@ use crate::scenario::plan::{AppPlan, FlowPlan};
 use crate::transport::receiver::TcpReceiver;
 use crate::transport::segments::SegmentSizes;
 use crate::transport::sender::TcpSender;
+use crate::transport::udp_onoff::OnOffSource;
+use crate::rng::RngStream;
 use crate::units::SimTime;
 
 /// One flow of the simulation.
@@ -21,8 +23,12 @@ pub struct Flow {
     pub start_at: SimTime,
     /// Segment sizes of its application.
     pub sizes: SegmentSizes,
-    /// The sender.
+    /// The sender (TCP flows; for a UDP source it only keeps the send counters).
     pub sender: TcpSender,
+    /// The UDP ON/OFF source, for flows whose application is `onoff`.
+    pub onoff: Option<OnOffSource>,
+    /// The flow's random stream (after its start-time draw).
+    pub rng: RngStream,
     /// The receiver.
     pub receiver: TcpReceiver,
     /// Receiver-side measurements.
@@ -36,11 +42,15 @@ pub struct Flow {
 }
 
 impl Flow {
-    /// Builds flow `id` from its plan, starting at `start_at`.
-    pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime) -> Self {
+    /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`.
+    pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
         let size = match plan.app {
-            AppPlan::Bulk => None,
+            AppPlan::Bulk | AppPlan::OnOff(_) => None,
             AppPlan::Finite(b) => Some(b.0),
+        };
+        let onoff = match plan.app {
+            AppPlan::OnOff(p) => Some(OnOffSource::new(id, plan.dst, p, crate::units::Bytes(plan.tcp.mss.0 + plan.tcp.header.0))),
+            _ => None,
         };
         let tcp = &plan.tcp;
         let sizes = SegmentSizes::new(tcp.mss.0, size);
@@ -52,6 +62,8 @@ impl Flow {
             start_at,
             sizes,
             sender: TcpSender::new(id, plan.dst, tcp, sizes, cc),
+            onoff,
+            rng,
             receiver: TcpReceiver::new(id, plan.src, tcp.header, tcp.sack, tcp.delayed_ack, tcp.delayed_ack_timeout),
             stats: FlowStats::default(),
             delivered_total_bytes: 0,

@@ -110,7 +110,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     flows.push("flow", Column::U64((0..n as u64).collect()));
     flows.push("group", Column::U64(plan.flows.iter().map(|f| f.group as u64).collect()));
     flows.push("group_name", Column::Str(plan.flows.iter().map(|f| f.group_name.clone()).collect()));
-    flows.push("cc", Column::Str(sim.flows.iter().map(|f| f.sender.cc.name().to_string()).collect()));
+    flows.push("cc", Column::Str(sim.flows.iter().map(|f| if f.onoff.is_some() { "udp".to_string() } else { f.sender.cc.name().to_string() }).collect()));
     flows.push("src", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.src.idx()].clone()).collect()));
     flows.push("dst", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.dst.idx()].clone()).collect()));
     for (name, v) in cols_f {

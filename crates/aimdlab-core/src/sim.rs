@@ -68,7 +68,7 @@ impl Simulator {
             .map(|(i, fp)| {
                 let mut rng = derive_stream(seed, StreamKind::Flow, i as u64);
                 let jitter = if fp.start_jitter.0 > 0 { rng.gen_range(0..fp.start_jitter.0) } else { 0 };
-                Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter))
+                Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
             })
             .collect();
         let n_slots = plan.next_hop.first().map_or(0, |v| v.len());
@@ -172,12 +172,24 @@ impl Simulator {
                 self.flows[f.idx()].receiver.on_dack_timer(self.now, &mut out);
                 self.flush(out, f, self.flows[f.idx()].dst);
             }
+            Event::FlowStart(f) if self.flows[f.idx()].onoff.is_some() => {
+                let flow = &mut self.flows[f.idx()];
+                let t = flow.onoff.as_mut().unwrap().start(self.now, &mut flow.rng);
+                self.events.schedule(t, Event::SourceTimer(f));
+            }
+            Event::SourceTimer(f) => self.source_timer(f),
             Event::FlowStart(f) => {
                 let mut out = std::mem::take(&mut self.outbox);
                 self.flows[f.idx()].sender.start(self.now, &mut out);
                 self.flush(out, f, self.flows[f.idx()].src);
             }
-            Event::FlowStop(f) => self.flows[f.idx()].sender.stop_app(),
+            Event::FlowStop(f) => {
+                let flow = &mut self.flows[f.idx()];
+                flow.sender.stop_app();
+                if let Some(s) = flow.onoff.as_mut() {
+                    s.stop();
+                }
+            }
             Event::Sample => self.sample(),
             Event::WarmupEnd => self.start_window(),
         }
@@ -192,11 +204,34 @@ impl Simulator {
         self.links[link as usize].enqueue(p, self.now, &mut self.events);
     }
 
+    /// The ON/OFF source of `f` may send a packet.
+    fn source_timer(&mut self, f: FlowId) {
+        let mut out = std::mem::take(&mut self.outbox);
+        let flow = &mut self.flows[f.idx()];
+        let next = flow.onoff.as_mut().expect("a source timer belongs to a source").on_timer(self.now, &mut flow.rng, &mut out.packets);
+        for p in &out.packets {
+            flow.sender.count_unreliable_send(p.size.0);
+        }
+        if let Some(t) = next {
+            self.events.schedule(t, Event::SourceTimer(f));
+        }
+        let origin = flow.src;
+        self.flush(out, f, origin);
+    }
+
     /// `p` reached its destination host.
     #[inline]
     fn deliver(&mut self, p: Packet) {
         self.counters.delivered += 1;
         let now = self.now;
+        if self.flows[p.flow.idx()].onoff.is_some() {
+            // UDP: counted, never acknowledged.
+            let flow = &mut self.flows[p.flow.idx()];
+            let payload = flow.sizes.mss.min(p.size.0);
+            flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
+            flow.delivered_total_bytes += payload;
+            return;
+        }
         let mut out = std::mem::take(&mut self.outbox);
         let fid = p.flow;
         let flow = &mut self.flows[fid.idx()];

@@ -190,12 +190,42 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig) -> Res<FlowPlan>
     }
     let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
     let cc = cc::resolve(&g.cc, &format!("{path}.cc"))?;
+    let a = &g.app;
+    if a.kind != AppKind::Onoff {
+        for (name, given) in [("rate", a.rate.is_some()), ("on", a.on.is_some()), ("off", a.off.is_some()), ("shape", a.shape.is_some())] {
+            if given {
+                return err(format!("{path}.app.{name}"), "applies only to kind = \"onoff\"");
+            }
+        }
+    }
     let app = match g.app.kind {
         AppKind::Bulk => {
             if g.app.size.is_some() {
                 return err(format!("{path}.app.size"), "applies only to kind = \"finite\"; remove it or set kind = \"finite\"");
             }
             AppPlan::Bulk
+        }
+        AppKind::Onoff => {
+            if a.size.is_some() {
+                return err(format!("{path}.app.size"), "applies only to kind = \"finite\"");
+            }
+            let shape = a.shape.unwrap_or(1.5);
+            if !(shape.is_finite() && shape > 1.0) {
+                return err(format!("{path}.app.shape"), format!("{shape} is not above 1; expected a Pareto shape > 1 (finite mean)"));
+            }
+            let on = a.on.map(|d| d.0).unwrap_or(SimDuration::from_secs(1));
+            let off = a.off.map(|d| d.0).unwrap_or(SimDuration::from_secs(2));
+            for (name, d) in [("on", on), ("off", off)] {
+                if d == SimDuration::ZERO {
+                    return err(format!("{path}.app.{name}"), "\"0s\" is not allowed; expected a mean duration > 0");
+                }
+            }
+            AppPlan::OnOff(crate::transport::udp_onoff::OnOffParams {
+                rate: a.rate.map(|r| r.0).unwrap_or(Rate::from_bps(500_000)),
+                on_mean: on,
+                off_mean: off,
+                shape,
+            })
         }
         AppKind::Finite => match g.app.size {
             None => return err(format!("{path}.app.size"), "is missing; a finite application needs a size such as \"1MB\""),

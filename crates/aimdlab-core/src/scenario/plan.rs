@@ -30,12 +30,14 @@ pub struct LinkPlan {
 }
 
 /// What a flow's application offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AppPlan {
     /// Unlimited data.
     Bulk,
     /// A transfer of this many payload bytes.
     Finite(Bytes),
+    /// An unresponsive UDP ON/OFF source.
+    OnOff(crate::transport::udp_onoff::OnOffParams),
 }
 
 /// One flow.

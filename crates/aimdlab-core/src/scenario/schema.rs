@@ -414,18 +414,32 @@ pub enum AppKind {
     Bulk,
     /// Sends `size` bytes once, then is done; its completion time is recorded.
     Finite,
+    /// Unresponsive UDP ON/OFF source (Pareto ON and OFF times), e.g. background traffic.
+    Onoff,
 }
 
 /// The application of a flow group.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AppSpec {
-    /// `"bulk"` (default) or `"finite"`.
+    /// `"bulk"` (default), `"finite"` or `"onoff"`.
     #[serde(default)]
     pub kind: AppKind,
     /// For `finite`: the transfer size, e.g. `"1MB"`.
     #[serde(default)]
     pub size: Option<Size>,
+    /// For `onoff`: sending rate while ON. Default `"500Kbps"` (gaimd.txt §2.4.1).
+    #[serde(default)]
+    pub rate: Option<LinkRate>,
+    /// For `onoff`: mean ON time. Default `"1s"`.
+    #[serde(default)]
+    pub on: Option<Duration>,
+    /// For `onoff`: mean OFF time. Default `"2s"`.
+    #[serde(default)]
+    pub off: Option<Duration>,
+    /// For `onoff`: Pareto shape of ON and OFF times, > 1. Default 1.5.
+    #[serde(default)]
+    pub shape: Option<f64>,
 }
 
 /// Overrides of a flow's own access link (dumbbell only).

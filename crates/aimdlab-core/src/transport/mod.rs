@@ -8,3 +8,4 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod segments;
 pub mod sender;
+pub mod udp_onoff;

@@ -347,6 +347,14 @@ impl TcpSender {
         }
     }
 
+    /// Counts a packet sent by an unreliable source that uses this sender only for its
+    /// counters (a UDP ON/OFF flow).
+    pub fn count_unreliable_send(&mut self, wire_bytes: u64) {
+        self.stats.data_pkts_sent += 1;
+        self.stats.data_bytes_sent += wire_bytes;
+        self.sent_total_bytes += wire_bytes;
+    }
+
     /// Forgets the window counters.
     pub fn start_window(&mut self) {
         self.stats = SenderStats::default();

@@ -1,0 +1,123 @@
+//! An unresponsive ON/OFF UDP source, the background traffic of `gaimd.txt` §2.4.1: during
+//! ON periods it sends fixed-size packets at a constant `rate`; ON and OFF durations are
+//! drawn from Pareto distributions with the given means and shape (heavy-tailed for
+//! 1 < shape < 2, which makes the aggregate self-similar). The first period is ON. Nothing is
+//! acknowledged or retransmitted.
+//!
+//! Pareto(mean m, shape a): scale `x_m = m·(a − 1)/a`, sample `x_m / U^(1/a)`, U uniform in (0, 1].
+
+use crate::ids::{FlowId, NodeId};
+use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::rng::RngStream;
+use crate::units::{Bytes, Rate, SimDuration, SimTime};
+use rand::Rng;
+
+/// Resolved ON/OFF parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnOffParams {
+    /// Sending rate while ON.
+    pub rate: Rate,
+    /// Mean ON duration.
+    pub on_mean: SimDuration,
+    /// Mean OFF duration.
+    pub off_mean: SimDuration,
+    /// Pareto shape (> 1).
+    pub shape: f64,
+}
+
+/// One ON/OFF source.
+pub struct OnOffSource {
+    flow: FlowId,
+    dst: NodeId,
+    prm: OnOffParams,
+    pkt_size: Bytes,
+    gap: SimDuration,
+    on_until: SimTime,
+    seq: u64,
+    stopped: bool,
+}
+
+fn pareto(mean: SimDuration, shape: f64, rng: &mut RngStream) -> SimDuration {
+    let scale = mean.as_secs_f64() * (shape - 1.0) / shape;
+    let u: f64 = 1.0 - rng.gen::<f64>(); // (0, 1]
+    SimDuration::from_secs_f64(scale / u.powf(1.0 / shape))
+}
+
+impl OnOffSource {
+    /// A source of `flow` to `dst` sending `pkt_size`-byte packets.
+    pub fn new(flow: FlowId, dst: NodeId, prm: OnOffParams, pkt_size: Bytes) -> Self {
+        OnOffSource { flow, dst, gap: prm.rate.serialization_time(pkt_size), prm, pkt_size, on_until: SimTime::ZERO, seq: 0, stopped: false }
+    }
+
+    /// The application stops sending.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Starts the first ON period at `now`; returns when to send.
+    pub fn start(&mut self, now: SimTime, rng: &mut RngStream) -> SimTime {
+        self.on_until = now + pareto(self.prm.on_mean, self.prm.shape, rng);
+        now
+    }
+
+    /// The send timer fired at `now`: pushes a packet if ON and returns when to fire next
+    /// (None once stopped).
+    pub fn on_timer(&mut self, now: SimTime, rng: &mut RngStream, out: &mut Vec<Packet>) -> Option<SimTime> {
+        if self.stopped {
+            return None;
+        }
+        if now >= self.on_until {
+            let off = pareto(self.prm.off_mean, self.prm.shape, rng);
+            let resume = now + off;
+            self.on_until = resume + pareto(self.prm.on_mean, self.prm.shape, rng);
+            return Some(resume);
+        }
+        out.push(Packet {
+            flow: self.flow,
+            dst: self.dst,
+            kind: PacketKind::Data,
+            size: self.pkt_size,
+            seq: self.seq,
+            sent_at: now,
+            is_retransmission: false,
+            echo_sent_at: SimTime::ZERO,
+            echo_is_retransmission: false,
+            ecn: Ecn::NotEct,
+            ece: false,
+            cwr: false,
+            sack: SackBlocks::new(0),
+            enqueued_at: now,
+        });
+        self.seq += 1;
+        Some(now + self.gap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{derive_stream, StreamKind};
+
+    #[test]
+    fn pareto_draws_have_the_requested_mean() {
+        let mut rng = derive_stream(9, StreamKind::Flow, 0);
+        let n = 400_000;
+        // Shape 2.5 (finite variance) so the sample mean settles quickly.
+        let mean = (0..n).map(|_| pareto(SimDuration::from_secs(1), 2.5, &mut rng).as_secs_f64()).sum::<f64>() / n as f64;
+        assert!((mean - 1.0).abs() < 0.02, "{mean}");
+    }
+
+    #[test]
+    fn sends_at_its_rate_while_on() {
+        let prm = OnOffParams { rate: Rate::from_bps(500_000), on_mean: SimDuration::from_secs(1000), off_mean: SimDuration::from_secs(1), shape: 1.5 };
+        let mut s = OnOffSource::new(FlowId(0), NodeId(1), prm, Bytes(1000));
+        let mut rng = derive_stream(1, StreamKind::Flow, 0);
+        let mut t = s.start(SimTime::ZERO, &mut rng);
+        let mut out = Vec::new();
+        while t < SimTime::ZERO + SimDuration::from_secs(1) {
+            t = s.on_timer(t, &mut rng, &mut out).unwrap();
+        }
+        // 500 kbit/s of 1000-byte packets: 62.5 per second.
+        assert!((62..=64).contains(&out.len()), "{}", out.len());
+    }
+}
