@@ -96,27 +96,11 @@ impl LinkLoss {
 mod tests {
     use super::*;
     use crate::ids::{FlowId, NodeId};
-    use crate::net::packet::{Ecn, SackBlocks};
     use crate::rng::{derive_stream, StreamKind};
     use crate::units::{Bytes, SimTime};
 
     fn packet(kind: PacketKind) -> Packet {
-        Packet {
-            flow: FlowId(0),
-            dst: NodeId(0),
-            kind,
-            size: Bytes(1000),
-            seq: 0,
-            sent_at: SimTime::ZERO,
-            is_retransmission: false,
-            echo_sent_at: SimTime::ZERO,
-            echo_is_retransmission: false,
-            ecn: Ecn::NotEct,
-            ece: false,
-            cwr: false,
-            sack: SackBlocks::new(0),
-            enqueued_at: SimTime::ZERO,
-        }
+        Packet { kind, ..Packet::data(FlowId(0), NodeId(0), 0, Bytes(1000), SimTime::ZERO) }
     }
 
     #[test]

@@ -107,3 +107,26 @@ pub struct Packet {
     /// When it entered the queue it is waiting in (for queuing delay).
     pub enqueued_at: SimTime,
 }
+
+impl Packet {
+    /// A data segment `seq` of `flow` to `dst`, `size` bytes on the wire, sent at `now`:
+    /// an original transmission, not ECN-capable, without flags.
+    pub fn data(flow: FlowId, dst: NodeId, seq: u64, size: Bytes, now: SimTime) -> Packet {
+        Packet {
+            flow,
+            dst,
+            kind: PacketKind::Data,
+            size,
+            seq,
+            sent_at: now,
+            is_retransmission: false,
+            echo_sent_at: SimTime::ZERO,
+            echo_is_retransmission: false,
+            ecn: Ecn::NotEct,
+            ece: false,
+            cwr: false,
+            sack: SackBlocks::new(0),
+            enqueued_at: now,
+        }
+    }
+}

@@ -206,22 +206,7 @@ mod tests {
     use super::*;
 
     fn data(seq: u64) -> Packet {
-        Packet {
-            flow: FlowId(0),
-            dst: NodeId(1),
-            kind: PacketKind::Data,
-            size: Bytes(1040),
-            seq,
-            sent_at: SimTime(seq),
-            is_retransmission: false,
-            echo_sent_at: SimTime::ZERO,
-            echo_is_retransmission: false,
-            ecn: Ecn::NotEct,
-            ece: false,
-            cwr: false,
-            sack: SackBlocks::new(0),
-            enqueued_at: SimTime::ZERO,
-        }
+        Packet::data(FlowId(0), NodeId(1), seq, Bytes(1040), SimTime(seq))
     }
 
     #[test]

@@ -31,7 +31,7 @@ use super::scoreboard::Scoreboard;
 use super::segments::SegmentSizes;
 use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
-use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::net::packet::{Ecn, Packet};
 use crate::units::{Bytes, SimTime};
 
 /// Sender-side counters over the measurement window.
@@ -166,21 +166,11 @@ impl TcpSender {
     fn send_segment(&mut self, seq: u64, is_retransmission: bool, now: SimTime, out: &mut Outbox) {
         let size = Bytes(self.sizes.payload(seq) + self.header.0);
         out.packets.push(Packet {
-            flow: self.flow,
-            dst: self.dst,
-            kind: PacketKind::Data,
-            size,
-            seq,
-            sent_at: now,
             is_retransmission,
-            echo_sent_at: SimTime::ZERO,
-            echo_is_retransmission: false,
             // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
             ecn: if self.ecn && !is_retransmission { Ecn::Ect0 } else { Ecn::NotEct },
-            ece: false,
             cwr: std::mem::take(&mut self.cwr_pending),
-            sack: SackBlocks::new(0),
-            enqueued_at: now,
+            ..Packet::data(self.flow, self.dst, seq, size, now)
         });
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;

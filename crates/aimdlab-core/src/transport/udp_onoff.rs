@@ -7,7 +7,7 @@
 //! Pareto(mean m, shape a): scale `x_m = m·(a − 1)/a`, sample `x_m / U^(1/a)`, U uniform in (0, 1].
 
 use crate::ids::{FlowId, NodeId};
-use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::net::packet::Packet;
 use crate::rng::RngStream;
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use rand::Rng;
@@ -72,22 +72,7 @@ impl OnOffSource {
             self.on_until = resume + pareto(self.prm.on_mean, self.prm.shape, rng);
             return Some(resume);
         }
-        out.push(Packet {
-            flow: self.flow,
-            dst: self.dst,
-            kind: PacketKind::Data,
-            size: self.pkt_size,
-            seq: self.seq,
-            sent_at: now,
-            is_retransmission: false,
-            echo_sent_at: SimTime::ZERO,
-            echo_is_retransmission: false,
-            ecn: Ecn::NotEct,
-            ece: false,
-            cwr: false,
-            sack: SackBlocks::new(0),
-            enqueued_at: now,
-        });
+        out.push(Packet::data(self.flow, self.dst, self.seq, self.pkt_size, now));
         self.seq += 1;
         Some(now + self.gap)
     }

@@ -20,6 +20,19 @@ pub fn fits(fifo: &PacketFifo, limit: PacketsOrBytes, size: u64) -> bool {
     }
 }
 
+/// Appends `p` to `fifo` if it fits under `limit`; otherwise records an overflow drop.
+/// Returns whether it was queued.
+#[inline]
+pub fn push_or_overflow(fifo: &mut PacketFifo, limit: PacketsOrBytes, p: Packet, log: &mut QueueLog) -> bool {
+    if fits(fifo, limit, p.size.0) {
+        fifo.push(p);
+        true
+    } else {
+        log.drop(DropCause::Overflow);
+        false
+    }
+}
+
 /// A FIFO sized for `limit`.
 pub fn fifo_for(limit: PacketsOrBytes) -> PacketFifo {
     let capacity = match limit {
@@ -38,13 +51,7 @@ impl DropTail {
     /// Appends `p` if it fits, else drops it (overflow). Returns whether it was queued.
     #[inline]
     pub fn enqueue(&mut self, p: Packet, log: &mut QueueLog) -> bool {
-        if fits(&self.fifo, self.limit, p.size.0) {
-            self.fifo.push(p);
-            true
-        } else {
-            log.drop(DropCause::Overflow);
-            false
-        }
+        push_or_overflow(&mut self.fifo, self.limit, p, log)
     }
 
     /// Removes the packet at the head.

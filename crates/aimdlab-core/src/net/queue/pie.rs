@@ -13,7 +13,7 @@
 //! max_burst 150 ms. The periodic update runs lazily at each arrival for the periods that
 //! have elapsed, which gives the same sequence of probabilities as a timer.
 
-use super::droptail::{fifo_for, fits};
+use super::droptail::{fifo_for, push_or_overflow};
 use super::fifo::PacketFifo;
 use super::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
@@ -135,13 +135,7 @@ impl Pie {
                 return false;
             }
         }
-        if fits(&self.fifo, self.prm.limit, p.size.0) {
-            self.fifo.push(p);
-            true
-        } else {
-            log.drop(DropCause::Overflow);
-            false
-        }
+        push_or_overflow(&mut self.fifo, self.prm.limit, p, log)
     }
 
     /// Takes the head packet at `now`, measuring its sojourn time.

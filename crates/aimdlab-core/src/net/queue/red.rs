@@ -21,7 +21,7 @@
 //! `min_th = max(5, target_delay·C/2)` packets, `max_th = 3·min_th`, `w_q = 1 − e^(−1/C)`,
 //! with C the link rate in packets of `mean_pkt_size` per second.
 
-use super::droptail::{fifo_for, fits};
+use super::droptail::{fifo_for, push_or_overflow};
 use super::fifo::PacketFifo;
 use super::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
@@ -160,13 +160,7 @@ impl Red {
                 return false;
             }
         }
-        if fits(&self.fifo, cfg.limit, p.size.0) {
-            self.fifo.push(p);
-            true
-        } else {
-            log.drop(DropCause::Overflow);
-            false
-        }
+        push_or_overflow(&mut self.fifo, cfg.limit, p, log)
     }
 
     /// Takes the head packet at `now`.
