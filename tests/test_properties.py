@@ -67,6 +67,7 @@ def flow_groups(draw):
         "initial_cwnd": draw(st.integers(1, 20)),
         "min_rto": draw(st.sampled_from(["200ms", "1s"])),
         "ecn": draw(st.booleans()),
+        "send_jitter": draw(st.sampled_from(["0s", "100us", "5ms"])),
     }
     return g
 

@@ -93,3 +93,14 @@ def test_utilization_example_keeps_the_bottleneck_busy(flows, examples_dir):
     r = run_checked(sc)
     assert r.summary["flows"] == flows
     assert r.summary["bottleneck"]["utilization"] >= 0.90
+
+
+def test_send_jitter_delays_packets_by_half_its_width_on_average_and_keeps_order():
+    # One flow on an uncongested path: the one-way delay grows by the mean jitter (plus the
+    # queueing that keeping order adds), and nothing is reordered, so no dupACKs appear.
+    base = run_checked(dumbbell(rate="100Mbps", buffer="1000pkt", duration="10s", tcp={"receive_window": "20pkt"}))
+    jit = run_checked(dumbbell(rate="100Mbps", buffer="1000pkt", duration="10s", tcp={"receive_window": "20pkt", "send_jitter": "2ms"}))
+    d0 = base.flows.to_pandas().iloc[0]
+    d1 = jit.flows.to_pandas().iloc[0]
+    assert 1.0 <= d1["delay_mean_ms"] - d0["delay_mean_ms"] <= 2.0, (d0["delay_mean_ms"], d1["delay_mean_ms"])
+    assert d1["fast_retransmits"] == 0 and d1["retransmitted_pkts"] == 0

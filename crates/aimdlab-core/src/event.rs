@@ -30,6 +30,8 @@ pub enum Event {
     WarmupEnd,
     /// The flow's ON/OFF source may send.
     SourceTimer(FlowId),
+    /// The packet at the head of the flow's send-jitter queue leaves its host.
+    HostRelease(FlowId),
 }
 
 /// Bits of an entry's low word that hold the event; the sequence number takes the rest.
@@ -51,6 +53,7 @@ impl Event {
             Event::Sample => (6, 0),
             Event::WarmupEnd => (7, 0),
             Event::SourceTimer(f) => (8, f.0),
+            Event::HostRelease(f) => (9, f.0),
         };
         debug_assert!(id <= MAX_EVENT_ID);
         ((kind as u64) << ID_BITS) | id as u64
@@ -68,7 +71,8 @@ impl Event {
             5 => Event::FlowStop(FlowId(id)),
             6 => Event::Sample,
             7 => Event::WarmupEnd,
-            _ => Event::SourceTimer(FlowId(id)),
+            8 => Event::SourceTimer(FlowId(id)),
+            _ => Event::HostRelease(FlowId(id)),
         }
     }
 }
@@ -137,7 +141,7 @@ mod tests {
         q.schedule(SimTime(5), Event::FlowStart(FlowId(3)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         for ev in [Event::LinkTxDone(LinkId(MAX_EVENT_ID)), Event::LinkArrival(LinkId(3)), Event::RetransmitTimer(FlowId(9)),
-                   Event::DelayedAckTimer(FlowId(1)), Event::FlowStop(FlowId(0)), Event::WarmupEnd, Event::SourceTimer(FlowId(7))] {
+                   Event::DelayedAckTimer(FlowId(1)), Event::FlowStop(FlowId(0)), Event::WarmupEnd, Event::SourceTimer(FlowId(7)), Event::HostRelease(FlowId(2))] {
             assert_eq!(Event::unpack(ev.pack()), ev);
         }
         assert_eq!(

@@ -39,6 +39,10 @@ pub struct Flow {
     pub delivered_at_last_sample: u64,
     /// The sender's `sent_total_bytes` at the previous sample.
     pub sent_at_last_sample: u64,
+    /// Extra random delay before a data packet leaves the host (0: none).
+    pub send_jitter: crate::units::SimDuration,
+    /// Data packets waiting out their send jitter, with their release times (non-decreasing).
+    pub release: std::collections::VecDeque<(SimTime, crate::net::packet::Packet)>,
 }
 
 impl Flow {
@@ -69,6 +73,8 @@ impl Flow {
             delivered_total_bytes: 0,
             delivered_at_last_sample: 0,
             sent_at_last_sample: 0,
+            send_jitter: plan.tcp.send_jitter,
+            release: std::collections::VecDeque::new(),
         }
     }
 }

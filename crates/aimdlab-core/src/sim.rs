@@ -178,6 +178,16 @@ impl Simulator {
                 self.events.schedule(t, Event::SourceTimer(f));
             }
             Event::SourceTimer(f) => self.source_timer(f),
+            Event::HostRelease(f) => {
+                let flow = &mut self.flows[f.idx()];
+                let (_, p) = flow.release.pop_front().expect("a release event has a packet");
+                if let Some(&(next, _)) = flow.release.front() {
+                    self.events.schedule(next, Event::HostRelease(f));
+                }
+                let origin = flow.src;
+                self.counters.sent += 1;
+                self.forward(p, origin);
+            }
             Event::FlowStart(f) => {
                 let mut out = std::mem::take(&mut self.outbox);
                 self.flows[f.idx()].sender.start(self.now, &mut out);
@@ -255,12 +265,24 @@ impl Simulator {
         }
     }
 
-    /// Injects an endpoint's packets at `origin` and schedules its timers.
+    /// Injects an endpoint's packets at `origin` (data packets of a flow with send jitter
+    /// wait out their delay first) and schedules its timers.
     #[inline]
     fn flush(&mut self, mut out: Outbox, flow: FlowId, origin: NodeId) {
         for i in 0..out.packets.len() {
+            let p = out.packets[i];
+            let f = &mut self.flows[flow.idx()];
+            if f.send_jitter > SimDuration::ZERO && p.kind == PacketKind::Data && origin == f.src {
+                let delay = SimDuration(f.rng.gen_range(0..f.send_jitter.0));
+                let at = f.release.back().map_or(self.now, |&(t, _)| t).max(self.now + delay);
+                f.release.push_back((at, p));
+                if f.release.len() == 1 {
+                    self.events.schedule(at, Event::HostRelease(flow));
+                }
+                continue;
+            }
             self.counters.sent += 1;
-            self.forward(out.packets[i], origin);
+            self.forward(p, origin);
         }
         if let Some(t) = out.rto_timer {
             self.events.schedule(t, Event::RetransmitTimer(flow));

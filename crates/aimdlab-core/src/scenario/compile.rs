@@ -179,6 +179,9 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     if let Some(v) = p.ecn {
         c.ecn = v;
     }
+    if let Some(v) = p.send_jitter {
+        c.send_jitter = v.0;
+    }
     Ok(c)
 }
 

@@ -298,6 +298,11 @@ pub struct TcpParams {
     pub delayed_ack_timeout: Option<Duration>,
     /// Receiver window in packets or bytes. Default `"65535pkt"`.
     pub receive_window: Option<BufferSize>,
+    /// Each data packet leaves its host after an extra random delay, uniform in
+    /// [0, send_jitter), order kept — ns-2's `overhead_`, the usual cure for DropTail phase
+    /// effects (Floyd & Jacobson, "On Traffic Phase Effects in Packet-Switched Gateways",
+    /// 1992). Default `"0s"`.
+    pub send_jitter: Option<Duration>,
     /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
     /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: Option<bool>,

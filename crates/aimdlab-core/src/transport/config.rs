@@ -31,6 +31,8 @@ pub struct TcpConfig {
     pub receive_window_pkts: u64,
     /// Data packets are sent ECN-capable.
     pub ecn: bool,
+    /// Each data packet leaves the host after an extra uniform delay in [0, send_jitter).
+    pub send_jitter: SimDuration,
 }
 
 impl Default for TcpConfig {
@@ -49,6 +51,7 @@ impl Default for TcpConfig {
             delayed_ack_timeout: SimDuration::from_millis(40),
             receive_window_pkts: 65535,
             ecn: false,
+            send_jitter: SimDuration::ZERO,
         }
     }
 }
