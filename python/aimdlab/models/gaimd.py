@@ -1,0 +1,75 @@
+"""GAIMD's sending-rate model and TCP-friendliness (Y. R. Yang and S. S. Lam, "General AIMD
+Congestion Control", shared/papers/gaimd.txt, §2.3 and §3).
+
+Rates are in packets per second; `rtt` and `t0` in seconds; `p` the loss rate; `b` packets
+acknowledged per ACK.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "td_term",
+    "to_term",
+    "sending_rate",
+    "normalized_rate",
+    "tcp_friendly_alpha_td",
+    "tcp_friendly_alpha_to",
+    "error_integral",
+    "tcp_friendly_alpha_error_min",
+]
+
+
+def td_term(alpha, beta, p, rtt, b=1):
+    """TD_{α,β}(p, RTT, b) = RTT·sqrt(2b(1 − β)p / (α(1 + β))) — eq. (3), the
+    triple-duplicate-ACK part of the denominator of eq. (2)."""
+    return rtt * np.sqrt(2.0 * b * (1.0 - beta) * p / (alpha * (1.0 + beta)))
+
+
+def to_term(alpha, beta, p, t0, b=1):
+    """TO_{α,β}(p, T0, b) = T0·min(1, 3·sqrt((1 − β²)b·p / (2α)))·p·(1 + 32p²) — eq. (4), the
+    timeout part; its min(...) is Q, the probability that a loss is a timeout."""
+    q = np.minimum(1.0, 3.0 * np.sqrt((1.0 - beta**2) * b * p / (2.0 * alpha)))
+    return t0 * q * p * (1.0 + 32.0 * p**2)
+
+
+def sending_rate(alpha, beta, p, rtt, t0, b=1):
+    """T_{α,β}(p, RTT, T0, b) = 1 / (TD + TO), packets/s — eq. (2). With α = 1, β = 1/2 it is
+    Padhye et al.'s TCP Reno formula."""
+    return 1.0 / (td_term(alpha, beta, p, rtt, b) + to_term(alpha, beta, p, t0, b))
+
+
+def normalized_rate(alpha, beta, p, rtt=1.0, t0=4.0, b=1):
+    """T_{α,β}(p) / T_{1,1/2}(p): the GAIMD rate relative to TCP's (Fig. 11). Depends on
+    `rtt` and `t0` only through T0/RTT."""
+    return sending_rate(alpha, beta, p, rtt, t0, b) / sending_rate(1.0, 0.5, p, rtt, t0, b)
+
+
+def tcp_friendly_alpha_td(beta):
+    """α = 3(1 − β)/(1 + β) — eq. (6), matching the TD terms."""
+    return 3.0 * (1.0 - beta) / (1.0 + beta)
+
+
+def tcp_friendly_alpha_to(beta):
+    """α = 4(1 − β²)/3 — eq. (7), matching the TO terms (α = 0.31 at β = 7/8)."""
+    return 4.0 * (1.0 - beta**2) / 3.0
+
+
+def error_integral(alpha, beta, threshold, t0_over_rtt=4.0, b=1, points=4000):
+    """E_β(α) = ∫₀¹ w(p)·|T_{α,β}(p)/T_{1,1/2}(p) − 1| dp with the step weight w(p) = 1 for
+    p < threshold, 0 above — eq. (8) and Fig. 8 (midpoint rule on `points` intervals)."""
+    p = (np.arange(points) + 0.5) * threshold / points
+    ratio = normalized_rate(alpha, beta, p, 1.0, t0_over_rtt, b)
+    return float(np.sum(np.abs(ratio - 1.0)) * threshold / points)
+
+
+def tcp_friendly_alpha_error_min(beta, threshold, t0_over_rtt=4.0, b=1):
+    """α* minimizing eq. (8) for `beta` (the error-minimizing TCP-friendly curve of Fig. 10):
+    a grid search on (0, 3] refined around its best point."""
+    grid = np.linspace(0.005, 3.0, 600)
+    errs = [error_integral(a, beta, threshold, t0_over_rtt, b) for a in grid]
+    best = grid[int(np.argmin(errs))]
+    fine = np.linspace(max(best - 0.01, 1e-4), best + 0.01, 201)
+    errs = [error_integral(a, beta, threshold, t0_over_rtt, b) for a in fine]
+    return float(fine[int(np.argmin(errs))])
