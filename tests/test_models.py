@@ -60,3 +60,48 @@ def test_error_integral_has_a_bottom_between_the_td_and_to_curves():
     assert 0.2 < a10 < a30 < 0.3125
     errs = [gaimd.error_integral(a, 0.875, 0.3) for a in (0.1, a30, 0.6)]
     assert errs[1] < errs[0] and errs[1] < errs[2]
+
+
+from aimdlab.models import chiu_jain, mr_aimd  # noqa: E402
+
+
+def test_chiu_jain_aimd_converges_to_fair_and_efficient_while_mimd_keeps_its_unfairness():
+    a = chiu_jain.simulate([1.0, 30.0], 50.0, chiu_jain.aimd(1.0, 0.5), 400)
+    assert a["fairness"][-50:].min() > 0.99
+    assert 0.6 < a["efficiency"][-50:].mean() < 1.05
+    m = chiu_jain.simulate([1.0, 30.0], 50.0, chiu_jain.mimd(1.1, 0.5), 400)
+    assert abs(m["fairness"][-1] - m["fairness"][0]) < 1e-9  # ratios never change under MIMD
+
+
+def test_new_aimd_two_flow_model_follows_eq_1_to_4_term_by_term():
+    x1, x2, w = 4.0, 12.0, 40.0
+    r = chiu_jain.new_aimd_pseudocode(x1, x2, w, 60)
+    ends = np.nonzero(r["congested"])[0]
+    t_at = r["t"][ends]
+    # At the end of cycle m the total is x1/2^(m-1) + x2/2^(m-1) + 2(k1 + ... + km) (eq. 1-4):
+    for m, (step, t) in enumerate(zip(ends[:4], t_at[:4]), start=1):
+        expected = (x1 + x2) / 2 ** (m - 1) + 2 * t
+        assert r["total"][step] == pytest.approx(expected)
+        assert r["total"][step] >= w
+    # Cycle 1 lasts k1 = (W - x1 - x2)/2 = 12 RTTs of increase.
+    assert t_at[0] == 12
+
+
+def test_new_aimd_cycle_analysis():
+    c = chiu_jain.new_aimd_cycles(4.0, 12.0, 40.0, 4)
+    k1 = (40 - 16) / 2
+    k2 = (40 - 2 * k1) / 4
+    assert list(c["k"]) == pytest.approx([k1, k2, k2 / 2, k2 / 4])
+    assert c["packets"][0] == pytest.approx((1 + k1) * (40 - k1))
+
+
+def test_mr_aimd_exploitation_model():
+    # a' = 0.5 from a = 1, W_init = 20: eq. (3) a = 1.5, 2.5, 4.0 → W = 21.5, 24, 28.
+    assert list(mr_aimd.mr_aimd_window(3, 0.5)) == pytest.approx([21.5, 24.0, 28.0])
+    assert list(mr_aimd.mr_aimd_window(3, 0.5, rule="per_rtt")) == pytest.approx([21.5, 23.5, 26.0])
+    assert list(mr_aimd.tcp_window(3)) == [21.0, 22.0, 23.0]
+    # Closed form of eq. (3)-(4): W_n = W_init + n·a0 + a'·n(n+1)(n+2)/6; with a' = 0.005 after
+    # 10 RTTs that is 31.1 against TCP's 30.
+    n = np.arange(1, 11)
+    assert mr_aimd.mr_aimd_window(10, 0.005) == pytest.approx(20 + n + 0.005 * n * (n + 1) * (n + 2) / 6)
+    assert mr_aimd.mr_aimd_window(10, 0.005)[-1] == pytest.approx(31.1)

@@ -5,8 +5,11 @@ and equation it implements.
   (eq. 6, 7) and the error-minimizing α (eq. 8).
 - `aimdlab.models.tcp`: Mathis et al., Padhye et al., and TFRC's throughput equation
   (RFC 5348 §3.1).
+- `aimdlab.models.chiu_jain`: the synchronous feedback model (AIMD, GAIMD, MIMD, AIAD) and
+  New-AIMD's two-flow model and cycle analysis.
+- `aimdlab.models.mr_aimd`: MR-AIMD's window growth after a contention drop (eq. 3–5).
 """
 
-from . import gaimd, tcp
+from . import chiu_jain, gaimd, mr_aimd, tcp
 
-__all__ = ["gaimd", "tcp"]
+__all__ = ["chiu_jain", "gaimd", "mr_aimd", "tcp"]
