@@ -7,7 +7,7 @@
 //! timeouts (w → 1) and the loss-in-slow-start halving are TCP's. Defaults α = 1, β = 1/2
 //! (our choice, stated in the schema; the paper's comparisons vary them).
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 
 /// A binomial controller.
 #[derive(Clone, Debug)]
@@ -37,9 +37,7 @@ impl CongestionControl for Binomial {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
-        } else {
+        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             self.cwnd += self.alpha / self.cwnd.powf(self.k + 1.0);
         }
     }

@@ -10,7 +10,7 @@
 //!   the previous W_max), `ssthresh = cwnd = max(β·cwnd, 2)`, β = 0.7; a timeout sets cwnd
 //!   to 1 and starts a new epoch when congestion avoidance resumes (§4.8).
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::SimTime;
 
 /// C of RFC 9438 eq. 1, packets/s³.
@@ -55,8 +55,7 @@ impl CongestionControl for Cubic {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+        if slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             return;
         }
         let start = *self.epoch_start.get_or_insert_with(|| {

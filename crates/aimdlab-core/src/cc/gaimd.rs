@@ -14,7 +14,7 @@
 //! GAIMD(1, 1/2) is TCP Reno. TCP-friendly α for a given β: eq. (6) α = 3(1 − β)/(1 + β)
 //! (the TD curve) and eq. (7) α = 4(1 − β²)/3 (the TO curve, giving α = 0.31 at β = 7/8).
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 
 /// The TCP-friendly α of `gaimd.txt` eq. (6), matching the triple-duplicate term.
 pub fn tcp_friendly_alpha_td(beta: f64) -> f64 {
@@ -51,9 +51,7 @@ impl CongestionControl for Gaimd {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
-        } else {
+        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             self.cwnd += self.alpha / self.cwnd;
         }
     }

@@ -93,6 +93,19 @@ pub trait CongestionControl: Send {
     fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
 }
 
+/// RFC 5681 eq. 2 slow start, shared by the window controllers here: while
+/// `cwnd < ssthresh`, an ACK of N new segments adds min(N, 1). Returns whether it applied
+/// (false: the controller is in congestion avoidance).
+#[inline]
+pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool {
+    if *cwnd < ssthresh {
+        *cwnd += (newly_acked_pkts as f64).min(1.0);
+        true
+    } else {
+        false
+    }
+}
+
 /// A resolved controller choice from the scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CcConfig {

@@ -15,7 +15,7 @@
 //! Choices where the paper is silent: slow start as TCP (a loss in slow start halves cwnd
 //! and leaves `a` alone); `a` is kept at or above 1/64 so it can recover.
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::SimTime;
 
 /// Resolved MR-AIMD parameters.
@@ -87,9 +87,7 @@ impl CongestionControl for MrAimd {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
-        } else {
+        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             self.a += self.a_prime / self.cwnd;
             self.cwnd += self.a / self.cwnd;
         }

@@ -21,7 +21,7 @@
 //! Slow start, timeouts (W → 1) and the increase (α per RTT, α/W per ACK) are TCP's; a loss in
 //! slow start halves, as TCP. ECN-Echo counts as a loss.
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 
 /// Which reading of the New-AIMD decrease rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,8 +62,7 @@ impl CongestionControl for NewAimd {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
+        if slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             self.carried = self.cwnd - self.increments;
         } else {
             let inc = self.alpha / self.cwnd;

@@ -9,7 +9,7 @@
 //! Parity note: RFC 5681 eq. 4 writes ssthresh = max(FlightSize/2, 2·SMSS); Linux
 //! (`tcp_reno_ssthresh`) and the AIMD papers halve cwnd. We halve cwnd, floored at 2.
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 
 /// Reno's state.
 #[derive(Clone, Debug)]
@@ -39,11 +39,9 @@ impl CongestionControl for Reno {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            // RFC 5681 eq. 2: cwnd += min(N, SMSS).
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
-        } else {
-            // RFC 5681 eq. 3: cwnd += SMSS·SMSS/cwnd, i.e. α/cwnd packets per ACK.
+        // RFC 5681 eq. 2: cwnd += min(N, SMSS) in slow start ...
+        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
+            // ... eq. 3: cwnd += SMSS·SMSS/cwnd, i.e. α/cwnd packets per ACK.
             self.cwnd += ALPHA / self.cwnd;
         }
     }
