@@ -58,7 +58,7 @@ def run(
         raise ScenarioError(f"seed: {seed!r} is not valid; expected an integer from 0 to 2^64-1")
     scenario, controllers = _extract_controllers(scenario)
     text = to_json(scenario)
-    _core.validate(text)
+    duration_s = _core.validate(text)
     control = _core.RunControl()
     outcome: Dict[str, Any] = {}
 
@@ -72,13 +72,10 @@ def run(
     # report progress and to turn Ctrl-C into a cancellation.
     worker = threading.Thread(target=work, name="aimdlab-run", daemon=True)
     worker.start()
-    duration_s = None
     try:
         while worker.is_alive():
             worker.join(0.1)
             if progress is not None and worker.is_alive():
-                if duration_s is None:
-                    duration_s = _duration_s(scenario)
                 progress(control.now_s(), duration_s)
     except KeyboardInterrupt:
         control.cancel()
@@ -113,18 +110,6 @@ def _extract_controllers(scenario: Scenario):
         out["flows"].append(g)
         index += count if isinstance(count, int) and count > 0 else 0
     return out, controllers
-
-
-def _duration_s(scenario: Scenario) -> float:
-    """The scenario's duration in seconds (for progress reports)."""
-    d = str(scenario.get("duration", "0s")).strip()
-    for unit, scale in (("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("ps", 1e-12), ("s", 1.0)):
-        if d.endswith(unit):
-            try:
-                return float(d[: -len(unit)]) * scale
-            except ValueError:
-                break
-    return float("nan")
 
 
 def schema() -> dict:

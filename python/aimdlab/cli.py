@@ -122,9 +122,9 @@ def run(scenario: Path, out_dir: Optional[Path], seed: Optional[int], overrides:
             columns = (TextColumn("simulating {task.description}"), BarColumn(),
                        TextColumn("{task.completed:.1f} / {task.total:g} s simulated"), TimeElapsedColumn())
             with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-                from . import _duration_s
+                from .scenario import duration_s as scenario_duration_s
 
-                task = bar.add_task(scenario.name, total=_duration_s(sc))
+                task = bar.add_task(scenario.name, total=scenario_duration_s(sc))
 
                 def report(now_s: float, duration_s: float) -> None:
                     bar.update(task, completed=now_s, total=duration_s)

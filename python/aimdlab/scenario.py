@@ -22,7 +22,7 @@ from ._core import ScenarioError
 Scenario = Dict[str, Any]
 """A scenario as a plain dict (the same shape as the TOML file)."""
 
-__all__ = ["Scenario", "load", "loads", "apply_overrides", "validate", "to_json"]
+__all__ = ["Scenario", "load", "loads", "apply_overrides", "validate", "duration_s", "to_json"]
 
 
 def loads(text: str, source: str = "<string>") -> Scenario:
@@ -61,6 +61,11 @@ def to_json(scenario: Scenario) -> str:
 def validate(scenario: Scenario) -> None:
     """Checks a scenario dict against the engine's schema; raises `ScenarioError` if invalid."""
     _core.validate(to_json(scenario))
+
+
+def duration_s(scenario: Scenario) -> float:
+    """The simulated duration of a valid scenario, seconds (parsed by the engine)."""
+    return _core.validate(to_json(scenario))
 
 
 _INDEX = re.compile(r"^(?P<key>[^\[\]]*)((\[(?P<idx>\d+)\])*)$")

@@ -269,10 +269,14 @@ impl Simulator {
     /// wait out their delay first) and schedules its timers.
     #[inline]
     fn flush(&mut self, mut out: Outbox, flow: FlowId, origin: NodeId) {
+        let jitter = {
+            let f = &self.flows[flow.idx()];
+            f.send_jitter > SimDuration::ZERO && origin == f.src
+        };
         for i in 0..out.packets.len() {
             let p = out.packets[i];
-            let f = &mut self.flows[flow.idx()];
-            if f.send_jitter > SimDuration::ZERO && p.kind == PacketKind::Data && origin == f.src {
+            if jitter && p.kind == PacketKind::Data {
+                let f = &mut self.flows[flow.idx()];
                 let delay = SimDuration(f.rng.gen_range(0..f.send_jitter.0));
                 let at = f.release.back().map_or(self.now, |&(t, _)| t).max(self.now + delay);
                 f.release.push_back((at, p));

@@ -64,10 +64,11 @@ fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> 
     Ok(out)
 }
 
-/// Validates a scenario (JSON text); raises `ScenarioError` naming the bad field.
+/// Validates a scenario (JSON text); raises `ScenarioError` naming the bad field. Returns
+/// its duration in seconds.
 #[pyfunction]
-fn validate(scenario_json: &str) -> PyResult<()> {
-    aimdlab_core::scenario::load_json(scenario_json).map(|_| ()).map_err(scenario_err)
+fn validate(scenario_json: &str) -> PyResult<f64> {
+    aimdlab_core::scenario::load_json(scenario_json).map(|plan| plan.duration.as_secs_f64()).map_err(scenario_err)
 }
 
 /// Runs a scenario (JSON text) with an optional seed override, `RunControl`, and Python

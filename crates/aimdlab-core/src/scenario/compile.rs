@@ -298,10 +298,11 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
             let (rr, rd) = override_access(&d.access, &g.receiver_access);
             // The rate matters to the queue only for RED's automatic parameters.
             let aq = |rate: Rate| resolve_queue(&d.access.queue, rate, &format!("{base}.access.queue"));
-            net.link(src, r1, sr, sd, aq(sr)?, aloss.clone(), false);
-            net.link(r1, src, sr, sd, aq(sr)?, aloss.clone(), false);
-            net.link(r2, dst, rr, rd, aq(rr)?, aloss.clone(), false);
-            net.link(dst, r2, rr, rd, aq(rr)?, aloss.clone(), false);
+            let (sq, rq) = (aq(sr)?, aq(rr)?);
+            net.link(src, r1, sr, sd, sq.clone(), aloss.clone(), false);
+            net.link(r1, src, sr, sd, sq, aloss.clone(), false);
+            net.link(r2, dst, rr, rd, rq.clone(), aloss.clone(), false);
+            net.link(dst, r2, rr, rd, rq, aloss.clone(), false);
             flows.push(FlowPlan { src, dst, ..common.clone() });
         }
     }
