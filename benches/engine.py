@@ -3,6 +3,10 @@
     python benches/engine.py                 # both reference scenarios, 3 repetitions each
     python benches/engine.py --ns3 PATH      # also run the ns-3 peer on scenario (a)
 
+A third row runs scenario (a) with every flow's Reno written in Python (`aimdlab.Controller`)
+and reports the cost per Python callback: (wall with Python Reno − wall with built-in Reno,
+both through `aimdlab.run`) / number of `on_ack` + `on_congestion` calls.
+
 Each repetition runs in a fresh process so its peak memory (VmHWM) is its own. The wall
 time is that of the engine call (`aimdlab._core.run`: validation, simulation, and handing the
 tables to Python). This is a benchmark, not a test: it asserts nothing about time.
@@ -57,14 +61,51 @@ def one(path: str) -> None:
     }))
 
 
+def one_python_cc(path: str) -> None:
+    """Child process: scenario (a) through `aimdlab.run`, first with the built-in Reno, then
+    with a Python Reno; prints both wall times and the number of Python callbacks."""
+    import aimdlab
+
+    class CountingReno(aimdlab.Controller):
+        calls = 0
+
+        def on_ack(self, ack):
+            CountingReno.calls += 1
+            if ack.in_recovery or ack.newly_acked_pkts == 0:
+                return
+            self.cwnd += min(ack.newly_acked_pkts, 1) if self.cwnd < self.ssthresh else 1.0 / self.cwnd
+
+        def on_congestion(self, event):
+            CountingReno.calls += 1
+            self.ssthresh = max(self.cwnd * 0.5, 2.0)
+            self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
+
+    scenario = aimdlab.load(path)
+    t0 = time.perf_counter()
+    builtin = aimdlab.run(scenario)
+    wall_builtin = time.perf_counter() - t0
+    for group in scenario["flows"]:
+        group["cc"] = CountingReno()
+    t0 = time.perf_counter()
+    python = aimdlab.run(scenario)
+    wall_python = time.perf_counter() - t0
+    same = builtin.flows.to_pandas()["goodput_bps"].equals(python.flows.to_pandas()["goodput_bps"])
+    print(json.dumps({"wall_builtin_s": wall_builtin, "wall_python_s": wall_python, "callbacks": CountingReno.calls,
+                      "same_results": bool(same)}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3, help="runs per scenario (the best is reported)")
     ap.add_argument("--ns3", metavar="PATH", help="ns-3 peer binary (shared/peers/ns3/build.sh prints it)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--one-python-cc", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         one(args.one)
+        return
+    if args.one_python_cc:
+        one_python_cc(args.one_python_cc)
         return
     print(f"{'scenario':22} {'wall s':>8} {'bneck pkts/s':>14} {'events/s':>12} {'events/pkt':>10} {'peak MiB':>9} {'util':>6}")
     for path in SCENARIOS:
@@ -77,6 +118,13 @@ def main() -> None:
         ev_per_s = r["events"] / r["wall_s"]
         print(f"{r['scenario']:22} {r['wall_s']:8.2f} {pkts_per_s:14,.0f} {ev_per_s:12,.0f} "
               f"{r['events'] / r['bottleneck_pkts']:10.2f} {r['peak_rss_mib']:9.1f} {r['utilization']:6.3f}")
+    out = subprocess.run([sys.executable, __file__, "--one-python-cc", str(SCENARIOS[0])], check=True,
+                         capture_output=True, text=True)
+    r = json.loads(out.stdout)
+    per_call_us = (r["wall_python_s"] - r["wall_builtin_s"]) / r["callbacks"] * 1e6
+    print(f"(a) with Reno in Python: {r['wall_python_s']:.2f} s vs built-in {r['wall_builtin_s']:.2f} s, "
+          f"{r['callbacks']:,} callbacks -> {per_call_us:.2f} us per callback "
+          f"({'identical' if r['same_results'] else 'DIFFERENT'} per-flow goodput)")
     if args.ns3:
         t0 = time.perf_counter()
         out = subprocess.run([args.ns3, *NS3_A], check=True, capture_output=True, text=True)
