@@ -105,3 +105,60 @@ def test_mr_aimd_exploitation_model():
     n = np.arange(1, 11)
     assert mr_aimd.mr_aimd_window(10, 0.005) == pytest.approx(20 + n + 0.005 * n * (n + 1) * (n + 2) / 6)
     assert mr_aimd.mr_aimd_window(10, 0.005)[-1] == pytest.approx(31.1)
+
+
+def test_gaimd_full_form_window_solves_the_renewal_equation_and_is_padhye_for_tcp():
+    # Appendix eq. (22)-(23) with E[X] = b(1 - β)E[W]/α (eq. 21) is a quadratic in E[W];
+    # its positive root must be eq. (24).
+    for alpha, beta, p, b in [(0.31, 0.875, 0.02, 1), (1.0, 0.5, 0.01, 2), (0.5, 0.75, 0.2, 1)]:
+        k = b * (1 - beta) / alpha  # E[X] = k·E[W]
+        # (1-p)/p + W = (k W / 2)(βW + W - 1) + W/2  ->  (k(1+β)/2) W² - (k/2 + 1/2) W - (1-p)/p = 0
+        roots = np.roots([k * (1 + beta) / 2, -(k / 2 + 0.5), -(1 - p) / p])
+        assert gaimd.expected_window(alpha, beta, p, b) == pytest.approx(max(roots.real), rel=1e-12)
+    # α = 1, β = 1/2 gives Padhye et al.'s E[W] = (2+b)/(3b) + sqrt(8(1-p)/(3bp) + ((2+b)/(3b))²):
+    # at p = 0.01, b = 1 that is 1 + sqrt(264 + 1) = 17.2788.
+    assert gaimd.expected_window(1.0, 0.5, 0.01) == pytest.approx(1 + math.sqrt(265), rel=1e-12)
+
+
+def test_gaimd_timeout_probability_eq_45():
+    assert gaimd.timeout_probability(3, 0.1) == 1.0  # w <= 3: always a timeout
+    assert gaimd.timeout_probability(10, 1e-7) == pytest.approx(0.3, rel=1e-4)  # eq. (46): 3/w as p -> 0
+    # By hand at w = 5, p = 0.1: (1 - .729)(1 + .729(1 - .81)) / (1 - .59049) = 0.271·1.13851/0.40951
+    assert gaimd.timeout_probability(5, 0.1) == pytest.approx(0.271 * 1.13851 / 0.40951, rel=1e-12)
+
+
+def test_gaimd_full_form_approaches_eq_2_at_low_loss_and_stays_close_at_moderate_loss():
+    for alpha, beta in [(1.0, 0.5), (0.31, 0.875), (0.58, 0.75)]:
+        full = gaimd.sending_rate_full(alpha, beta, 1e-5, 0.1, 0.4)
+        approx = gaimd.sending_rate(alpha, beta, 1e-5, 0.1, 0.4)
+        assert full == pytest.approx(approx, rel=0.02)
+        # eq. (2) drops o(1/sqrt(p)) terms; at 5 % loss the two still agree within 25 %
+        assert gaimd.sending_rate_full(alpha, beta, 0.05, 0.1, 0.4) == pytest.approx(
+            gaimd.sending_rate(alpha, beta, 0.05, 0.1, 0.4), rel=0.25)
+
+
+def test_model_figures_draw_the_papers_curves():
+    from aimdlab.models import figures
+
+    ax = figures.gaimd_rate_ratios(beta=0.875).axes[0]
+    lines = {ln.get_label().split(":")[0]: ln for ln in ax.get_lines()}
+    # Fig. 11: with the TO α a GAIMD flow gets about 20-25 % more than TCP at low loss, the
+    # TD α about the same; both approach 1 at very high loss.
+    assert lines["TO, eq. (7)"].get_ydata()[0] == pytest.approx(1.25, abs=0.01)
+    assert lines["TD, eq. (6)"].get_ydata()[0] == pytest.approx(1.0, abs=0.01)
+    assert abs(lines["TO, eq. (7)"].get_ydata()[-1] - 1) < 0.02
+    # Fig. 7: MR-AIMD (eq. 3) doubles W_init = 20 within 6 RTTs; TCP needs 20.
+    ax = figures.mr_aimd_exploitation(n=20).axes[0]
+    mr = next(ln for ln in ax.get_lines() if ln.get_label().startswith("MR-AIMD a' = 0.5, eq"))
+    tcp_line = next(ln for ln in ax.get_lines() if ln.get_label().startswith("TCP"))
+    assert mr.get_ydata()[6] >= 40 > mr.get_ydata()[3]
+    assert tcp_line.get_ydata()[20] == 40
+    # Chiu-Jain: AIMD ends near the fairness line, MIMD does not move toward it.
+    ax = figures.chiu_jain_phase(steps=200).axes[0]
+    end = {ln.get_label(): (ln.get_xdata()[-1], ln.get_ydata()[-1]) for ln in ax.get_lines()}
+    x1, x2 = end["AIMD (1, 1/2)"]
+    assert abs(x1 - x2) < 0.05 * (x1 + x2)
+    x1, x2 = end["MIMD (1.1, 1/2)"]
+    assert x2 / x1 == pytest.approx(6.0, rel=1e-6)
+    figures.tcp_friendly_curves(betas=[0.25, 0.75])
+    figures.gaimd_error_integral(thresholds=(0.1,))

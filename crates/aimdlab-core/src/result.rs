@@ -92,6 +92,10 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     fcol!("delay_max_ms", |f| f.stats.one_way_delay.max_ms());
     fcol!("jitter_ms", |f| f.stats.jitter_ms());
     use crate::cc::CongestionControl;
+    fcol!("rto_first_mean_ms", |f| {
+        let s = &f.sender.stats;
+        if s.timeout_sequences == 0 { f64::NAN } else { s.rto_first_sum_s / s.timeout_sequences as f64 * 1e3 }
+    });
     fcol!("cwnd_final_pkts", |f| f.sender.cc.cwnd_pkts());
     macro_rules! ucol {
         ($name:expr, $f:expr) => {
@@ -105,6 +109,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     ucol!("retransmitted_pkts", |f| f.sender.stats.retransmitted_pkts);
     ucol!("fast_retransmits", |f| f.sender.stats.fast_retransmits);
     ucol!("timeouts", |f| f.sender.stats.timeouts);
+    ucol!("timeout_sequences", |f| f.sender.stats.timeout_sequences);
     ucol!("ecn_reductions", |f| f.sender.stats.ecn_reductions);
 
     flows.push("flow", Column::U64((0..n as u64).collect()));

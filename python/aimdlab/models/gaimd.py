@@ -14,6 +14,11 @@ __all__ = [
     "to_term",
     "sending_rate",
     "normalized_rate",
+    "expected_window",
+    "expected_rounds",
+    "timeout_probability",
+    "sending_rate_td_full",
+    "sending_rate_full",
     "tcp_friendly_alpha_td",
     "tcp_friendly_alpha_to",
     "error_integral",
@@ -38,6 +43,51 @@ def sending_rate(alpha, beta, p, rtt, t0, b=1):
     """T_{α,β}(p, RTT, T0, b) = 1 / (TD + TO), packets/s — eq. (2). With α = 1, β = 1/2 it is
     Padhye et al.'s TCP Reno formula."""
     return 1.0 / (td_term(alpha, beta, p, rtt, b) + to_term(alpha, beta, p, t0, b))
+
+
+def expected_window(alpha, beta, p, b=1):
+    """E[W], the mean window at the end of a TD period, packets — Appendix eq. (24):
+    c + sqrt(c² + 2α(1 − p)/(b(1 − β²)p)) with c = (α + b(1 − β))/(2b(1 − β²))."""
+    c = (alpha + b * (1.0 - beta)) / (2.0 * b * (1.0 - beta**2))
+    return c + np.sqrt(c**2 + 2.0 * alpha / (b * (1.0 - beta**2)) * (1.0 - p) / p)
+
+
+def expected_rounds(alpha, beta, p, b=1):
+    """E[X], the mean number of rounds in a TD period — Appendix eq. (27)–(28):
+    E[X] = b(1 − β)E[W]/α."""
+    return b * (1.0 - beta) / alpha * expected_window(alpha, beta, p, b)
+
+
+def sending_rate_td_full(alpha, beta, p, rtt, b=1):
+    """T = ((1 − p)/p + E[W]) / (RTT·(E[X] + 1)), packets/s — Appendix eq. (32)–(33), the
+    full form with triple-duplicate indications only. Its "+ 1" is the round in which the
+    loss is detected, which the closed form eq. (2) drops; it matters when a TD period has
+    few rounds (large α and β, high p)."""
+    return ((1.0 - p) / p + expected_window(alpha, beta, p, b)) / (rtt * (expected_rounds(alpha, beta, p, b) + 1.0))
+
+
+def timeout_probability(w, p):
+    """Q̂(w), the probability that a loss in a window of w packets is a timeout, under the
+    model's correlated-loss assumption — Appendix eq. (45):
+    min(1, (1 − (1 − p)³)(1 + (1 − p)³(1 − (1 − p)^(w − 3))) / (1 − (1 − p)^w)); 1 for w ≤ 3."""
+    w = np.asarray(w, dtype=float)
+    q = 1.0 - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = (1.0 - q**3) * (1.0 + q**3 * (1.0 - q ** (w - 3.0))) / (1.0 - q**w)
+    return np.where(w <= 3.0, 1.0, np.minimum(1.0, val))
+
+
+def sending_rate_full(alpha, beta, p, rtt, t0, b=1):
+    """T_{α,β} with timeouts, packets/s — Appendix eq. (55):
+    ((1 − p)/p + E[W] + Q̂(E[W])/(1 − p)) / (RTT(E[X] + 1) + Q̂(E[W])·T0·f(p)/(1 − p)),
+    f(p) = 1 + p + 2p² + 4p³ + 8p⁴ + 16p⁵ + 32p⁶ (eq. 56), Q̂ from eq. (45) at E[W] (eq. 49).
+    Eq. (2) is its approximation for small p."""
+    w = expected_window(alpha, beta, p, b)
+    q = timeout_probability(w, p)
+    f = 1.0 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
+    num = (1.0 - p) / p + w + q / (1.0 - p)
+    den = rtt * (expected_rounds(alpha, beta, p, b) + 1.0) + q * t0 * f / (1.0 - p)
+    return num / den
 
 
 def normalized_rate(alpha, beta, p, rtt=1.0, t0=4.0, b=1):

@@ -75,6 +75,11 @@ impl RttEstimator {
         self.backoff = (self.backoff + 1).min(30);
     }
 
+    /// Timer expiries since the last new RTT sample (0: the next timeout starts a sequence).
+    pub fn backoff(&self) -> u32 {
+        self.backoff
+    }
+
     /// The current RTO, backoff included.
     pub fn rto(&self) -> SimDuration {
         SimDuration(self.rto.0.saturating_mul(1u64 << self.backoff)).min(self.max_rto)

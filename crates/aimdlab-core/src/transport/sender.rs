@@ -45,8 +45,13 @@ pub struct SenderStats {
     pub retransmitted_pkts: u64,
     /// Fast retransmits (entries into fast recovery).
     pub fast_retransmits: u64,
-    /// Retransmission timeouts.
+    /// Retransmission timeouts (every expiry, backoffs included).
     pub timeouts: u64,
+    /// Timeouts that start a sequence (the RTO was not backed off): one loss indication each,
+    /// as Padhye et al. and gaimd.txt count them.
+    pub timeout_sequences: u64,
+    /// Sum over those first timeouts of the RTO in effect, in seconds (the models' T0).
+    pub rto_first_sum_s: f64,
     /// Window reductions in response to ECN-Echo.
     pub ecn_reductions: u64,
     /// ACKs received.
@@ -323,6 +328,10 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
+        if self.rtt.backoff() == 0 {
+            self.stats.timeout_sequences += 1;
+            self.stats.rto_first_sum_s += self.rtt.rto().as_secs_f64();
+        }
         self.congestion(CongestionKind::Timeout, now);
         self.rtt.on_timeout();
         self.in_recovery = false;
