@@ -39,6 +39,15 @@ def _plt():
     return _matplotlib()
 
 
+def _label(ax, xlabel: str, ylabel: str, title: str, legend_loc: str = "best", legend_size: int = 8) -> None:
+    """Axis labels, title, legend and a light grid: the finish every model figure shares."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=legend_size, loc=legend_loc)
+    ax.grid(alpha=0.3, which="both")
+
+
 def gaimd_accuracy(table, band=(0.8, 1.25)) -> "Figure":
     """gaimd.txt Fig. 2–5: one panel per β; each point one simulation, x its measured loss
     rate (window reductions / packets sent), y the eq. (2) prediction divided by the measured
@@ -86,11 +95,7 @@ def gaimd_error_integral(beta: float = 0.875, thresholds: Sequence[float] = (0.1
         best = gaimd.tcp_friendly_alpha_error_min(beta, th, t0_over_rtt)
         line, = ax.plot(alphas, e, label=f"threshold {th:g} (α* = {best:.3f})")
         ax.plot([best], [gaimd.error_integral(best, beta, th, t0_over_rtt)], "o", color=line.get_color())
-    ax.set_xlabel("α")
-    ax.set_ylabel("E_β(α)")
-    ax.set_title(f"Error integral, β = {beta:g}, T0 = {t0_over_rtt:g}·RTT")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    _label(ax, "α", "E_β(α)", f"Error integral, β = {beta:g}, T0 = {t0_over_rtt:g}·RTT")
     return fig
 
 
@@ -108,11 +113,7 @@ def tcp_friendly_curves(t0_over_rtt: float = 4.0, thresholds: Sequence[float] = 
         a = [gaimd.tcp_friendly_alpha_error_min(b, th, t0_over_rtt) for b in betas]
         ax.plot(betas, a, "o--", ms=3, label=f"error-min., threshold {th:g}")
     ax.plot([0.5], [1.0], "k+", ms=10, label="TCP (1, 1/2)")
-    ax.set_xlabel("β")
-    ax.set_ylabel("TCP-friendly α")
-    ax.set_title(f"TCP-friendly curves (T0 = {t0_over_rtt:g}·RTT)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    _label(ax, "β", "TCP-friendly α", f"TCP-friendly curves (T0 = {t0_over_rtt:g}·RTT)")
     return fig
 
 
@@ -131,11 +132,7 @@ def gaimd_rate_ratios(beta: float = 0.875, t0_over_rtt: float = 4.0, threshold: 
         ax.plot(p * 100, gaimd.normalized_rate(a, beta, p, 1.0, t0_over_rtt), label=f"{name}: α = {a:.3f}")
     ax.axhline(1.0, color="0.4", lw=0.8)
     ax.set_xscale("log")
-    ax.set_xlabel("loss rate (%)")
-    ax.set_ylabel("T(α, β) / T(1, 1/2)")
-    ax.set_title(f"GAIMD rate relative to TCP, β = {beta:g}, T0 = {t0_over_rtt:g}·RTT")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3, which="both")
+    _label(ax, "loss rate (%)", "T(α, β) / T(1, 1/2)", f"GAIMD rate relative to TCP, β = {beta:g}, T0 = {t0_over_rtt:g}·RTT")
     return fig
 
 
@@ -163,11 +160,7 @@ def chiu_jain_phase(rules: Optional[Dict[str, chiu_jain.LinearRule]] = None, x0=
     ax.set_xlim(0, lim)
     ax.set_ylim(0, lim)
     ax.set_aspect("equal")
-    ax.set_xlabel("user 1 load x1")
-    ax.set_ylabel("user 2 load x2")
-    ax.set_title(f"Synchronous feedback, {steps} steps")
-    ax.legend(fontsize=7, loc="upper right")
-    ax.grid(alpha=0.3)
+    _label(ax, "user 1 load x1", "user 2 load x2", f"Synchronous feedback, {steps} steps", legend_loc="upper right", legend_size=7)
     return fig
 
 
@@ -189,9 +182,5 @@ def mr_aimd_exploitation(n: int = 20, w_init: float = 20.0) -> "Figure":
             label="MR-AIMD a' = 0.5, a' per RTT (§3.1)")
     ax.plot(rtts, with_start(mr_aimd.tcp_window(n, w_init)), "k^-", ms=3, label="TCP, eq. (5)")
     ax.axhline(2 * w_init, color="0.5", lw=0.8, ls=":", label="2·W_init")
-    ax.set_xlabel("RTTs after the contention drop")
-    ax.set_ylabel("cwnd (packets)")
-    ax.set_title(f"Bandwidth exploitation from W_init = {w_init:g}")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    _label(ax, "RTTs after the contention drop", "cwnd (packets)", f"Bandwidth exploitation from W_init = {w_init:g}")
     return fig
