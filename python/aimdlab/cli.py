@@ -216,7 +216,7 @@ Examples:
 @click.option("--mode", type=click.Choice(["onoff", "loss", "both"]), default="both", show_default=True,
               help="Loss from Pareto ON/OFF background traffic (the paper's), independent random loss, or both.")
 @click.option("--newreno", is_flag=True, help="NewReno loss recovery instead of SACK for every TCP-like flow.")
-@click.option("--seed", type=click.IntRange(0, 2**63), default=1, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Seed of every run.")
 @click.option("--jobs", type=click.IntRange(1, 512), default=None, help="Parallel simulations (default: one per core).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/validate-gaimd"),
               show_default=True, help="Where the table (CSV) and the figure (PNG) go.")
