@@ -7,7 +7,7 @@
 //! timeouts (w → 1) and the loss-in-slow-start halving are TCP's. Defaults α = 1, β = 1/2
 //! (our choice, stated in the schema; the paper's comparisons vary them).
 
-use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 
 /// A binomial controller.
 #[derive(Clone, Debug)]
@@ -45,11 +45,7 @@ impl CongestionControl for Binomial {
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let in_slow_start = self.cwnd < self.ssthresh;
         let reduced = if in_slow_start { self.cwnd * 0.5 } else { self.cwnd - self.beta * self.cwnd.powf(self.l) };
-        self.ssthresh = reduced.max(2.0);
-        self.cwnd = match ev.kind {
-            CongestionKind::Loss | CongestionKind::Ecn => self.ssthresh,
-            CongestionKind::Timeout => 1.0,
-        };
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
     }
 
     fn cwnd_pkts(&self) -> f64 {
@@ -65,6 +61,7 @@ impl CongestionControl for Binomial {
 mod tests {
     use super::super::testing::{congestion, run_rounds};
     use super::*;
+    use crate::cc::CongestionKind;
 
     #[test]
     fn iiad_increases_inversely_and_decreases_additively() {

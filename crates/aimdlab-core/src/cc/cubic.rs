@@ -10,7 +10,7 @@
 //!   the previous W_max), `ssthresh = cwnd = max(β·cwnd, 2)`, β = 0.7; a timeout sets cwnd
 //!   to 1 and starts a new epoch when congestion avoidance resumes (§4.8).
 
-use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::SimTime;
 
 /// C of RFC 9438 eq. 1, packets/s³.
@@ -83,16 +83,15 @@ impl CongestionControl for Cubic {
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let _ = ev.now;
         self.w_max = if self.cwnd < self.w_max { self.cwnd * (1.0 + BETA) / 2.0 } else { self.cwnd };
-        self.ssthresh = (self.cwnd * BETA).max(2.0);
+        let reduced = self.cwnd * BETA;
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
         match ev.kind {
             CongestionKind::Loss | CongestionKind::Ecn => {
-                self.cwnd = self.ssthresh;
                 self.k = k_of(self.w_max, self.cwnd);
                 self.w_est = self.cwnd;
                 self.epoch_start = Some(ev.now);
             }
             CongestionKind::Timeout => {
-                self.cwnd = 1.0;
                 self.epoch_start = None;
             }
         }

@@ -14,7 +14,7 @@
 //! GAIMD(1, 1/2) is TCP Reno. TCP-friendly α for a given β: eq. (6) α = 3(1 − β)/(1 + β)
 //! (the TD curve) and eq. (7) α = 4(1 − β²)/3 (the TO curve, giving α = 0.31 at β = 7/8).
 
-use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 
 /// The TCP-friendly α of `gaimd.txt` eq. (6), matching the triple-duplicate term.
 pub fn tcp_friendly_alpha_td(beta: f64) -> f64 {
@@ -59,16 +59,8 @@ impl CongestionControl for Gaimd {
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let in_slow_start = self.cwnd < self.ssthresh;
         let factor = if in_slow_start { 0.5 } else { self.beta };
-        match ev.kind {
-            CongestionKind::Loss | CongestionKind::Ecn => {
-                self.ssthresh = (self.cwnd * factor).max(2.0);
-                self.cwnd = self.ssthresh;
-            }
-            CongestionKind::Timeout => {
-                self.ssthresh = (self.cwnd * factor).max(2.0);
-                self.cwnd = 1.0;
-            }
-        }
+        let reduced = self.cwnd * factor;
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
     }
 
     fn cwnd_pkts(&self) -> f64 {
@@ -84,6 +76,7 @@ impl CongestionControl for Gaimd {
 mod tests {
     use super::super::testing::{ack, congestion, run_rounds};
     use super::*;
+    use crate::cc::CongestionKind;
 
     #[test]
     fn tcp_friendly_alpha_for_beta_seven_eighths_is_0_31() {

@@ -106,6 +106,19 @@ pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool 
     }
 }
 
+/// The window cut every loss-based controller here makes once it has chosen its reduced
+/// window `reduced_pkts`: ssthresh = max(reduced, 2) packets, then cwnd = ssthresh after a
+/// loss or an ECN echo, and 1 packet after a timeout (RFC 5681 §3.1 eq. 4 and the timeout
+/// rule, with the controller's own reduced window in place of FlightSize/2).
+#[inline]
+pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, kind: CongestionKind) {
+    *ssthresh = reduced_pkts.max(2.0);
+    *cwnd = match kind {
+        CongestionKind::Loss | CongestionKind::Ecn => *ssthresh,
+        CongestionKind::Timeout => 1.0,
+    };
+}
+
 /// A resolved controller choice from the scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CcConfig {

@@ -15,7 +15,7 @@
 //! Choices where the paper is silent: slow start as TCP (a loss in slow start halves cwnd
 //! and leaves `a` alone); `a` is kept at or above 1/64 so it can recover.
 
-use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::SimTime;
 
 /// Resolved MR-AIMD parameters.
@@ -100,13 +100,13 @@ impl CongestionControl for MrAimd {
                 if self.cwnd >= self.ssthresh {
                     self.a = (self.a * (1.0 - self.prm.b)).max(A_MIN);
                 }
-                self.ssthresh = (self.cwnd * 0.5).max(2.0);
-                self.cwnd = self.ssthresh;
+                let reduced = self.cwnd * 0.5;
+                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
             }
             CongestionKind::Timeout => {
                 self.a_prime = self.prm.a_prime_init;
-                self.ssthresh = (self.cwnd * 0.5).max(2.0);
-                self.cwnd = 1.0;
+                let reduced = self.cwnd * 0.5;
+                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
             }
         }
     }

@@ -21,7 +21,7 @@
 //! Slow start, timeouts (W → 1) and the increase (α per RTT, α/W per ACK) are TCP's; a loss in
 //! slow start halves, as TCP. ECN-Echo counts as a loss.
 
-use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 
 /// Which reading of the New-AIMD decrease rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,16 +85,15 @@ impl CongestionControl for NewAimd {
                         NewAimdReading::Literal => self.beta * self.carried + self.increments,
                     }
                 };
-                self.cwnd = w.max(2.0);
-                self.ssthresh = self.cwnd;
+                cut_window(&mut self.cwnd, &mut self.ssthresh, w, ev.kind);
                 match self.reading {
                     NewAimdReading::Epoch => self.carried = self.cwnd,
                     NewAimdReading::Literal => self.carried = self.cwnd - self.increments,
                 }
             }
             CongestionKind::Timeout => {
-                self.ssthresh = (self.cwnd * 0.5).max(2.0);
-                self.cwnd = 1.0;
+                let reduced = self.cwnd * 0.5;
+                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
                 self.carried = 1.0;
                 self.increments = 0.0;
             }

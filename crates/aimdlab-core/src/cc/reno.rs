@@ -9,7 +9,7 @@
 //! Parity note: RFC 5681 eq. 4 writes ssthresh = max(FlightSize/2, 2·SMSS); Linux
 //! (`tcp_reno_ssthresh`) and the AIMD papers halve cwnd. We halve cwnd, floored at 2.
 
-use super::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 
 /// Reno's state.
 #[derive(Clone, Debug)]
@@ -47,16 +47,8 @@ impl CongestionControl for Reno {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        match ev.kind {
-            CongestionKind::Loss | CongestionKind::Ecn => {
-                self.ssthresh = (self.cwnd * BETA).max(2.0);
-                self.cwnd = self.ssthresh;
-            }
-            CongestionKind::Timeout => {
-                self.ssthresh = (self.cwnd * BETA).max(2.0);
-                self.cwnd = 1.0;
-            }
-        }
+        let reduced = self.cwnd * BETA;
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
     }
 
     fn cwnd_pkts(&self) -> f64 {
@@ -71,6 +63,7 @@ impl CongestionControl for Reno {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cc::CongestionKind;
 
     use super::super::testing::{ack, congestion};
 
