@@ -42,6 +42,8 @@ pub enum EngineError {
     Panic(String),
     /// The run was cancelled through its `RunControl`.
     Cancelled,
+    /// The simulated clock stopped moving (see [`sim::Stall`]).
+    Stalled(String),
 }
 
 impl std::fmt::Display for EngineError {
@@ -49,6 +51,7 @@ impl std::fmt::Display for EngineError {
         match self {
             EngineError::Panic(m) => write!(f, "internal engine error (please report it with the scenario): {m}"),
             EngineError::Cancelled => write!(f, "the run was cancelled"),
+            EngineError::Stalled(m) => write!(f, "{m}"),
         }
     }
 }
@@ -63,10 +66,11 @@ pub fn run(plan: &Plan, seed: Option<u64>) -> Result<RunResult, EngineError> {
 /// Builds a simulator with `build` (e.g. to install custom controllers) and runs it under
 /// `control`, turning a panic into an `EngineError`.
 pub fn run_simulator(build: impl FnOnce() -> Simulator, control: &control::RunControl) -> Result<RunResult, EngineError> {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build().run_controlled(control)));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build().run_checked(control)));
     match outcome {
-        Ok(Some(result)) => Ok(result),
-        Ok(None) => Err(EngineError::Cancelled),
+        Ok(Ok(Some(result))) => Ok(result),
+        Ok(Ok(None)) => Err(EngineError::Cancelled),
+        Ok(Err(stall)) => Err(EngineError::Stalled(stall.to_string())),
         Err(e) => {
             let msg = e
                 .downcast_ref::<&str>()

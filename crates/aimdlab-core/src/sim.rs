@@ -51,6 +51,33 @@ pub struct Simulator {
 
 const NO_ROUTE: u32 = u32::MAX;
 
+/// Events in a row at one simulated instant after which a run counts as stalled. A legitimate
+/// burst (every flow starting at t = 0, a sample of every flow) is a few events per flow;
+/// 2^26 is far above that at the 100,000-flow limit and takes a few seconds to reach.
+pub const STALL_EVENTS: u64 = 1 << 26;
+
+/// A run whose clock stopped moving: the last event's component, the instant and how many
+/// events ran there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stall {
+    /// The simulated instant where the clock stopped.
+    pub at: SimTime,
+    /// The component whose event came last, in words.
+    pub component: String,
+    /// Events run at that instant.
+    pub events: u64,
+}
+
+impl std::fmt::Display for Stall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the simulated clock stopped at {}: {} events in a row at that instant, the last from {}; a parameter makes it fire without delay",
+            self.at, self.events, self.component
+        )
+    }
+}
+
 impl Simulator {
     /// Builds the network and flows of `plan`; `seed` overrides the plan's seed.
     pub fn new(plan: &Plan, seed: Option<u64>) -> Self {
@@ -129,24 +156,64 @@ impl Simulator {
 
     /// Runs to the end, publishing the simulated clock to `control` and stopping early (with
     /// `None`) if it is cancelled.
-    pub fn run_controlled(mut self, control: &RunControl) -> Option<RunResult> {
+    pub fn run_controlled(self, control: &RunControl) -> Option<RunResult> {
+        match self.run_checked(control) {
+            Ok(r) => r,
+            Err(stall) => panic!("{stall}"),
+        }
+    }
+
+    /// Runs to the end like `run_controlled`, but reports a stalled clock (more than
+    /// `STALL_EVENTS` events in a row at one instant) as an error naming the component
+    /// whose event came last, instead of looping forever.
+    pub fn run_checked(mut self, control: &RunControl) -> Result<Option<RunResult>, Stall> {
+        let mut same_instant = 0u64;
         while let Some((t, ev)) = self.events.pop() {
             if t > self.end {
                 break;
+            }
+            if t == self.now {
+                same_instant += 1;
+                if same_instant > STALL_EVENTS {
+                    return Err(Stall { at: t, component: self.describe(ev), events: same_instant });
+                }
+            } else {
+                same_instant = 0;
             }
             self.now = t;
             self.events_processed += 1;
             if self.events_processed & (PUBLISH_EVERY_EVENTS - 1) == 0 {
                 control.publish(t.0);
                 if control.is_cancelled() {
-                    return None;
+                    return Ok(None);
                 }
             }
             self.handle(ev);
         }
         self.now = self.end;
         control.publish(self.end.0);
-        Some(result::collect(self))
+        Ok(Some(result::collect(self)))
+    }
+
+    /// The component an event belongs to, in words, e.g. `flow 3 (group "reno")'s retransmission timer`.
+    fn describe(&self, ev: Event) -> String {
+        let flow = |f: FlowId, what: &str| {
+            let p = &self.plan.flows[f.idx()];
+            format!("flows[{}] (flow {}, group {:?}): {what}", p.group, f.0, p.group_name)
+        };
+        let link = |l: LinkId, what: &str| format!("link {:?}: {what}", self.plan.links[l.idx()].name);
+        match ev {
+            Event::LinkTxDone(l) => link(l, "end of transmission"),
+            Event::LinkArrival(l) => link(l, "arrival at the far end"),
+            Event::RetransmitTimer(f) => flow(f, "retransmission timer (check tcp.min_rto / max_rto)"),
+            Event::DelayedAckTimer(f) => flow(f, "delayed-ACK timer (check tcp.delayed_ack_timeout)"),
+            Event::FlowStart(f) => flow(f, "start"),
+            Event::FlowStop(f) => flow(f, "stop"),
+            Event::Sample => "the time-series sampler (check sample_interval)".into(),
+            Event::WarmupEnd => "the end of the warm-up".into(),
+            Event::SourceTimer(f) => flow(f, "source timer (check app.rate, app.on, app.off)"),
+            Event::HostRelease(f) => flow(f, "send-jitter release (check tcp.send_jitter)"),
+        }
     }
 
     #[inline]

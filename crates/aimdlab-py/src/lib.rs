@@ -128,7 +128,7 @@ fn run(
     }
     let result = outcome.map_err(|e| match e {
         aimdlab_core::EngineError::Cancelled => RunCancelled::new_err(e.to_string()),
-        aimdlab_core::EngineError::Panic(_) => EngineError::new_err(e.to_string()),
+        aimdlab_core::EngineError::Panic(_) | aimdlab_core::EngineError::Stalled(_) => EngineError::new_err(e.to_string()),
     })?;
     let d = pyo3::types::PyDict::new_bound(py);
     d.set_item("summary", serde_json::to_string(&result.summary).expect("summary serializes"))?;

@@ -20,6 +20,13 @@ fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res<T> {
     Err(ScenarioError::new(path, message))
 }
 
+/// Shortest timer a scenario may set (RTO bounds, delayed-ACK timeout, ON/OFF means): every
+/// timer must move the simulated clock.
+pub const MIN_TIMER: SimDuration = SimDuration(1_000_000); // 1 µs
+
+/// Shortest gap between two packets of a rate-driven source (1 ns: 1500 bytes at 12 Tbps).
+pub const MIN_SOURCE_GAP: SimDuration = SimDuration(1_000);
+
 /// Most flows one scenario may create.
 pub const MAX_FLOWS: u64 = 100_000;
 
@@ -130,17 +137,14 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
         }
         c.initial_ssthresh_pkts = v as f64;
     }
-    if let Some(v) = p.min_rto {
-        c.min_rto = v.0;
-    }
-    if let Some(v) = p.max_rto {
-        c.max_rto = v.0;
-    }
-    if let Some(v) = p.initial_rto {
-        if v.0 == SimDuration::ZERO {
-            return err(format!("{path}.initial_rto"), "\"0s\" is not allowed; expected a duration > 0");
+    for (name, given, field) in [("min_rto", p.min_rto, &mut c.min_rto), ("max_rto", p.max_rto, &mut c.max_rto), ("initial_rto", p.initial_rto, &mut c.initial_rto)] {
+        if let Some(v) = given {
+            // A timer must move the clock: a zero RTO re-arms at the same instant forever.
+            if v.0 < MIN_TIMER {
+                return err(format!("{path}.{name}"), format!("{} is too short; expected at least {MIN_TIMER}", v.0));
+            }
+            *field = v.0;
         }
-        c.initial_rto = v.0;
     }
     if c.min_rto > c.max_rto {
         return err(
@@ -158,8 +162,8 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
         c.delayed_ack = v;
     }
     if let Some(v) = p.delayed_ack_timeout {
-        if v.0 == SimDuration::ZERO {
-            return err(format!("{path}.delayed_ack_timeout"), "\"0s\" is not allowed; expected a duration > 0");
+        if v.0 < MIN_TIMER {
+            return err(format!("{path}.delayed_ack_timeout"), format!("{} is too short; expected at least {MIN_TIMER}", v.0));
         }
         c.delayed_ack_timeout = v.0;
     }
@@ -186,7 +190,7 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
 }
 
 /// A flow group's settings, resolved, before the topology gives each flow its nodes.
-fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig) -> Res<FlowPlan> {
+fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDuration) -> Res<FlowPlan> {
     let path = format!("flows[{gi}]");
     if g.count == Some(0) {
         return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
@@ -219,16 +223,29 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig) -> Res<FlowPlan>
             let on = a.on.map(|d| d.0).unwrap_or(SimDuration::from_secs(1));
             let off = a.off.map(|d| d.0).unwrap_or(SimDuration::from_secs(2));
             for (name, d) in [("on", on), ("off", off)] {
-                if d == SimDuration::ZERO {
-                    return err(format!("{path}.app.{name}"), "\"0s\" is not allowed; expected a mean duration > 0");
+                if d < MIN_TIMER {
+                    return err(format!("{path}.app.{name}"), format!("{d} is too short; expected a mean duration of at least {MIN_TIMER}"));
                 }
             }
-            AppPlan::OnOff(crate::transport::udp_onoff::OnOffParams {
-                rate: a.rate.map(|r| r.0).unwrap_or(Rate::from_bps(500_000)),
-                on_mean: on,
-                off_mean: off,
-                shape,
-            })
+            let rate = a.rate.map(|r| r.0).unwrap_or(Rate::from_bps(500_000));
+            let tcp = match &g.tcp {
+                Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
+                None => defaults.clone(),
+            };
+            let packet = crate::units::Bytes(tcp.mss.0 + tcp.header.0);
+            let gap = rate.serialization_time(packet);
+            if gap < MIN_SOURCE_GAP {
+                // The source's timer would fire again at (almost) the same instant forever.
+                let max_bps = packet.0 as u128 * 8 * crate::units::PS_PER_SEC as u128 / MIN_SOURCE_GAP.0 as u128;
+                return err(
+                    format!("{path}.app.rate"),
+                    format!(
+                        "{}bps sends a {}-byte packet every {gap}; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {max_bps}bps for this packet size)",
+                        rate.bps, packet.0
+                    ),
+                );
+            }
+            AppPlan::OnOff(crate::transport::udp_onoff::OnOffParams { rate, on_mean: on, off_mean: off, shape })
         }
         AppKind::Finite => match g.app.size {
             None => return err(format!("{path}.app.size"), "is missing; a finite application needs a size such as \"1MB\""),
@@ -238,6 +255,12 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig) -> Res<FlowPlan>
     };
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    if start >= duration {
+        return err(
+            format!("{path}.start"),
+            format!("{start} is not before the end of the run ({duration}); expected start < duration"),
+        );
+    }
     let stop = g.stop.map(|d| d.0);
     if let Some(stop) = stop {
         if stop <= start {
@@ -289,7 +312,7 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
                 );
             }
         }
-        let common = group_common(g, gi, defaults)?;
+        let common = group_common(g, gi, defaults, s.duration.0)?;
         for _ in 0..g.count.unwrap_or(1) {
             let i = flows.len();
             let src = net.node(format!("s{i}"));
@@ -374,7 +397,7 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
         if src == dst {
             return err(format!("{p}.dst"), "is the same node as src; expected a different node");
         }
-        let common = group_common(g, gi, defaults)?;
+        let common = group_common(g, gi, defaults, s.duration.0)?;
         for _ in 0..g.count.unwrap_or(1) {
             flows.push(FlowPlan { src, dst, ..common.clone() });
         }

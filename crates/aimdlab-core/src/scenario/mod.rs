@@ -7,6 +7,7 @@ pub mod plan;
 pub mod quantity;
 pub mod resolve_queue;
 pub mod schema;
+pub mod shape;
 
 pub use error::ScenarioError;
 pub use plan::Plan;
@@ -21,10 +22,19 @@ pub fn load_json(text: &str) -> Result<Plan, ScenarioError> {
 
 /// Validates a scenario given as a JSON value.
 pub fn load_value(value: serde_json::Value) -> Result<Plan, ScenarioError> {
+    shape::check(&value)?;
     let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
         let message = e.inner().to_string();
-        ScenarioError::new(if path == "." { String::new() } else { path }, message)
+        // serde says "missing field `x`" at the parent; name the field itself.
+        match message.strip_prefix("missing field `").and_then(|m| m.split_once('`')) {
+            Some((field, _)) => {
+                let path = if path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
+                ScenarioError::new(path, "is missing; it is required (see `aimdlab schema`)")
+            }
+            None => ScenarioError::new(path, message),
+        }
     })?;
     compile::compile(&scenario)
 }

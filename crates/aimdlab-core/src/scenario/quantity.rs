@@ -77,7 +77,7 @@ unit_string!(
     Duration(SimDuration),
     parse_duration,
     "a duration such as \"30ms\" (units: s, ms, us, ns, ps)",
-    r"^[0-9.]+\s*(s|sec|ms|us|µs|ns|ps)$",
+    r"^[0-9]+(\.[0-9]+)? ?(s|sec|ms|us|µs|ns|ps)$",
     "30ms"
 );
 unit_string!(
@@ -85,7 +85,7 @@ unit_string!(
     LinkRate(Rate),
     parse_rate,
     "a rate such as \"5Mbps\" (units: bps, Kbps, Mbps, Gbps, Tbps)",
-    r"^[0-9.]+\s*(bps|[kK]bps|Mbps|Gbps|Tbps)$",
+    r"^[0-9]+(\.[0-9]+)? ?(bps|[kK]bps|Mbps|Gbps|Tbps)$",
     "5Mbps"
 );
 unit_string!(
@@ -93,7 +93,7 @@ unit_string!(
     Size(Bytes),
     parse_bytes,
     "a size such as \"1460B\" (units: B, KB, MB, GB, KiB, MiB, GiB)",
-    r"^[0-9.]+\s*(B|[kK]B|MB|GB|KiB|MiB|GiB)$",
+    r"^[0-9]+(\.[0-9]+)? ?(B|[kK]B|MB|GB|KiB|MiB|GiB)$",
     "1460B"
 );
 unit_string!(
@@ -101,6 +101,6 @@ unit_string!(
     BufferSize(PacketsOrBytes),
     parse_packets_or_bytes,
     "packets such as \"100pkt\" or bytes such as \"150KB\"",
-    r"^[0-9.]+\s*(pkt|pkts|packets|B|[kK]B|MB|GB|KiB|MiB|GiB)$",
+    r"^[0-9]+(\.[0-9]+)? ?(pkt|pkts|packets|B|[kK]B|MB|GB|KiB|MiB|GiB)$",
     "100pkt"
 );

@@ -15,24 +15,41 @@ pub enum PacketsOrBytes {
     Bytes(Bytes),
 }
 
-/// Splits `"12.5ms"` into `(12.5, "ms")`; the unit is the first alphabetic tail.
+/// Splits `"12.5ms"` into `(12.5, "ms")`. The grammar is strict: an optional `-`, digits,
+/// optionally `.` and more digits, at most one ASCII space, then the unit; nothing before or
+/// after. So `"5.s"`, `".5s"`, `"1e3ms"`, `" 5s"` and `"5\u{a0}s"` are not quantities.
 fn split_number_unit(s: &str) -> Option<(f64, &str)> {
-    let s = s.trim();
-    let idx = s
-        .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
-        .map(|(i, _)| i)
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(idx);
-    if num.is_empty() {
+    let bytes = s.as_bytes();
+    let mut i = usize::from(bytes.first() == Some(&b'-'));
+    let int_start = i;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i == int_start {
+        return None;
+    }
+    if i < bytes.len() && bytes[i] == b'.' {
+        let frac_start = i + 1;
+        i = frac_start;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == frac_start {
+            return None;
+        }
+    }
+    let (num, rest) = s.split_at(i);
+    let unit = rest.strip_prefix(' ').unwrap_or(rest);
+    if unit.starts_with(' ') || unit.ends_with(char::is_whitespace) {
         return None;
     }
     let value: f64 = num.parse().ok()?;
-    if !value.is_finite() {
-        return None;
-    }
-    Some((value, unit.trim()))
+    value.is_finite().then_some((value, unit))
 }
+
+/// Longest duration a scenario may give: 100 days, in picoseconds (a `u64` of picoseconds
+/// holds about 213 days, so sums of two such durations cannot overflow).
+pub const MAX_DURATION_PS: u64 = 100 * 86_400 * PS_PER_SEC;
 
 const DURATION_HELP: &str = "expected a duration ≥ 0 such as \"30ms\" (units: s, ms, us, ns, ps)";
 
@@ -54,8 +71,8 @@ pub fn parse_duration(s: &str) -> Result<SimDuration, String> {
         return Err(format!("{s:?} is negative; expected a duration ≥ 0"));
     }
     let ps = value * ps_per_unit;
-    if ps >= u64::MAX as f64 / 2.0 {
-        return Err(format!("{s:?} is too long; expected a duration below 100 days"));
+    if ps > MAX_DURATION_PS as f64 {
+        return Err(format!("{s:?} is too long; expected a duration of at most 100 days"));
     }
     Ok(SimDuration(ps.round() as u64))
 }
@@ -160,6 +177,20 @@ mod tests {
         let e = parse_duration("30 furlongs").unwrap_err();
         assert!(e.contains("unknown unit \"furlongs\""), "{e}");
         assert!(parse_duration("fast").is_err());
+    }
+
+    #[test]
+    fn quantities_are_strict() {
+        for bad in ["5.s", ".5s", "5\u{a0}s", " 5s", "5s ", "5  s", "1e3ms", "+5s", "5.5.5s", "--5s", "5s\n"] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} was accepted");
+        }
+        assert_eq!(parse_duration("5 s").unwrap(), SimDuration::from_secs(5));
+        assert_eq!(parse_duration("2.5µs").unwrap(), SimDuration(2_500_000));
+        assert!(parse_duration("-5s").unwrap_err().contains("negative"));
+        assert!(parse_duration("100.1 days").is_err());
+        let max = MAX_DURATION_PS / PS_PER_SEC;
+        assert!(parse_duration(&format!("{max}s")).is_ok());
+        assert!(parse_duration(&format!("{}s", max + 1)).unwrap_err().contains("at most 100 days"));
     }
 
     #[test]

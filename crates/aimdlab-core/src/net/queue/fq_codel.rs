@@ -8,15 +8,19 @@
 //!   the old list, an empty old queue leaves the lists.
 //! - Overflow (§4.1): when the total exceeds `limit`, the packet at the head of the queue
 //!   holding the most bytes is dropped (one per arrival; Linux drops up to 64 at once).
+//!   "Most bytes" ties (e.g. queues of 0-byte packets) go to the queue with the most packets,
+//!   then the lowest index; an empty queue is never chosen.
 //! - Defaults (§4 and §5.1): 1024 queues, quantum 1514 bytes, limit 10240 packets, CoDel
 //!   target 5 ms and interval 100 ms.
+//! - Memory: a flow queue is allocated the first time a packet hashes to it, so a link pays
+//!   for the queues its traffic uses, not for all `flows` of them.
 
 use super::codel::{CodelParams, CodelState};
 use super::fifo::PacketFifo;
 use super::{DropCause, QueueLog};
 use crate::net::packet::Packet;
 use crate::units::SimTime;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Resolved FQ-CoDel parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +52,10 @@ struct FlowQueue {
 /// An FQ-CoDel queue.
 pub struct FqCodel {
     prm: FqCodelParams,
+    /// The flow queues in use, in order of first use.
     queues: Vec<FlowQueue>,
+    /// Hash bucket → index in `queues` (only looked up, never iterated: runs stay deterministic).
+    slot_of_bucket: HashMap<u32, u32>,
     new_flows: VecDeque<u32>,
     old_flows: VecDeque<u32>,
     perturbation: u64,
@@ -59,29 +66,44 @@ pub struct FqCodel {
 impl FqCodel {
     /// An empty FQ-CoDel queue; `perturbation` salts the flow hash.
     pub fn new(prm: &FqCodelParams, perturbation: u64) -> Self {
-        let queues = (0..prm.flows)
-            .map(|_| FlowQueue { fifo: PacketFifo::with_capacity(0), codel: CodelState::default(), deficit: 0, list: List::None })
-            .collect();
         FqCodel {
             prm: prm.clone(),
-            queues,
-            new_flows: VecDeque::with_capacity(prm.flows as usize),
-            old_flows: VecDeque::with_capacity(prm.flows as usize),
+            queues: Vec::new(),
+            slot_of_bucket: HashMap::new(),
+            new_flows: VecDeque::new(),
+            old_flows: VecDeque::new(),
             perturbation,
             pkts: 0,
             bytes: 0,
         }
     }
 
+    /// The hash bucket of `p`'s flow, in `0..flows`.
     fn classify(&self, p: &Packet) -> u32 {
         let mut z = (p.flow.0 as u64).wrapping_add(self.perturbation).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         z ^= z >> 29;
         (z % self.prm.flows as u64) as u32
     }
 
+    /// Index in `queues` of `p`'s flow queue, allocating it on first use.
+    fn queue_of(&mut self, p: &Packet) -> u32 {
+        let bucket = self.classify(p);
+        let next = self.queues.len() as u32;
+        let i = *self.slot_of_bucket.entry(bucket).or_insert(next);
+        if i == next {
+            self.queues.push(FlowQueue { fifo: PacketFifo::with_capacity(0), codel: CodelState::default(), deficit: 0, list: List::None });
+        }
+        i
+    }
+
+    /// Flow queues allocated so far.
+    pub fn queues_in_use(&self) -> usize {
+        self.queues.len()
+    }
+
     /// Appends `p` to its flow's queue; on overflow drops from the fattest queue.
     pub fn enqueue(&mut self, p: Packet, log: &mut QueueLog) -> bool {
-        let i = self.classify(&p);
+        let i = self.queue_of(&p);
         let size = p.size.0;
         let q = &mut self.queues[i as usize];
         q.codel.on_enqueue(&p);
@@ -94,8 +116,12 @@ impl FqCodel {
         self.pkts += 1;
         self.bytes += size;
         if self.pkts > self.prm.limit_pkts {
-            let fattest = (0..self.queues.len()).max_by_key(|&j| (self.queues[j].fifo.len_bytes(), std::cmp::Reverse(j))).unwrap();
-            let dropped = self.queues[fattest].fifo.pop().expect("the fattest queue holds a packet");
+            // The queue just appended to holds a packet, so a non-empty queue exists.
+            let fattest = (0..self.queues.len())
+                .filter(|&j| !self.queues[j].fifo.is_empty())
+                .max_by_key(|&j| (self.queues[j].fifo.len_bytes(), self.queues[j].fifo.len_pkts(), std::cmp::Reverse(j)))
+                .unwrap_or(i as usize);
+            let Some(dropped) = self.queues[fattest].fifo.pop() else { return true };
             self.pkts -= 1;
             self.bytes -= dropped.size.0;
             log.drop(DropCause::Overflow);
@@ -154,5 +180,45 @@ impl FqCodel {
     /// Bytes held.
     pub fn len_bytes(&self) -> u64 {
         self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::units::{Bytes, SimDuration};
+
+    fn params(limit_pkts: u64, flows: u32) -> FqCodelParams {
+        let codel = CodelParams { target: SimDuration::from_millis(5), interval: SimDuration::from_millis(100), ecn: false };
+        FqCodelParams { limit_pkts, flows, quantum: 1514, codel }
+    }
+
+    #[test]
+    fn overflow_of_zero_byte_packets_drops_from_a_queue_that_holds_one() {
+        let mut q = FqCodel::new(&params(3, 64), 7);
+        let mut log = QueueLog::default();
+        for i in 0..10u64 {
+            q.enqueue(Packet::data(FlowId((i % 4) as u32), NodeId(0), i, Bytes(0), SimTime::ZERO), &mut log);
+            assert!(q.len_pkts() <= 3);
+        }
+        assert_eq!(log.overflow, 7);
+        assert_eq!(q.len_bytes(), 0);
+    }
+
+    #[test]
+    fn flow_queues_are_allocated_on_first_use() {
+        let mut q = FqCodel::new(&params(10_240, 65_536), 1);
+        let mut log = QueueLog::default();
+        assert_eq!(q.queues_in_use(), 0);
+        for i in 0..300u64 {
+            q.enqueue(Packet::data(FlowId((i % 3) as u32), NodeId(0), i, Bytes(1000), SimTime::ZERO), &mut log);
+        }
+        assert!((1..=3).contains(&q.queues_in_use()), "{}", q.queues_in_use());
+        let mut served = 0;
+        while q.dequeue(SimTime::ZERO, &mut log).is_some() {
+            served += 1;
+        }
+        assert_eq!(served, 300);
     }
 }
