@@ -13,6 +13,7 @@ control, driven from Python::
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Union
 
@@ -20,7 +21,7 @@ from . import _core
 from ._core import EngineError, RunCancelled, ScenarioError
 from .controller import Controller
 from .result import Result
-from .scenario import Scenario, apply_overrides, load, loads, to_json, validate
+from .scenario import Scenario, apply_overrides, load, loads, memory_estimate, to_json, validate
 
 __version__ = _core.__version__
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "controllers",
     "load",
     "loads",
+    "memory_estimate",
     "run",
     "schema",
     "validate",
@@ -44,46 +46,106 @@ def run(
     scenario: Union[Scenario, str, Path],
     seed: Optional[int] = None,
     progress: Optional[Callable[[float, float], None]] = None,
+    max_memory: Union[int, str, None] = None,
 ) -> Result:
     """Runs a scenario (a dict, or the path of a TOML file) and returns its `Result`.
 
     `seed` overrides the scenario's `seed`. The same scenario and seed always give the same
     result, byte for byte. `progress(now_s, duration_s)` is called about ten times a second
-    while the engine runs. Ctrl-C stops the run (`KeyboardInterrupt`). Raises
-    `ScenarioError` (a `ValueError`) for an invalid scenario.
+    while the engine runs. `max_memory` (bytes, or a size such as "4GB") caps the run's
+    estimated memory (default: see `aimdlab.memory`). Ctrl-C stops the run
+    (`KeyboardInterrupt`); so does an exception in `progress` or in a Python controller, which
+    is then raised. Whatever ends it, the engine has stopped when `run` returns or raises.
+    Raises `ScenarioError` (a `ValueError`) for an invalid scenario or argument.
     """
     if isinstance(scenario, (str, Path)):
-        scenario = load(scenario)
-    if seed is not None and not (isinstance(seed, int) and 0 <= seed < 2**64):
-        raise ScenarioError(f"seed: {seed!r} is not valid; expected an integer from 0 to 2^64-1")
+        scenario = _load_path(scenario)
+    elif not isinstance(scenario, dict):
+        raise ScenarioError(f"scenario: a {type(scenario).__name__} is not a scenario; expected a dict or the path of a TOML file")
+    seed = _check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise ScenarioError(f"progress: {progress!r} is not callable; expected a function progress(now_s, duration_s)")
+    from .memory import limit_bytes
+
+    limit = limit_bytes(max_memory)
     scenario, controllers = _extract_controllers(scenario)
     text = to_json(scenario)
-    duration_s = _core.validate(text)
+    duration_s = _core.validate(text, limit)
     control = _core.RunControl()
     outcome: Dict[str, Any] = {}
 
     def work() -> None:
         try:
-            outcome["raw"] = _core.run(text, seed, control, controllers)
+            outcome["raw"] = _core.run(text, seed, control, controllers, limit)
         except BaseException as e:  # handed to the calling thread
             outcome["error"] = e
+        finally:
+            outcome["done"] = True
 
     # The engine runs in a worker thread (it releases the GIL), so this thread stays free to
-    # report progress and to turn Ctrl-C into a cancellation.
+    # report progress and to turn Ctrl-C into a cancellation. Completion is the worker's own
+    # flag, not `Thread.join`: on CPython 3.10-3.12 a join interrupted by Ctrl-C can mark a
+    # running thread as finished, and an interpreter that exits while the engine thread is
+    # still inside Rust aborts.
     worker = threading.Thread(target=work, name="aimdlab-run", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)
-            if progress is not None and worker.is_alive():
-                progress(control.now_s(), duration_s)
-    except KeyboardInterrupt:
+        _wait(outcome, progress=(lambda: progress(control.now_s(), duration_s)) if progress is not None else None)
+    except BaseException:
         control.cancel()
-        worker.join()
+        _wait(outcome, interruptible=False)
         raise
     if "error" in outcome:
         raise outcome["error"]
-    return Result(outcome["raw"], scenario)
+    effective = dict(scenario, seed=seed if seed is not None else scenario.get("seed", 1))
+    return Result(outcome["raw"], effective)
+
+
+def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None, interruptible: bool = True) -> None:
+    """Sleeps until the worker sets `outcome["done"]`, calling `progress` about every 0.1 s.
+
+    Not interruptible: every Ctrl-C is swallowed until the (already cancelled) engine stops,
+    which takes at most a few thousand events."""
+    pause, since_progress = 0.0005, 0.0
+    while not outcome.get("done"):
+        try:
+            time.sleep(pause)
+        except KeyboardInterrupt:
+            if interruptible:
+                raise
+            continue
+        since_progress += pause
+        pause = min(pause * 2, 0.05)
+        if progress is not None and since_progress >= 0.1:
+            since_progress = 0.0
+            progress()
+
+
+def _check_seed(seed: Any) -> Optional[int]:
+    """`seed` as an int in [0, 2^64), or None; numpy integers are accepted, bools are not."""
+    if seed is None:
+        return None
+    import numbers
+
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
+        raise ScenarioError(f"seed: {seed!r} is not valid; expected an integer from 0 to 2^64-1")
+    return int(seed)
+
+
+def _load_path(path: Union[str, Path]) -> Scenario:
+    """Loads a scenario file given to `run`, with one-line errors for strings that are not
+    file names."""
+    text = str(path)
+    if isinstance(path, str) and ("\n" in text or len(text) > 4096):
+        raise ScenarioError(
+            "scenario: a str with line breaks is not a file name; to run TOML text use aimdlab.run(aimdlab.loads(text))"
+        )
+    try:
+        return load(path)
+    except OSError as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ScenarioError(f"scenario: {text[:80]!r} cannot be read: {e.strerror or e}") from None
 
 
 def _extract_controllers(scenario: Scenario):
@@ -91,6 +153,7 @@ def _extract_controllers(scenario: Scenario):
     the scenario to send to the engine and a dict flow index → controller (one deep copy per
     flow of a group)."""
     import copy
+    import numbers
 
     flows = scenario.get("flows")
     if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
@@ -99,16 +162,23 @@ def _extract_controllers(scenario: Scenario):
     out["flows"] = []
     controllers = {}
     index = 0
-    for g in flows:
+    for gi, g in enumerate(flows):
         count = g.get("count", 1) if isinstance(g, dict) else 1
+        count = int(count) if isinstance(count, numbers.Integral) and not isinstance(count, bool) and count > 0 else 0
         if isinstance(g, dict) and isinstance(g.get("cc"), Controller):
             proto = g["cc"]
             g = dict(g, cc="python")
-            if isinstance(count, int) and count > 0:
-                for i in range(count):
+            for i in range(count):
+                try:
                     controllers[index + i] = copy.deepcopy(proto)
+                except Exception as e:
+                    raise ScenarioError(
+                        f"flows[{gi}].cc: the {type(proto).__name__} object cannot be copied for each flow of the group "
+                        f"({type(e).__name__}: {e}); keep members that cannot be copied (locks, files) off the instance, "
+                        "or define __deepcopy__"
+                    ) from None
         out["flows"].append(g)
-        index += count if isinstance(count, int) and count > 0 else 0
+        index += count
     return out, controllers
 
 

@@ -1,6 +1,7 @@
-"""Type stubs of the native module built from crates/aimdlab-py (checked by mypy.stubtest)."""
+"""Type stubs of the native module built from crates/aimdlab-py (checked against the compiled
+module by tests/test_stub.py)."""
 
-from typing import List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -8,7 +9,7 @@ class ScenarioError(ValueError):
     """An invalid scenario; the message names the field, the value and what is accepted."""
 
 class EngineError(RuntimeError):
-    """A bug in the engine (a Rust panic), reported instead of crashing the interpreter."""
+    """A bug in the engine (a Rust panic), or a run whose clock stopped, reported instead of crashing or hanging."""
 
 class RunCancelled(RuntimeError):
     """The run was cancelled through its RunControl."""
@@ -20,9 +21,37 @@ class RunControl:
     def now_s(self) -> float: ...
     def cancel(self) -> None: ...
 
+class AckEvent:
+    """What a Python controller sees of an acknowledgement."""
+
+    now_s: float
+    newly_acked_pkts: int
+    rtt_s: Optional[float]
+    srtt_s: float
+    min_rtt_s: Optional[float]
+    ece: bool
+    in_recovery: bool
+    pkts_in_flight: int
+
+class CongestionEvent:
+    """What a Python controller sees of a congestion signal."""
+
+    now_s: float
+    kind: str
+    pkts_in_flight: int
+    srtt_s: float
+
 _Column = Tuple[str, str, Union[bytes, List[str]]]
 
-def validate(scenario_json: str) -> float: ...
-def run(scenario_json: str, seed: Optional[int] = None, control: Optional[RunControl] = None) -> dict: ...
+def validate(scenario_json: str, max_memory_bytes: Optional[int] = None) -> float: ...
+def memory_estimate(scenario_json: str) -> List[Tuple[str, str, int]]: ...
+def parse_bytes(text: str) -> int: ...
+def run(
+    scenario_json: str,
+    seed: Optional[int] = None,
+    control: Optional[RunControl] = None,
+    controllers: Optional[Dict[int, Any]] = None,
+    max_memory_bytes: Optional[int] = None,
+) -> dict: ...
 def schema() -> str: ...
 def controllers() -> List[str]: ...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import signal
 import sys
 import time
 from pathlib import Path
@@ -24,7 +26,50 @@ Examples:
 """
 
 
-@click.group(epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """The top-level command. It owns the process's exit: Ctrl-C at any moment (loading,
+    simulating, saving) exits 130 after the engine has stopped and nothing half-written is
+    left; an operating-system error (a folder that cannot be written, a full disk) is one
+    line and exit 1, never a traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except (KeyboardInterrupt, click.exceptions.Abort):
+            _interrupted()
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except OSError as e:
+            if e.errno == errno.EPIPE:
+                sys.exit(1)
+            click.echo(f"Error: {_os_error_text(e)}", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _interrupted(message: str = "interrupted: the run was stopped; no results were written or replaced") -> None:
+    """Exits 130 (Ctrl-C), ignoring further Ctrl-C while it says so."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        click.echo(message, err=True)
+    except OSError:
+        pass
+    sys.exit(130)
+
+
+def _os_error_text(e: OSError) -> str:
+    """One line for an operating-system error: the file and the reason."""
+    if e.filename is not None and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    return str(e) or type(e).__name__
+
+
+@click.group(cls=_Main, epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="aimdlab")
 def main() -> None:
     """aimdlab: a congestion-control laboratory (packet-level simulator for AIMD-family
@@ -89,10 +134,14 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
         console.print(f"figure:  {figure}")
 
 
+MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB. Default: 80 % of the memory "
+                   "this process may use (or AIMDLAB_MAX_MEMORY).")
+
+
 @main.command(epilog=EXAMPLES)
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Results folder. Default: results/<scenario file name>.")
+@click.option("--out", "out_dir", type=str, default=None,
+              help="Results folder, replaced as a whole when the run completes. Default: results/<scenario file name>.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Override the scenario's seed.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a scenario field, e.g. --set topology.dumbbell.bottleneck.rate=10Mbps (repeatable).")
@@ -100,57 +149,77 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
               help="Figure format.")
 @click.option("--no-figure", is_flag=True, help="Do not draw the overview figure.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
-def run(scenario: Path, out_dir: Optional[Path], seed: Optional[int], overrides: Tuple[str, ...], fig_format: str,
-        no_figure: bool, as_json: bool) -> None:
-    """Run SCENARIO (a TOML file), print a summary and write results and a figure."""
+@click.option("--max-memory", metavar="SIZE", default=None, help=MAX_MEMORY_HELP)
+def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: Tuple[str, ...], fig_format: str,
+        no_figure: bool, as_json: bool, max_memory: Optional[str]) -> None:
+    """Run SCENARIO (a TOML file), print a summary and write results and a figure.
+
+    The results folder is written as one unit: until the run completes it keeps its previous
+    contents, and Ctrl-C (exit 130) leaves it as it was."""
     from . import run as run_scenario
+    from .memory import limit_bytes
+    from .run_folder import OutputError, RunFolder
     from .scenario import apply_overrides, load, validate
 
     try:
-        sc = load(scenario)
+        limit = limit_bytes(max_memory)
+        sc = load(scenario, max_memory=limit)
         if overrides:
             sc = apply_overrides(sc, overrides)
-            validate(sc)
+            validate(sc, max_memory=limit)
     except (ScenarioError, FileNotFoundError) as e:
         raise click.ClickException(str(e)) from None
-    out_dir = out_dir or Path("results") / scenario.stem
-    t0 = time.perf_counter()
+    if out_dir is None:
+        out_dir = str(Path("results") / scenario.stem)
     try:
-        if sys.stderr.isatty() and not as_json:
+        folder = RunFolder(out_dir)
+    except OutputError as e:
+        raise click.ClickException(f"--out {e}") from None
+    try:
+        t0 = time.perf_counter()
+        result = _simulate(run_scenario, sc, scenario.name, seed, limit, quiet=as_json)
+        wall = time.perf_counter() - t0
+        result.write_files(folder.staging)
+        figure = None
+        if not no_figure:
+            from .plots import overview, save_figure
+
+            save_figure(overview(result), folder.staging / f"overview.{fig_format}")
+            figure = Path(out_dir) / f"overview.{fig_format}"
+        folder.commit()
+    except BaseException:
+        folder.discard()
+        raise
+    if as_json:
+        click.echo(result.summary_json(), nl=False)
+    else:
+        _print_summary(result, Path(out_dir), wall, figure)
+
+
+def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int, quiet: bool):
+    """Runs `sc`, with a progress bar on a terminal and a start line otherwise (neither when
+    `quiet`); engine errors become one-line CLI errors."""
+    try:
+        if sys.stderr.isatty() and not quiet:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            from .scenario import duration_s as scenario_duration_s
 
             columns = (TextColumn("simulating {task.description}"), BarColumn(),
                        TextColumn("{task.completed:.1f} / {task.total:g} s simulated"), TimeElapsedColumn())
             with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-                from .scenario import duration_s as scenario_duration_s
-
-                task = bar.add_task(scenario.name, total=scenario_duration_s(sc))
+                task = bar.add_task(label, total=scenario_duration_s(sc))
 
                 def report(now_s: float, duration_s: float) -> None:
                     bar.update(task, completed=now_s, total=duration_s)
 
-                result = run_scenario(sc, seed=seed, progress=report)
-        else:
-            result = run_scenario(sc, seed=seed)
-    except ScenarioError as e:
+                return run_scenario(sc, seed=seed, progress=report, max_memory=limit)
+        if not quiet:
+            click.echo(f"simulating {label} ...", err=True)
+        return run_scenario(sc, seed=seed, max_memory=limit)
+    except (ScenarioError, EngineError) as e:
         raise click.ClickException(str(e)) from None
-    except EngineError as e:
-        raise click.ClickException(str(e)) from None
-    except KeyboardInterrupt:
-        click.echo("interrupted: the run was stopped and nothing was written", err=True)
-        sys.exit(130)
-    wall = time.perf_counter() - t0
-    result.save(out_dir)
-    figure = None
-    if not no_figure:
-        from .plots import overview, save_figure
-
-        figure = save_figure(overview(result), out_dir / f"overview.{fig_format}")
-    if as_json:
-        click.echo(result.summary_json(), nl=False)
-    else:
-        _print_summary(result, out_dir, wall, figure)
 
 
 @main.command()
@@ -187,20 +256,31 @@ def validate() -> None:
 
 @validate.command("files", short_help="Check scenario files without running them (the default).")
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-def validate_files(scenarios: Tuple[Path, ...]) -> None:
-    """Check scenario files without running them."""
-    from .scenario import load
+@click.option("--max-memory", metavar="SIZE", default=None, help=MAX_MEMORY_HELP)
+def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str]) -> None:
+    """Check scenario files without running them; print each one's estimated memory."""
+    from .memory import limit_bytes
+    from .scenario import load, memory_estimate
 
+    try:
+        limit = limit_bytes(max_memory)
+    except ScenarioError as e:
+        raise click.ClickException(f"--max-memory: {e}") from None
     bad = 0
     for path in scenarios:
         try:
-            load(path)
-            click.echo(f"ok      {path}")
+            sc = load(path, max_memory=limit)
+            need = memory_estimate(sc)["total_bytes"]
+            click.echo(f"ok      {path} (needs about {_fmt_bytes(need)} of memory)")
         except (ScenarioError, FileNotFoundError) as e:
             bad += 1
             click.echo(f"invalid {e}", err=True)
     if bad:
         sys.exit(1)
+
+
+def _fmt_bytes(n: int) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 GAIMD_EXAMPLES = """
@@ -247,8 +327,7 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optio
         else:
             table = v.run(points, jobs=jobs)
     except KeyboardInterrupt:
-        click.echo("interrupted: nothing was written", err=True)
-        sys.exit(130)
+        _interrupted("interrupted: nothing was written")
     wall = time.perf_counter() - t0
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "gaimd-validation.csv"

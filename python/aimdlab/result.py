@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
@@ -29,10 +29,14 @@ def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
 
 def write_atomic(path: Union[str, Path], data: bytes) -> None:
     """Writes `data` to `path` so that readers see the old file or the whole new one, never
-    a half-written one (temporary file in the same folder, fsync, rename)."""
+    a half-written one (temporary file in the same folder, fsync, rename). The file gets the
+    usual permissions (0666 less the umask)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -59,7 +63,7 @@ class Result:
             goodput_bps, srtt_ms, in_flight_pkts, controller state).
         link_timeseries: one row per monitored link per sample (time_s, queue_len_pkts,
             queue_len_bytes, utilization over the interval).
-        scenario: the scenario dict that was run.
+        scenario: the scenario dict that was run, with the seed that was used.
     """
 
     def __init__(self, raw: Dict[str, Any], scenario: Dict[str, Any]):
@@ -83,15 +87,22 @@ class Result:
         """The summary as canonical JSON text (sorted keys): identical for identical runs."""
         return json.dumps(self.summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
-    def save(self, out_dir: Union[str, Path], figure: Optional[bool] = None) -> Path:
-        """Writes `summary.json`, `scenario.json` and the tables as Parquet into `out_dir`
-        (created if needed), each file atomically. Returns the folder."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+    def write_files(self, folder: Union[str, Path]) -> None:
+        """Writes `summary.json`, `scenario.json` and the tables as Parquet into an existing
+        `folder` (as `save` does, without its all-or-nothing replacement)."""
+        folder = Path(folder)
         for name in ("flows", "links", "timeseries", "link_timeseries"):
-            sink = pa.BufferOutputStream()
-            pq.write_table(getattr(self, name), sink)
-            write_atomic(out / f"{name}.parquet", sink.getvalue().to_pybytes())
-        write_atomic(out / "scenario.json", (json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n").encode())
-        write_atomic(out / "summary.json", self.summary_json().encode())
-        return out
+            pq.write_table(getattr(self, name), folder / f"{name}.parquet")
+        (folder / "scenario.json").write_text(json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n", encoding="utf-8")
+        (folder / "summary.json").write_text(self.summary_json(), encoding="utf-8")
+
+    def save(self, out_dir: Union[str, Path]) -> Path:
+        """Writes `summary.json`, `scenario.json` (with the seed that was used) and the tables
+        as Parquet into `out_dir`, as one unit: a reader sees the folder's previous complete
+        contents or the new complete set, never a mix (see `aimdlab.run_folder`). An existing
+        folder is replaced only if it holds nothing but aimdlab results. Returns the folder."""
+        from .run_folder import RunFolder
+
+        with RunFolder(out_dir) as staging:
+            self.write_files(staging)
+        return Path(out_dir)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import numbers
 import re
 import sys
 from pathlib import Path
@@ -22,7 +24,7 @@ from ._core import ScenarioError
 Scenario = Dict[str, Any]
 """A scenario as a plain dict (the same shape as the TOML file)."""
 
-__all__ = ["Scenario", "load", "loads", "apply_overrides", "validate", "duration_s", "to_json"]
+__all__ = ["Scenario", "load", "loads", "apply_overrides", "validate", "duration_s", "memory_estimate", "plain", "to_json"]
 
 
 def loads(text: str, source: str = "<string>") -> Scenario:
@@ -31,41 +33,104 @@ def loads(text: str, source: str = "<string>") -> Scenario:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{source}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: nested too deeply to read; a scenario is a few tables deep") from None
 
 
-def load(path: Union[str, Path]) -> Scenario:
+def load(path: Union[str, Path], max_memory: Union[int, str, None] = None) -> Scenario:
     """Reads a scenario TOML file and validates it; returns the scenario as a dict.
 
     Raises `FileNotFoundError` for a missing file and `ScenarioError` (a `ValueError`) naming
-    the field, the bad value and what is accepted for an invalid one.
+    the field, the bad value and what is accepted for an invalid one — a file that is not
+    UTF-8 text included. `max_memory` is as for `validate`.
     """
     path = Path(path)
+    if path.is_dir():
+        raise ScenarioError(f"{path}: is a folder; expected a scenario file (.toml)")
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path}")
-    scenario = loads(path.read_text(encoding="utf-8"), source=str(path))
+    data = path.read_bytes()
     try:
-        validate(scenario)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); save the file as UTF-8") from None
+    scenario = loads(text, source=str(path))
+    try:
+        validate(scenario, max_memory=max_memory)
     except ScenarioError as e:
         raise ScenarioError(f"{path}: {e}") from None
     return scenario
 
 
+_MAX_DEPTH = 32
+"""Deepest nesting of tables and arrays a scenario may have (real ones are about 6 deep)."""
+
+
+def _where(path: str) -> str:
+    return path or "the scenario"
+
+
+def plain(value: Any, path: str = "", depth: int = 0) -> Any:
+    """`value` as plain JSON data (dict, list, str, int, float, bool, None), or a
+    `ScenarioError` naming the field that holds something else.
+
+    numpy scalars count as numbers; NaN and ±∞, non-string keys, and values of other types
+    (sets, datetimes, `Decimal`, objects) are errors naming their field.
+    """
+    if depth > _MAX_DEPTH:
+        raise ScenarioError(f"{_where(path)}: nested more than {_MAX_DEPTH} levels deep; a scenario is a few tables deep")
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        x = float(value)
+        if not math.isfinite(x):
+            raise ScenarioError(f"{_where(path)}: {x!r} is not a finite number; expected a finite number")
+        return x
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ScenarioError(f"{_where(path)}: the key {k!r} is not a string; expected field names")
+            out[k] = plain(v, f"{path}.{k}" if path else k, depth + 1)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [plain(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
+    kind = type(value).__name__
+    raise ScenarioError(
+        f"{_where(path)}: a value of type {kind} is not accepted; expected a string, number, boolean, table (dict) or array (list)"
+    )
+
+
 def to_json(scenario: Scenario) -> str:
-    """The scenario as the JSON text the engine reads."""
-    try:
-        return json.dumps(scenario, allow_nan=False)
-    except (TypeError, ValueError) as e:
-        raise ScenarioError(f"the scenario cannot be written as JSON: {e}") from None
+    """The scenario as the JSON text the engine reads (see `plain` for what is accepted)."""
+    if not isinstance(scenario, dict):
+        raise ScenarioError(f"the scenario is a {type(scenario).__name__}; expected a table (dict) of fields")
+    return json.dumps(plain(scenario), allow_nan=False)
 
 
-def validate(scenario: Scenario) -> None:
-    """Checks a scenario dict against the engine's schema; raises `ScenarioError` if invalid."""
-    _core.validate(to_json(scenario))
+def validate(scenario: Scenario, max_memory: Union[int, str, None] = None) -> None:
+    """Checks a scenario dict against the engine's schema and its estimated memory against
+    `max_memory` (bytes or a size such as "4GB"; default: `aimdlab.memory.default_limit_bytes()`);
+    raises `ScenarioError` naming the field if invalid."""
+    from .memory import limit_bytes
+
+    _core.validate(to_json(scenario), limit_bytes(max_memory))
 
 
 def duration_s(scenario: Scenario) -> float:
     """The simulated duration of a valid scenario, seconds (parsed by the engine)."""
     return _core.validate(to_json(scenario))
+
+
+def memory_estimate(scenario: Scenario) -> Dict[str, Any]:
+    """The estimated memory of a run of a valid scenario: `total_bytes` and `parts`, a list of
+    `(what, field, bytes)`, largest first."""
+    parts = _core.memory_estimate(to_json(scenario))
+    return {"total_bytes": sum(b for _, _, b in parts), "parts": parts}
 
 
 _INDEX = re.compile(r"^(?P<key>[^\[\]]*)((\[(?P<idx>\d+)\])*)$")

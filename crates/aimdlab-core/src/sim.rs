@@ -102,14 +102,17 @@ impl Simulator {
         let next_hop = plan.next_hop.iter().flat_map(|row| row.iter().map(|l| l.map_or(NO_ROUTE, |l| l.0))).collect();
         let dst_slot = plan.dst_slot.iter().map(|s| s.unwrap_or(NO_ROUTE)).collect();
         let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
+        // Room for the first samples only: rows are added as the run goes (nothing up front
+        // that grows with samples × flows).
         let samples = (plan.duration.0 / plan.sample_interval.0) as usize;
+        let rows = |n: usize| samples.saturating_mul(n).min(1 << 16);
         let mut sim = Simulator {
             seed,
             now: SimTime::ZERO,
             end: SimTime::ZERO + plan.duration,
             events: EventQueue::with_capacity(4 * (links.len() + flows.len()) + 16),
-            flow_series: FlowSeries::with_capacity(samples * flows.len()),
-            link_series: LinkSeries::with_capacity(samples * monitored.len()),
+            flow_series: FlowSeries::with_capacity(rows(flows.len())),
+            link_series: LinkSeries::with_capacity(rows(monitored.len())),
             last_busy_ps: vec![0; monitored.len()],
             monitored,
             links,

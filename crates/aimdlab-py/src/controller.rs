@@ -4,9 +4,12 @@
 //! `CongestionControl` trait.
 //!
 //! Each callback takes the GIL (the engine runs without it). `cwnd`/`ssthresh` are read once
-//! after each callback and cached, since the transport asks for them far more often. The
-//! first exception a callback raises is kept, the run is cancelled, and the exception is
-//! raised to the caller unchanged.
+//! after each callback, checked (cwnd a positive finite number of packets, ssthresh positive,
+//! ∞ allowed) and cached, since the transport asks for them far more often. The first
+//! exception a callback raises, or the first bad value, is kept, the run is cancelled (no
+//! further callback runs), and the exception is raised to the caller; a bad value is a
+//! `ValueError` naming the controller class, the attribute and the flow. The names of
+//! `state()` are fixed by its first sample.
 
 use aimdlab_core::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use aimdlab_core::control::RunControl;
@@ -66,18 +69,42 @@ pub type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 /// A Python object driven as a congestion controller.
 pub struct PyController {
     obj: Py<PyAny>,
+    /// The flow it controls (for messages).
+    flow: usize,
     cwnd: f64,
     ssthresh: f64,
     /// State-variable names, leaked once each (the time series keys are `&'static str`).
     names: Mutex<HashMap<String, &'static str>>,
+    /// The names `state()` returned at the first sample; every later sample must match.
+    state_keys: Mutex<Option<Vec<&'static str>>>,
     errors: ErrorSlot,
     control: Arc<RunControl>,
 }
 
+/// A `ValueError` about `attr` of the controller `obj` of flow `flow`.
+fn value_error(obj: &Bound<'_, PyAny>, flow: usize, attr: &str, what: String) -> PyErr {
+    let class = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    pyo3::exceptions::PyValueError::new_err(format!("controller {class} of flow {flow}: {attr} {what}"))
+}
+
+/// Reads attribute `attr` of `obj` as a number of packets.
+fn read_number(obj: &Bound<'_, PyAny>, flow: usize, attr: &str) -> PyResult<f64> {
+    let v = obj.getattr(attr)?;
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(value_error(obj, flow, attr, format!("= {v} is a bool; expected a number of packets")));
+    }
+    v.extract::<f64>().map_err(|e| {
+        let shown: String = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into()).chars().take(40).collect();
+        let why = if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) { "is too large for a float" } else { "is not a number" };
+        value_error(obj, flow, attr, format!("= {shown} {why}; expected a number of packets"))
+    })
+}
+
 impl PyController {
-    /// Wraps `obj`, setting its `cwnd`/`ssthresh` to the flow's initial values when they are
-    /// None.
-    pub fn new(py: Python<'_>, obj: Py<PyAny>, w0: f64, ssthresh0: f64, errors: ErrorSlot, control: Arc<RunControl>) -> PyResult<Self> {
+    /// Wraps `obj`, the controller of flow `flow`, setting its `cwnd`/`ssthresh` to the flow's
+    /// initial values when they are None.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(py: Python<'_>, obj: Py<PyAny>, flow: usize, w0: f64, ssthresh0: f64, errors: ErrorSlot, control: Arc<RunControl>) -> PyResult<Self> {
         let b = obj.bind(py);
         if b.getattr("cwnd")?.is_none() {
             b.setattr("cwnd", w0)?;
@@ -85,36 +112,90 @@ impl PyController {
         if b.getattr("ssthresh")?.is_none() {
             b.setattr("ssthresh", ssthresh0)?;
         }
-        let mut c = PyController { obj, cwnd: w0, ssthresh: ssthresh0, names: Mutex::new(HashMap::new()), errors, control };
+        let mut c = PyController {
+            obj,
+            flow,
+            cwnd: w0,
+            ssthresh: ssthresh0,
+            names: Mutex::new(HashMap::new()),
+            state_keys: Mutex::new(None),
+            errors,
+            control,
+        };
         c.refresh(py)?;
         Ok(c)
     }
 
+    /// Reads and checks `cwnd` and `ssthresh`.
     fn refresh(&mut self, py: Python<'_>) -> PyResult<()> {
         let b = self.obj.bind(py);
-        self.cwnd = b.getattr("cwnd")?.extract()?;
-        self.ssthresh = b.getattr("ssthresh")?.extract()?;
-        if !(self.cwnd.is_finite() && self.cwnd > 0.0) {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "controller {}: cwnd = {} is not a positive number of packets",
-                b.get_type().name()?,
-                self.cwnd
-            )));
+        let cwnd = read_number(b, self.flow, "cwnd")?;
+        if !(cwnd.is_finite() && cwnd > 0.0) {
+            return Err(value_error(b, self.flow, "cwnd", format!("= {cwnd} is not a positive finite number of packets")));
         }
+        let ssthresh = read_number(b, self.flow, "ssthresh")?;
+        if ssthresh.is_nan() || ssthresh <= 0.0 {
+            return Err(value_error(b, self.flow, "ssthresh", format!("= {ssthresh} is not a positive number of packets (∞ is allowed)")));
+        }
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
         Ok(())
     }
 
+    /// Keeps the first error of the run and cancels it.
+    fn fail(&self, e: PyErr) {
+        let mut slot = self.errors.lock().expect("error slot");
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+        self.control.cancel();
+    }
+
     fn call(&mut self, f: impl FnOnce(Python<'_>, &Bound<'_, PyAny>) -> PyResult<()>) {
+        // Once the run is cancelled (Ctrl-C, an earlier error), no more Python runs: the
+        // engine stops at its next check without waiting for slow callbacks.
+        if self.control.is_cancelled() {
+            return;
+        }
         Python::with_gil(|py| {
-            let result = f(py, self.obj.bind(py)).and_then(|_| self.refresh(py));
-            if let Err(e) = result {
-                let mut slot = self.errors.lock().expect("error slot");
-                if slot.is_none() {
-                    *slot = Some(e);
-                }
-                self.control.cancel();
+            if let Err(e) = f(py, self.obj.bind(py)).and_then(|_| self.refresh(py)) {
+                self.fail(e);
             }
         })
+    }
+
+    /// The controller's `state()` as named numbers, checked against the first sample's names.
+    fn read_state(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, f64)>> {
+        let b = self.obj.bind(py);
+        if !b.hasattr("state")? {
+            return Ok(Vec::new());
+        }
+        let d = b.call_method0("state")?;
+        let d = d.downcast::<pyo3::types::PyDict>().map_err(|_| value_error(b, self.flow, "state()", "did not return a dict; expected a dict of names to numbers".into()))?;
+        let mut out = Vec::with_capacity(d.len());
+        for (k, v) in d.iter() {
+            let k: String = k.extract().map_err(|_| value_error(b, self.flow, "state()", format!("has the key {k}, not a str")))?;
+            let x: f64 = v.extract().map_err(|_| value_error(b, self.flow, &format!("state()[{k:?}]"), "is not a number".into()))?;
+            let mut names = self.names.lock().expect("names");
+            let name = *names.entry(k.clone()).or_insert_with(|| Box::leak(k.into_boxed_str()));
+            out.push((name, x));
+        }
+        let mut keys = self.state_keys.lock().expect("state keys");
+        let mut now: Vec<&'static str> = out.iter().map(|(n, _)| *n).collect();
+        now.sort_unstable();
+        match keys.as_ref() {
+            None => *keys = Some(now),
+            Some(first) if *first != now => {
+                return Err(value_error(
+                    b,
+                    self.flow,
+                    "state()",
+                    format!("returned the keys {now:?}, but the first sample had {first:?}; expected the same keys at every sample"),
+                ))
+            }
+            Some(_) => {}
+        }
+        Ok(out)
     }
 }
 
@@ -160,32 +241,12 @@ impl CongestionControl for PyController {
     }
 
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-        // The trait takes &self; collect under the GIL into a local copy.
-        let state = Python::with_gil(|py| -> PyResult<Vec<(&'static str, f64)>> {
-            let b = self.obj.bind(py);
-            if !b.hasattr("state")? {
-                return Ok(Vec::new());
-            }
-            let d = b.call_method0("state")?;
-            let d = d.downcast::<pyo3::types::PyDict>()?;
-            let mut out = Vec::with_capacity(d.len());
-            for (k, v) in d.iter() {
-                let k: String = k.extract()?;
-                let mut names = self.names.lock().expect("names");
-                let name = *names.entry(k.clone()).or_insert_with(|| Box::leak(k.into_boxed_str()));
-                out.push((name, v.extract()?));
-            }
-            Ok(out)
-        });
-        match state {
+        if self.control.is_cancelled() {
+            return;
+        }
+        match Python::with_gil(|py| self.read_state(py)) {
             Ok(s) => s.into_iter().for_each(|(n, v)| publish(n, v)),
-            Err(e) => {
-                let mut slot = self.errors.lock().expect("error slot");
-                if slot.is_none() {
-                    *slot = Some(e);
-                }
-                self.control.cancel();
-            }
+            Err(e) => self.fail(e),
         }
     }
 }

@@ -64,27 +64,39 @@ fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> 
     Ok(out)
 }
 
-/// Validates a scenario (JSON text); raises `ScenarioError` naming the bad field. Returns
-/// its duration in seconds.
+/// Validates a scenario (JSON text), refusing it when its estimated memory is above
+/// `max_memory_bytes`; raises `ScenarioError` naming the bad field. Returns its duration in
+/// seconds.
 #[pyfunction]
-fn validate(scenario_json: &str) -> PyResult<f64> {
-    aimdlab_core::scenario::load_json(scenario_json).map(|plan| plan.duration.as_secs_f64()).map_err(scenario_err)
+#[pyo3(signature = (scenario_json, max_memory_bytes=None))]
+fn validate(scenario_json: &str, max_memory_bytes: Option<u64>) -> PyResult<f64> {
+    aimdlab_core::scenario::load_json_limited(scenario_json, max_memory_bytes).map(|plan| plan.duration.as_secs_f64()).map_err(scenario_err)
 }
 
-/// Runs a scenario (JSON text) with an optional seed override, `RunControl`, and Python
-/// controllers for the flows whose `cc` is `"python"` (a dict: flow index → object).
+/// The estimated memory of a run of a valid scenario (JSON text), as a list of
+/// `(what, field, bytes)`, largest first.
+#[pyfunction]
+fn memory_estimate(scenario_json: &str) -> PyResult<Vec<(&'static str, String, u64)>> {
+    let plan = aimdlab_core::scenario::load_json(scenario_json).map_err(scenario_err)?;
+    Ok(plan.memory.parts.into_iter().map(|p| (p.what, p.field, p.bytes)).collect())
+}
+
+/// Runs a scenario (JSON text) with an optional seed override, `RunControl`, Python
+/// controllers for the flows whose `cc` is `"python"` (a dict: flow index → object), and a
+/// memory limit (see `validate`).
 /// Returns a dict with `summary` (JSON text) and the tables `flows`, `links`, `timeseries`,
 /// `link_timeseries`. The GIL is released while the engine runs.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, control=None, controllers=None))]
+#[pyo3(signature = (scenario_json, seed=None, control=None, controllers=None, max_memory_bytes=None))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
     seed: Option<u64>,
     control: Option<&Bound<'_, RunControl>>,
     controllers: Option<std::collections::HashMap<usize, PyObject>>,
+    max_memory_bytes: Option<u64>,
 ) -> PyResult<PyObject> {
-    let plan = aimdlab_core::scenario::load_json(scenario_json).map_err(scenario_err)?;
+    let plan = aimdlab_core::scenario::load_json_limited(scenario_json, max_memory_bytes).map_err(scenario_err)?;
     let control = control.map_or_else(|| std::sync::Arc::new(aimdlab_core::control::RunControl::new()), |c| c.get().inner.clone());
     let mut controllers = controllers.unwrap_or_default();
     let errors: controller::ErrorSlot = Default::default();
@@ -93,7 +105,7 @@ fn run(
         let wants = f.cc == aimdlab_core::cc::CcConfig::External;
         match (wants, controllers.remove(&i)) {
             (true, Some(obj)) => {
-                let c = controller::PyController::new(py, obj, f.tcp.initial_cwnd_pkts as f64, f.tcp.initial_ssthresh_pkts, errors.clone(), control.clone())?;
+                let c = controller::PyController::new(py, obj, i, f.tcp.initial_cwnd_pkts as f64, f.tcp.initial_ssthresh_pkts, errors.clone(), control.clone())?;
                 installed.push((i, c));
             }
             (true, None) => {
@@ -139,6 +151,13 @@ fn run(
     Ok(d.into_py(py))
 }
 
+/// Parses a size such as `"4GB"` or `"512MiB"` into bytes (the scenario files' units);
+/// raises `ValueError` naming the value and the accepted units.
+#[pyfunction]
+fn parse_bytes(text: &str) -> PyResult<u64> {
+    aimdlab_core::units::parse::parse_bytes(text).map(|b| b.0).map_err(PyValueError::new_err)
+}
+
 /// The JSON Schema of scenario files, as JSON text.
 #[pyfunction]
 fn schema() -> String {
@@ -162,6 +181,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<controller::PyCongestionEvent>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(controllers, m)?)?;

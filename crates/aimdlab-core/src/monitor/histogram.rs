@@ -47,6 +47,9 @@ impl Default for DelayHistogram {
 }
 
 impl DelayHistogram {
+    /// Heap bytes of one histogram (its bucket counts).
+    pub const HEAP_BYTES: usize = BUCKETS * std::mem::size_of::<u32>();
+
     /// An empty histogram.
     pub fn new() -> Self {
         DelayHistogram { counts: vec![0u32; BUCKETS].into_boxed_slice(), count: 0, sum_ns: 0, min_ns: u64::MAX, max_ns: 0 }

@@ -32,6 +32,13 @@ pub const MAX_FLOWS: u64 = 100_000;
 
 /// Validates `s` and resolves it into a `Plan`.
 pub fn compile(s: &Scenario) -> Res<Plan> {
+    compile_limited(s, None)
+}
+
+/// Validates `s` and resolves it into a `Plan`, refusing it (before the routing table and
+/// anything else that grows with its size is built) when its estimated memory is above
+/// `max_memory_bytes`.
+pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan> {
     let duration = s.duration.0;
     if duration == SimDuration::ZERO {
         return err("duration", "\"0s\" is empty; expected a duration > 0");
@@ -72,6 +79,20 @@ pub fn compile(s: &Scenario) -> Res<Plan> {
     if net.links.len() > crate::event::MAX_EVENT_ID as usize {
         return err("topology", format!("{} links; expected at most {}", net.links.len(), crate::event::MAX_EVENT_ID));
     }
+    let topology = match &s.topology {
+        Topology::Dumbbell(_) => "topology.dumbbell",
+        Topology::Explicit(_) => "topology.explicit",
+    };
+    let mut endpoint = vec![false; net.nodes.len()];
+    flows.iter().for_each(|f| {
+        endpoint[f.src.idx()] = true;
+        endpoint[f.dst.idx()] = true;
+    });
+    let destinations = endpoint.iter().filter(|&&e| e).count() as u64;
+    let memory = super::memory::estimate(net.nodes.len() as u64, &net.links, &flows, destinations, samples, topology);
+    if let Some(limit) = max_memory_bytes {
+        memory.check(limit)?;
+    }
     let (next_hop, dst_slot) = route(&net, &s.topology, &flows)?;
     Ok(Plan {
         name: s.name.clone(),
@@ -85,6 +106,7 @@ pub fn compile(s: &Scenario) -> Res<Plan> {
         flows,
         next_hop,
         dst_slot,
+        memory,
     })
 }
 

@@ -3,6 +3,7 @@
 
 pub mod compile;
 pub mod error;
+pub mod memory;
 pub mod plan;
 pub mod quantity;
 pub mod resolve_queue;
@@ -15,13 +16,24 @@ pub use schema::Scenario;
 
 /// Parses a scenario from JSON text (the form Python hands to the engine) and validates it.
 pub fn load_json(text: &str) -> Result<Plan, ScenarioError> {
+    load_json_limited(text, None)
+}
+
+/// Like `load_json`, and refuses a scenario whose estimated memory
+/// ([`memory::MemoryEstimate`]) is above `max_memory_bytes`.
+pub fn load_json_limited(text: &str, max_memory_bytes: Option<u64>) -> Result<Plan, ScenarioError> {
     let value: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| ScenarioError::new("", format!("the scenario is not valid JSON: {e}")))?;
-    load_value(value)
+    load_value_limited(value, max_memory_bytes)
 }
 
 /// Validates a scenario given as a JSON value.
 pub fn load_value(value: serde_json::Value) -> Result<Plan, ScenarioError> {
+    load_value_limited(value, None)
+}
+
+/// Validates a scenario given as a JSON value under a memory limit (see `load_json_limited`).
+pub fn load_value_limited(value: serde_json::Value, max_memory_bytes: Option<u64>) -> Result<Plan, ScenarioError> {
     shape::check(&value)?;
     let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
@@ -36,7 +48,7 @@ pub fn load_value(value: serde_json::Value) -> Result<Plan, ScenarioError> {
             None => ScenarioError::new(path, message),
         }
     })?;
-    compile::compile(&scenario)
+    compile::compile_limited(&scenario, max_memory_bytes)
 }
 
 /// The JSON Schema of scenario files.

@@ -92,4 +92,6 @@ pub struct Plan {
     pub next_hop: Vec<Vec<Option<LinkId>>>,
     /// Slot of each node in `next_hop`'s inner vectors (only flow endpoints have one).
     pub dst_slot: Vec<Option<u32>>,
+    /// The run's estimated memory, by part.
+    pub memory: super::memory::MemoryEstimate,
 }

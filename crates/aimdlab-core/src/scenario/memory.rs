@@ -1,0 +1,165 @@
+//! How much memory a run will take, estimated from the resolved scenario before anything big
+//! is built, so that a scenario too large for the machine is refused with an error naming
+//! the field that drives it instead of aborting the process when an allocation fails.
+//!
+//! The estimate counts what grows with the scenario's size — per-flow and per-link state
+//! (sizes taken from the engine's own types), the routing table, preallocated queue and
+//! propagation buffers, time-series rows and their copy handed to the caller — as address
+//! space (allocated, touched or not), which is what a memory cap such as `ulimit -v` sees.
+//! It does not count packets queued beyond what a queue preallocates, which the queue limits
+//! bound. `tests/test_memory.py` holds it against measured peak memory.
+
+use super::error::ScenarioError;
+use super::plan::{FlowPlan, LinkPlan};
+use crate::flow::Flow;
+use crate::monitor::histogram::DelayHistogram;
+use crate::net::link::Link;
+use crate::net::packet::Packet;
+use crate::net::queue::QueueConfig;
+use crate::units::parse::PacketsOrBytes;
+use std::mem::size_of;
+
+/// Controller state columns assumed per time-series row beyond the eight fixed ones
+/// (MR-AIMD records two, CUBIC one; a Python controller's `state()` may record more).
+const STATE_COLUMNS: u64 = 4;
+
+/// Copies of the time series alive at the end of a run: the engine's columns (a growing
+/// vector may hold up to twice its length) plus the copy handed to the caller.
+const SERIES_COPIES: u64 = 3;
+
+/// One part of the estimate: what it is, the scenario field that drives it, and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryPart {
+    /// What the memory holds, e.g. "per-flow state".
+    pub what: &'static str,
+    /// The scenario field that makes it large, e.g. `flows` or `sample_interval`.
+    pub field: String,
+    /// Estimated bytes.
+    pub bytes: u64,
+}
+
+/// The estimated memory of one run, by part.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryEstimate {
+    /// The parts, largest first.
+    pub parts: Vec<MemoryPart>,
+}
+
+impl MemoryEstimate {
+    /// Total estimated bytes.
+    pub fn total_bytes(&self) -> u64 {
+        self.parts.iter().map(|p| p.bytes).fold(0, u64::saturating_add)
+    }
+
+    /// Refuses the run when the estimate is above `limit_bytes`, naming the field behind the
+    /// largest part.
+    pub fn check(&self, limit_bytes: u64) -> Result<(), ScenarioError> {
+        let total = self.total_bytes();
+        if total <= limit_bytes {
+            return Ok(());
+        }
+        let largest = &self.parts[0];
+        let parts: Vec<String> = self.parts.iter().filter(|p| p.bytes * 20 >= total).map(|p| format!("{} {}", p.what, human(p.bytes))).collect();
+        Err(ScenarioError::new(
+            largest.field.clone(),
+            format!(
+                "this run needs about {} ({}), above the memory limit of {}; make the scenario smaller or raise the limit (max_memory, --max-memory)",
+                human(total),
+                parts.join(", "),
+                human(limit_bytes)
+            ),
+        ))
+    }
+}
+
+/// Bytes in a unit a person reads at a glance: `9.3 GB`, `120 MB`.
+pub fn human(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", b / 1e3)
+    }
+}
+
+/// Bytes a queue allocates up front (its FIFO) or at most (FQ-CoDel's flow queues).
+fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
+    let packet = size_of::<Packet>() as u64;
+    let prealloc = |limit: &PacketsOrBytes| match limit {
+        PacketsOrBytes::Packets(n) => (*n).min(1 << 16) + 1,
+        PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16) + 1,
+    };
+    match q {
+        QueueConfig::DropTail { limit } => prealloc(limit) * packet,
+        // A flow queue (FIFO header, CoDel state, deficit) and its map entry, per flow queue
+        // that traffic can reach.
+        QueueConfig::FqCodel(p) => (p.flows as u64).min(flows) * 160,
+        _ => 0,
+    }
+}
+
+/// Estimates the memory of a run of `flows` over `links` with `nodes` nodes, routing towards
+/// `destinations` endpoints, sampling `samples` times; `topology` is the field path of the
+/// topology (`topology.dumbbell` or `topology.explicit`).
+pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], destinations: u64, samples: u64, topology: &str) -> MemoryEstimate {
+    let n_flows = flows.len() as u64;
+    let n_links = links.len() as u64;
+    let histogram = DelayHistogram::HEAP_BYTES as u64;
+    let packet = size_of::<Packet>() as u64;
+    // The plan is kept by the caller and copied into the simulator: two copies.
+    let plan_flow = 2 * (size_of::<FlowPlan>() as u64 + 16);
+    let plan_link = 2 * (size_of::<LinkPlan>() as u64 + 16);
+    // A flow: its struct, delay histogram, scoreboard, out-of-order list, a few events.
+    let flow = size_of::<Flow>() as u64 + histogram + 64 + 16 * 16 + 4 * 16 + plan_flow;
+    // A link: its struct, queuing-delay histogram, propagation pipe (64 packets up front).
+    let link = size_of::<Link>() as u64 + histogram + 64 * (packet + 8) + 2 * 16 + plan_link;
+    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum();
+    // next_hop: one Option<LinkId> per node and destination in the plan and its copy, and a
+    // flattened u32 table in the simulator.
+    let routing = nodes * (2 * 24 + destinations * (2 * 8 + 4));
+    let monitored = links.iter().filter(|l| l.monitor).count() as u64;
+    let flow_series = samples * n_flows * (8 + STATE_COLUMNS) * 8 * SERIES_COPIES;
+    let link_series = samples * monitored * 6 * 8 * SERIES_COPIES;
+    let mut parts = vec![
+        MemoryPart { what: "per-flow state", field: "flows".into(), bytes: n_flows * flow },
+        MemoryPart { what: "per-link state", field: topology.into(), bytes: n_links * link },
+        MemoryPart { what: "queue buffers", field: topology.into(), bytes: queues },
+        MemoryPart {
+            what: "routing table (grows with nodes × flow endpoints)",
+            field: if topology.ends_with("dumbbell") { "flows".into() } else { topology.into() },
+            bytes: routing,
+        },
+        MemoryPart { what: "time series", field: "sample_interval".into(), bytes: flow_series + link_series },
+    ];
+    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    MemoryEstimate { parts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_part_names_its_field() {
+        let e = MemoryEstimate {
+            parts: vec![
+                MemoryPart { what: "time series", field: "sample_interval".into(), bytes: 900 },
+                MemoryPart { what: "per-flow state", field: "flows".into(), bytes: 100 },
+            ],
+        };
+        assert_eq!(e.total_bytes(), 1000);
+        assert!(e.check(1000).is_ok());
+        let err = e.check(999).unwrap_err();
+        assert_eq!(err.path, "sample_interval");
+        assert!(err.message.contains("above the memory limit"), "{}", err.message);
+    }
+
+    #[test]
+    fn human_units() {
+        assert_eq!(human(9_300_000_000), "9.3 GB");
+        assert_eq!(human(120_000_000), "120 MB");
+        assert_eq!(human(4_000), "4 kB");
+    }
+}
