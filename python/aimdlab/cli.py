@@ -37,7 +37,11 @@ class _Main(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            # Done: a Ctrl-C from here on must not turn a finished run into an error.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         except (KeyboardInterrupt, click.exceptions.Abort):
+            if _written:
+                _interrupted(f"interrupted after the results were written to {_written[-1]}")
             _interrupted()
         except click.ClickException as e:
             e.show()
@@ -50,6 +54,10 @@ class _Main(click.Group):
             click.echo(f"Error: {_os_error_text(e)}", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+_written: list = []
+"""Results folders this process has committed (for the message after a late Ctrl-C)."""
 
 
 def _interrupted(message: str = "interrupted: the run was stopped; no results were written or replaced") -> None:
@@ -187,6 +195,7 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
             save_figure(overview(result), folder.staging / f"overview.{fig_format}")
             figure = Path(out_dir) / f"overview.{fig_format}"
         folder.commit()
+        _written.append(out_dir)
     except BaseException:
         folder.discard()
         raise

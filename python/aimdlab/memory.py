@@ -23,6 +23,11 @@ __all__ = ["default_limit_bytes", "limit_bytes", "parse_size"]
 DEFAULT_FRACTION = 0.8
 """Share of the available memory one run may take by default."""
 
+ADDRESS_SPACE_RESERVE = 1_500_000_000
+"""Address space a run reserves beyond what it uses (the engine thread's stack and malloc
+arena, Arrow's allocator): measured at about 1.2 GB of virtual memory that is never
+resident. It counts only against an address-space limit (`ulimit -v`)."""
+
 
 def parse_size(text: Union[int, str], what: str = "max_memory") -> int:
     """Bytes from an int or a size string such as "4GB" or "512MiB" (the scenario units)."""
@@ -61,7 +66,7 @@ def _address_space_used() -> Optional[int]:
 
 def default_limit_bytes() -> int:
     """80 % of the smallest of: physical memory, the cgroup memory limit, and the
-    address-space limit less the address space already in use."""
+    address-space limit less the address space already in use and `ADDRESS_SPACE_RESERVE`."""
     candidates = []
     try:
         candidates.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
@@ -79,7 +84,7 @@ def default_limit_bytes() -> int:
                 continue
             soft, _ = resource.getrlimit(which)
             if soft != resource.RLIM_INFINITY:
-                candidates.append(max(soft - (_address_space_used() or 0), 0))
+                candidates.append(max(soft - (_address_space_used() or 0) - ADDRESS_SPACE_RESERVE, 0))
     except (ImportError, OSError, ValueError):
         pass
     if not candidates:

@@ -27,6 +27,13 @@ pub const MIN_TIMER: SimDuration = SimDuration(1_000_000); // 1 µs
 /// Shortest gap between two packets of a rate-driven source (1 ns: 1500 bytes at 12 Tbps).
 pub const MIN_SOURCE_GAP: SimDuration = SimDuration(1_000);
 
+/// A rate in the scenario units, e.g. `8Gbps`, `1000Tbps`.
+fn fmt_rate(bps: f64) -> String {
+    let (v, unit) = [(1e12, "Tbps"), (1e9, "Gbps"), (1e6, "Mbps"), (1e3, "Kbps")].into_iter().find(|&(m, _)| bps >= m).map_or((bps, "bps"), |(m, u)| (bps / m, u));
+    let s = format!("{v:.3}");
+    format!("{}{unit}", s.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// Most flows one scenario may create.
 pub const MAX_FLOWS: u64 = 100_000;
 
@@ -258,12 +265,15 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
             let gap = rate.serialization_time(packet);
             if gap < MIN_SOURCE_GAP {
                 // The source's timer would fire again at (almost) the same instant forever.
-                let max_bps = packet.0 as u128 * 8 * crate::units::PS_PER_SEC as u128 / MIN_SOURCE_GAP.0 as u128;
+                let max_bps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / MIN_SOURCE_GAP.0 as f64;
+                let gap_ps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / rate.bps as f64;
                 return err(
                     format!("{path}.app.rate"),
                     format!(
-                        "{}bps sends a {}-byte packet every {gap}; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {max_bps}bps for this packet size)",
-                        rate.bps, packet.0
+                        "{} sends a {}-byte packet every {gap_ps:.3}ps; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {} for this packet size)",
+                        fmt_rate(rate.bps as f64),
+                        packet.0,
+                        fmt_rate(max_bps)
                     ),
                 );
             }
