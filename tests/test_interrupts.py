@@ -34,7 +34,7 @@ TRIALS = 20
 
 
 def _cli(*args: str) -> list:
-    return [sys.executable, "-c", "from aimdlab.cli import main; main()", *args]
+    return [sys.executable, "-c", "from aimdlab.cli import entry; entry()", *args]
 
 
 def _digest(folder: Path) -> dict:

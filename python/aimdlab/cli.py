@@ -37,8 +37,6 @@ class _Main(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-            # Done: a Ctrl-C from here on must not turn a finished run into an error.
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
         except (KeyboardInterrupt, click.exceptions.Abort):
             if _written:
                 _interrupted(f"interrupted after the results were written to {_written[-1]}")
@@ -61,8 +59,7 @@ _written: list = []
 
 
 def _interrupted(message: str = "interrupted: the run was stopped; no results were written or replaced") -> None:
-    """Exits 130 (Ctrl-C), ignoring further Ctrl-C while it says so."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Exits 130 (Ctrl-C)."""
     try:
         click.echo(message, err=True)
     except OSError:
@@ -372,5 +369,20 @@ def _print_gaimd_table(table, v) -> None:
             f"β={r.beta:g} α={r.alpha:g} {r.mode} p={r.loss_rate * 100:.1f}% -> {r.ratio:.2f}" for r in worst.itertuples()))
 
 
+def entry() -> None:
+    """The `aimdlab` console command: `main`, and once it has finished (results written, or
+    an error reported) Ctrl-C is ignored for the interpreter's shutdown, instead of killing
+    the process. (SIG_IGN, which the interpreter keeps through its shutdown, is set only
+    here, in the command's own process, about to exit and to start no program.)"""
+    try:
+        main()
+    except SystemExit:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one was being reported
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        sys.exit(130)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    entry()
