@@ -12,6 +12,7 @@ control, driven from Python::
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from pathlib import Path
@@ -86,34 +87,55 @@ def run(
     # report progress and to turn Ctrl-C into a cancellation. Completion is the worker's own
     # flag, not `Thread.join`: on CPython 3.10-3.12 a join interrupted by Ctrl-C can mark a
     # running thread as finished, and an interpreter that exits while the engine thread is
-    # still inside Rust aborts.
+    # still inside Rust aborts. Ctrl-C (any number of times) only records the press and
+    # cancels the engine; `KeyboardInterrupt` is raised here once the engine has stopped.
     worker = threading.Thread(target=work, name="aimdlab-run", daemon=True)
-    worker.start()
-    try:
-        _wait(outcome, progress=(lambda: progress(control.now_s(), duration_s)) if progress is not None else None)
-    except BaseException:
+    pressed: list = []
+
+    def on_ctrl_c(signum, frame) -> None:
+        pressed.append(signum)
         control.cancel()
-        _wait(outcome, interruptible=False)
-        raise
+
+    previous = _take_ctrl_c(on_ctrl_c)
+    try:
+        worker.start()
+        try:
+            report = None if progress is None else (lambda: None if pressed else progress(control.now_s(), duration_s))
+            _wait(outcome, progress=report)
+        except BaseException:  # the progress callback raised, or a handler of the caller's
+            control.cancel()
+            _wait(outcome)
+            raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
     if "error" in outcome:
         raise outcome["error"]
     effective = dict(scenario, seed=seed if seed is not None else scenario.get("seed", 1))
     return Result(outcome["raw"], effective)
 
 
-def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None, interruptible: bool = True) -> None:
-    """Sleeps until the worker sets `outcome["done"]`, calling `progress` about every 0.1 s.
+def _take_ctrl_c(handler: Callable[[int, Any], None]) -> Optional[Any]:
+    """Installs `handler` for SIGINT and returns the previous handler, when Ctrl-C would
+    otherwise raise `KeyboardInterrupt` here (the main thread, Python's default handler);
+    else leaves SIGINT alone (another thread, SIG_IGN, a handler of the caller's) and
+    returns None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    current = signal.getsignal(signal.SIGINT)
+    if current is not signal.default_int_handler:
+        return None
+    signal.signal(signal.SIGINT, handler)
+    return current
 
-    Not interruptible: every Ctrl-C is swallowed until the (already cancelled) engine stops,
-    which takes at most a few thousand events."""
+
+def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None) -> None:
+    """Sleeps until the worker sets `outcome["done"]`, calling `progress` about every 0.1 s."""
     pause, since_progress = 0.0005, 0.0
     while not outcome.get("done"):
-        try:
-            time.sleep(pause)
-        except KeyboardInterrupt:
-            if interruptible:
-                raise
-            continue
+        time.sleep(pause)
         since_progress += pause
         pause = min(pause * 2, 0.05)
         if progress is not None and since_progress >= 0.1:

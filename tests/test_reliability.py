@@ -1,0 +1,390 @@
+"""Inputs that used to hang, abort, panic or give an error naming no field: each is now a
+clean one-line error naming the field, or a completed run. (The smallest reproducers, kept
+here as scenarios.)"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import aimdlab
+from aimdlab import ScenarioError
+from conftest import dumbbell
+
+
+def _small(**kw):
+    return dumbbell(**{"rate": "10Mbps", "delay": "10ms", "duration": "2s", **kw})
+
+
+def _error(scenario) -> str:
+    with pytest.raises(ScenarioError) as e:
+        aimdlab.validate(scenario)
+    return str(e.value)
+
+
+# --- time always advances ---------------------------------------------------------------
+
+@pytest.mark.parametrize("field", ["min_rto", "max_rto", "initial_rto", "delayed_ack_timeout"])
+def test_a_zero_timer_is_refused_naming_it(field):
+    msg = _error(_small(tcp={field: "0s", "send_jitter": "1ms"}))
+    assert msg.startswith(f"tcp.{field}: 0s is too short; expected at least 1us"), msg
+
+
+def test_a_source_whose_packets_would_be_zero_time_apart_is_refused():
+    sc = _small(tcp={"mss": "1B", "header": "0B"}, flow={"app": {"kind": "onoff", "rate": "1000Tbps"}})
+    msg = _error(sc)
+    assert msg.startswith("flows[0].app.rate: 1000Tbps sends a 1-byte packet every 0.008ps"), msg
+    assert "up to 8Gbps" in msg
+
+
+def test_on_and_off_means_must_move_the_clock():
+    msg = _error(_small(flow={"app": {"kind": "onoff", "on": "1ps"}}))
+    assert msg.startswith("flows[0].app.on: 1ps is too short"), msg
+
+
+# --- bad values name their field ---------------------------------------------------------
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinity_name_the_field(value):
+    sc = _small()
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": value}
+    msg = _error(sc)
+    assert msg.startswith("topology.dumbbell.bottleneck.loss.rate: "), msg
+    assert "not a finite number" in msg
+
+
+def test_numpy_scalars_are_numbers():
+    sc = _small()
+    sc["flows"][0]["count"] = np.int64(2)
+    sc["seed"] = np.uint32(5)
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": np.float32(0.01)}
+    r = aimdlab.run(sc, seed=np.int64(3))
+    assert r.summary["flows"] == 2 and r.summary["seed"] == 3
+
+
+@pytest.mark.parametrize("value,kind", [({1, 2}, "set"), (decimal.Decimal("0.1"), "Decimal"),
+                                        (datetime.datetime(2020, 1, 1), "datetime"), (object(), "object")])
+def test_values_of_other_types_name_the_field(value, kind):
+    sc = _small()
+    sc["flows"][0]["count"] = value
+    msg = _error(sc)
+    assert msg.startswith(f"flows[0].count: a value of type {kind} is not accepted"), msg
+
+
+def test_a_key_that_is_not_a_string_names_its_table():
+    sc = _small()
+    sc["tcp"][3] = "x"
+    assert _error(sc).startswith("tcp: the key 3 is not a string")
+
+
+def test_deep_nesting_is_an_error_not_a_recursion_error():
+    d: list = []
+    for _ in range(10_000):
+        d = [d]
+    sc = _small()
+    sc["description"] = d
+    msg = _error(sc)
+    assert msg.startswith("description" ) and "nested more than" in msg, msg[:200]
+    # The same in a TOML file.
+    with pytest.raises(ScenarioError, match="nested too deeply"):
+        aimdlab.loads("a = " + "[" * 5000 + "]" * 5000)
+
+
+def test_missing_top_level_keys_are_named():
+    sc = _small()
+    del sc["duration"]
+    assert _error(sc).startswith("duration: is missing")
+    sc = _small()
+    del sc["topology"]["dumbbell"]["access"]
+    assert _error(sc).startswith("topology.dumbbell.access: is missing")
+
+
+def test_arrays_are_not_tables():
+    sc = _small()
+    sc["topology"]["dumbbell"]["bottleneck"] = ["10Mbps", "10ms"]
+    msg = _error(sc)
+    assert msg.startswith("topology.dumbbell.bottleneck: an array is not accepted here; expected a table"), msg
+
+
+@pytest.mark.parametrize("text", ["5.s", "5\u00a0s", ".5s", "1e3ms", " 5s"])
+def test_unit_strings_are_strict(text):
+    assert _error(_small(warmup=text)).startswith("warmup: ")
+
+
+def test_durations_above_100_days_are_refused():
+    assert "at most 100 days" in _error(_small(duration="101000000s"))
+    assert "at most 100 days" in _error(_small(duration="8640001s"))
+
+
+def test_a_group_that_starts_at_or_after_the_end_is_an_error():
+    sc = _small()
+    sc["flows"].append({"count": 1, "start": "5s"})
+    assert _error(sc).startswith("flows[1].start: 5s is not before the end of the run (2s)")
+
+
+def test_non_utf8_file_is_one_line(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_bytes(b'\xff\xfeduration = "2s"\n')
+    with pytest.raises(ScenarioError, match=r"not UTF-8 text \(byte 0xff at offset 0\)"):
+        aimdlab.load(p)
+
+
+def test_bad_run_arguments_are_one_line():
+    with pytest.raises(ScenarioError, match="seed: True is not valid"):
+        aimdlab.run(_small(), seed=True)
+    with pytest.raises(ScenarioError, match="seed: 1.5 is not valid"):
+        aimdlab.run(_small(), seed=1.5)
+    with pytest.raises(ScenarioError, match="a str with line breaks is not a file name"):
+        aimdlab.run('duration = "1s"\n' * 400)
+    with pytest.raises(ScenarioError, match="cannot be read: File name too long"):
+        aimdlab.run("x" * 4000)
+    with pytest.raises(ScenarioError, match="scenario: a int is not a scenario"):
+        aimdlab.run(5)
+    with pytest.raises(ScenarioError, match="progress: 3 is not callable"):
+        aimdlab.run(_small(), progress=3)
+
+
+def test_scenario_json_records_the_seed_that_was_used(tmp_path):
+    r = aimdlab.run(_small(), seed=42)
+    r.save(tmp_path / "r")
+    import json
+
+    assert json.loads((tmp_path / "r" / "scenario.json").read_text())["seed"] == 42
+
+
+# --- memory is bounded before it is spent ------------------------------------------------
+
+def test_a_scenario_above_the_memory_limit_is_refused_naming_the_field():
+    sc = _small(sample_interval="1us")
+    sc["flows"][0]["count"] = 10
+    with pytest.raises(ScenarioError) as e:
+        aimdlab.validate(sc, max_memory="1GB")
+    assert str(e.value).startswith("sample_interval: this run needs about"), str(e.value)
+    sc = dumbbell(flows=100_000, duration="1s")
+    with pytest.raises(ScenarioError) as e:
+        aimdlab.validate(sc, max_memory="4GB")
+    assert str(e.value).startswith("flows: this run needs about"), str(e.value)
+
+
+def test_the_limit_can_be_given_as_a_size_or_bytes(monkeypatch):
+    from aimdlab.memory import limit_bytes
+
+    assert limit_bytes("4GB") == 4_000_000_000 and limit_bytes(123) == 123
+    monkeypatch.setenv("AIMDLAB_MAX_MEMORY", "2GiB")
+    assert limit_bytes() == 2 << 30
+    for bad in ("lots", 0, True, -5):
+        with pytest.raises(ScenarioError, match="max_memory"):
+            limit_bytes(bad)
+
+
+REPRO = Path(__file__).resolve().parent / "scenarios"
+
+
+def _capped(args, cap_bytes=4 << 30, timeout=300):
+    """Runs the CLI with an address-space cap (like `prlimit --as`)."""
+    def cap():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (cap_bytes, cap_bytes))
+
+    return subprocess.run([sys.executable, "-c", "from aimdlab.cli import entry; entry()", *args], preexec_fn=cap,
+                          capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("name,field", [("dumbbell_10000_flows.toml", "flows"), ("validate_100k_flows.toml", "flows"),
+                                        ("sample_interval_1us_10flows.toml", "sample_interval")])
+def test_large_scenarios_under_a_4_gib_cap_are_refused_not_aborted(tmp_path, name, field):
+    for verb in (["validate"], ["run", "--no-figure", "--out", str(tmp_path / "o")]):
+        r = _capped([*verb[:1], str(REPRO / name), *verb[1:]])
+        err = r.stderr.decode()
+        assert r.returncode == 1, (r.returncode, err[-500:])
+        assert f"{name}: {field}: this run needs about" in err, err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_fq_codel_on_every_access_link_stays_small(tmp_path):
+    r = _capped(["run", str(REPRO / "fq_codel_access_memory.toml"), "--no-figure", "--json", "--out", str(tmp_path / "o")], cap_bytes=3 << 30)
+    assert r.returncode == 0, r.stderr.decode()[-500:]
+
+
+def test_fq_codel_with_zero_byte_packets_runs():
+    r = aimdlab.run(aimdlab.load(REPRO / "fq_codel_panic.toml"))
+    assert r.summary["packets"]["sent"] > 0
+
+
+# --- Python controllers -------------------------------------------------------------------
+
+class _Setter(aimdlab.Controller):
+    """Sets `attr` to `value` at the first ACK."""
+
+    def __init__(self, attr, value):
+        super().__init__()
+        self.attr, self.value = attr, value
+
+    def on_ack(self, ack):
+        setattr(self, self.attr, self.value)
+
+
+@pytest.mark.parametrize("attr,value,why", [
+    ("cwnd", "ten", "is not a number"), ("cwnd", None, "is not a number"), ("cwnd", 10**400, "is too large for a float"),
+    ("cwnd", float("nan"), "not a positive finite number"), ("cwnd", True, "is a bool"),
+    ("ssthresh", float("nan"), "not a positive number"), ("ssthresh", -1.0, "not a positive number"),
+])
+def test_bad_controller_values_name_class_attribute_and_flow(attr, value, why):
+    sc = _small()
+    sc["flows"][0]["count"] = 2
+    sc["flows"][0]["cc"] = _Setter(attr, value)
+    with pytest.raises(ValueError) as e:
+        aimdlab.run(sc)
+    msg = str(e.value)
+    assert msg.startswith(f"controller _Setter of flow ") and f": {attr} " in msg and why in msg, msg
+
+
+def test_infinite_ssthresh_is_allowed():
+    sc = _small()
+    sc["flows"][0]["cc"] = _Setter("ssthresh", float("inf"))
+    aimdlab.run(sc)
+
+
+class _GrowingState(aimdlab.Controller):
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def state(self):
+        self.n += 1
+        return {f"x{self.n}": 1.0}
+
+
+def test_state_keys_are_fixed_by_the_first_sample():
+    sc = _small()
+    sc["flows"][0]["cc"] = _GrowingState()
+    with pytest.raises(ValueError, match=r'state\(\) returned the keys \["x2"\], but the first sample had \["x1"\]'):
+        aimdlab.run(sc)
+
+
+class _Locked(aimdlab.Controller):
+    def __init__(self):
+        super().__init__()
+        self.lock = threading.Lock()
+
+
+def test_a_controller_that_cannot_be_copied_names_the_group():
+    sc = _small()
+    sc["flows"][0]["cc"] = _Locked()
+    with pytest.raises(ScenarioError, match=r"flows\[0\].cc: the _Locked object cannot be copied"):
+        aimdlab.run(sc)
+
+
+class _Slow(aimdlab.Controller):
+    def on_ack(self, ack):
+        time.sleep(0.005)
+        if ack.newly_acked_pkts:
+            self.cwnd += 1.0 / self.cwnd
+
+
+def test_an_exception_in_progress_stops_the_engine_before_run_returns():
+    sc = _small(duration="5000s")
+    started = time.monotonic()
+
+    def progress(now_s, total_s):
+        raise RuntimeError("bug in my progress bar")
+
+    with pytest.raises(RuntimeError, match="bug in my progress bar"):
+        aimdlab.run(sc, progress=progress)
+    assert not [t for t in threading.enumerate() if t.name == "aimdlab-run" and t.is_alive()]
+    cpu = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - cpu < 0.1  # nothing keeps simulating in the background
+    assert time.monotonic() - started < 60
+
+
+CTRL_C_SCRIPT = """
+import os, signal, sys, threading, time
+import aimdlab
+{controller}
+sc = {{"duration": "5000s",
+      "topology": {{"dumbbell": {{"bottleneck": {{"rate": "1Gbps", "delay": "10ms"}}, "access": {{"rate": "10Gbps", "delay": "1ms"}}}}}},
+      "flows": [{{"count": 2, "cc": {cc}}}]}}
+def press_ctrl_c_three_times():
+    for _ in range(3):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.001)
+ctrl_c = threading.Timer(0.5, press_ctrl_c_three_times)
+ctrl_c.daemon = True
+ctrl_c.start()
+try:
+    aimdlab.run(sc)
+except KeyboardInterrupt:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    alive = [t for t in threading.enumerate() if t.name == "aimdlab-run" and t.is_alive()]
+    print("interrupted; engine alive:", bool(alive), flush=True)
+    time.sleep(0.2)
+    sys.exit(130)
+"""
+
+SLOW = """
+class Slow(aimdlab.Controller):
+    def on_ack(self, ack):
+        time.sleep(0.005)
+        if ack.newly_acked_pkts:
+            self.cwnd += 1.0 / self.cwnd
+"""
+
+
+@pytest.mark.parametrize("controller,cc", [("", '"reno"'), (SLOW, "Slow()")], ids=["builtin", "slow-python"])
+def test_ctrl_c_in_a_script_stops_the_engine_and_exits_cleanly(controller, cc):
+    r = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT.format(controller=controller, cc=cc)], capture_output=True, timeout=120)
+    assert r.returncode == 130, (r.returncode, r.stderr.decode()[-800:])
+    assert r.stdout.decode().strip() == "interrupted; engine alive: False"
+    assert b"FATAL" not in r.stderr
+
+
+# --- results folders -----------------------------------------------------------------------
+
+def test_out_is_checked_before_simulating(tmp_path, examples_dir):
+    from click.testing import CliRunner
+
+    from aimdlab.cli import main
+
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "thesis.tex").write_text("x")
+    cases = [
+        (str(afile / "sub"), "cannot write results there"),
+        (str(afile), "is a file; expected a folder"),
+        ("", "the results folder is empty text"),
+        (str(tmp_path / "notes"), "holds files that are not aimdlab results (thesis.tex)"),
+        (str(tmp_path / ("x" * 300)), "cannot write results there: File name too long"),
+    ]
+    if os.geteuid() != 0:
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o500)
+        cases.append((str(ro / "o"), "Permission denied"))
+    for out, why in cases:
+        started = time.monotonic()
+        r = CliRunner().invoke(main, ["run", str(examples_dir / "utilization.toml"), "--out", out])
+        assert r.exit_code == 1, (out, r.output)
+        assert why in r.output and len(r.output.strip().splitlines()) == 1, (out, r.output)
+        assert "simulating" not in r.output
+        assert time.monotonic() - started < 5, "it simulated first"
+    assert (tmp_path / "notes" / "thesis.tex").exists()
+
+
+def test_a_stale_temporary_file_is_cleaned_with_the_folder(tmp_path):
+    r = aimdlab.run(_small())
+    out = r.save(tmp_path / "r")
+    (out / ".flows.parquet.abc.tmp").write_bytes(b"stale")
+    r.save(out)
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet", "scenario.json", "summary.json"])
