@@ -1,15 +1,79 @@
-"""Property tests: random valid scenarios never crash and always conserve packets; random
-invalid ones always give an error naming the field."""
+"""Property tests and the fuzz harness: random valid scenarios never crash and always
+conserve packets; extreme ones (every field at the edges of what it accepts) complete, or
+are refused naming a field, and never hang, panic or abort; random invalid ones always give
+an error naming the field.
+
+CI runs each test on `AIMDLAB_FUZZ_EXAMPLES` examples (default 60). A long run:
+
+    AIMDLAB_FUZZ_EXAMPLES=7000 AIMDLAB_FUZZ_REPORT=fuzz.json python -m pytest tests/test_properties.py -p no:randomly
+
+writes the tally of outcomes (completed runs, field-naming refusals, runs stopped at their
+wall-clock budget with the simulated clock still moving) to `fuzz.json`.
+"""
 
 from __future__ import annotations
 
+import collections
 import copy
+import datetime
+import decimal
+import json
+import os
+import re
+import time
 
+import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aimdlab
 from conftest import assert_conserved
+
+EXAMPLES = int(os.environ.get("AIMDLAB_FUZZ_EXAMPLES", "60"))
+TALLY: collections.Counter = collections.Counter()
+
+# An error message starts with the field it is about: `flows[0].tcp.min_rto: ...`.
+FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*)*: ")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fuzz_report():
+    yield
+    report = os.environ.get("AIMDLAB_FUZZ_REPORT")
+    if report:
+        with open(report, "w") as f:
+            json.dump({"examples_per_test": EXAMPLES, "outcomes": dict(sorted(TALLY.items()))}, f, indent=2)
+
+
+class _Budget(Exception):
+    """A run reached its wall-clock budget (its simulated clock still moving)."""
+
+
+def run_within(sc, seed, budget_s: float, kind: str):
+    """Runs `sc`, stopping it after `budget_s` of wall time. Returns the result, or None when
+    stopped (counted as slow, after checking that the simulated clock had moved). Any
+    `ScenarioError` must name a field; an `EngineError` (a panic or a stalled clock) fails."""
+    started = time.monotonic()
+    reached = [0.0]
+
+    def progress(now_s, total_s):
+        reached[0] = now_s
+        if time.monotonic() - started > budget_s:
+            raise _Budget()
+
+    try:
+        r = aimdlab.run(sc, seed=seed, progress=progress, max_memory="1GB")
+    except _Budget:
+        assert reached[0] > 0.0, f"the simulated clock did not move in {budget_s} s: {sc}"
+        TALLY[f"{kind}: stopped at its budget, clock moving"] += 1
+        return None
+    except aimdlab.ScenarioError as e:
+        assert FIELD.match(str(e)), f"the error names no field: {e}"
+        TALLY[f"{kind}: refused naming a field"] += 1
+        return None
+    TALLY[f"{kind}: completed"] += 1
+    return r
 
 rates = st.sampled_from(["200Kbps", "1Mbps", "5Mbps", "10Mbps", "48Mbps", "100Mbps"])
 delays = st.sampled_from(["0ms", "1ms", "5ms", "20ms", "100ms", "300ms"])
@@ -93,10 +157,11 @@ def scenarios(draw):
     }
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.integers(0, 2**32))
 def test_random_valid_scenarios_run_and_conserve_packets(sc, seed):
     r = aimdlab.run(sc, seed=seed)
+    TALLY["valid: completed"] += 1
     assert_conserved(r)
     f = r.flows.to_pandas()
     assert len(f) == sum(g["count"] for g in sc["flows"])
@@ -134,7 +199,7 @@ BAD = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(scenarios(), st.sampled_from(BAD))
 def test_random_invalid_scenarios_name_the_field(sc, bad):
     path, value, field = bad
@@ -147,5 +212,143 @@ def test_random_invalid_scenarios_name_the_field(sc, bad):
         aimdlab.validate(sc)
     except aimdlab.ScenarioError as e:
         assert str(e).startswith(field + ":"), (str(e), field)
+        TALLY["invalid (targeted): refused naming the field"] += 1
     else:
         raise AssertionError(f"{path}={value!r} was accepted")
+
+
+# --- extreme: every field at the edges of what it accepts ----------------------------------
+
+tiny_or_huge_rates = st.sampled_from(["1bps", "64Kbps", "1Mbps", "100Mbps", "10Gbps", "1000Tbps"])
+tiny_or_huge_delays = st.sampled_from(["0s", "1ps", "1ns", "1us", "100ms", "2s"])
+edge_limits = st.sampled_from(["1pkt", "2pkt", "100000pkt", "1B", "1500B", "100MB"])
+
+
+@st.composite
+def extreme_tcp(draw):
+    mss = draw(st.sampled_from(["1B", "40B", "1460B", "9000B", "65000B"]))
+    tcp = {"mss": mss, "header": draw(st.sampled_from(["0B", "1B", "40B", "1000B"]))}
+    rto = draw(st.sampled_from(["1us", "1ms", "200ms", "60s"]))
+    tcp.update(min_rto=rto, max_rto=draw(st.sampled_from([rto, "120s"])), initial_rto=draw(st.sampled_from(["1us", "3s"])))
+    tcp.update(initial_cwnd=draw(st.sampled_from([1, 2, 1000])), dupthresh=draw(st.sampled_from([1, 3, 50])),
+               delayed_ack=draw(st.booleans()), delayed_ack_timeout=draw(st.sampled_from(["1us", "500ms"])),
+               receive_window=draw(st.sampled_from(["1pkt", "2pkt", "65535pkt", "1B"])), sack=draw(st.booleans()),
+               ecn=draw(st.booleans()), send_jitter=draw(st.sampled_from(["0s", "1ps", "1us", "50ms"])))
+    if draw(st.booleans()):
+        tcp["initial_ssthresh"] = draw(st.sampled_from([2, 3, 10**6]))
+    return tcp
+
+
+@st.composite
+def extreme_groups(draw):
+    g = {"count": draw(st.sampled_from([1, 2, 7, 40])),
+         "cc": draw(st.sampled_from(["reno", "cubic", "new_aimd", "mr_aimd", "iiad", "sqrt",
+                                     {"name": "gaimd", "beta": 0.999, "alpha": 10.0}, {"name": "gaimd", "beta": 0.01, "alpha": 0.001}])),
+         "start": draw(st.sampled_from(["0s", "1ps", "0.4s"])),
+         "start_jitter": draw(st.sampled_from(["0s", "1ps", "10s"]))}
+    kind = draw(st.sampled_from(["bulk", "finite", "onoff"]))
+    if kind == "finite":
+        g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "1MB"]))}
+    elif kind == "onoff":
+        g["app"] = {"kind": "onoff", "rate": draw(st.sampled_from(["1bps", "1Mbps", "8Gbps"])),
+                    "on": draw(st.sampled_from(["1us", "1s"])), "off": draw(st.sampled_from(["1us", "1s"])),
+                    "shape": draw(st.sampled_from([1.0001, 1.5, 50.0]))}
+    if draw(st.booleans()):
+        g["tcp"] = draw(extreme_tcp())
+    if draw(st.booleans()):
+        g["stop"] = draw(st.sampled_from(["0.5s", "100s"]))
+    return g
+
+
+@st.composite
+def extreme_links(draw):
+    link = {"rate": draw(tiny_or_huge_rates), "delay": draw(tiny_or_huge_delays), "queue": draw(queues())}
+    link["queue"]["limit"] = draw(st.sampled_from(["1pkt", "2pkt", "100000pkt"])) if link["queue"]["kind"] == "fq_codel" else draw(edge_limits)
+    if link["queue"]["kind"] == "red" and "min_th" in link["queue"]:
+        link["queue"] = {"kind": "red", "auto": True, "limit": link["queue"]["limit"]}
+    loss = draw(losses)
+    if loss is not None:
+        link["loss"] = loss
+    return link
+
+
+@st.composite
+def extreme_scenarios(draw):
+    sc = {"duration": draw(st.sampled_from(["1ms", "0.5s", "2s"])),
+          "sample_interval": draw(st.sampled_from(["1us", "1ms", "100ms", "1s"])),
+          "tcp": draw(extreme_tcp()),
+          "flows": draw(st.lists(extreme_groups(), min_size=1, max_size=3))}
+    for g in sc["flows"]:
+        if g["start"] == "0.4s" and sc["duration"] == "1ms":
+            g["start"] = "0s"
+    if draw(st.booleans()):
+        sc["topology"] = {"dumbbell": {"bottleneck": draw(extreme_links()), "access": draw(extreme_links())}}
+    else:
+        # A parking lot a - b - c with hosts on a and c, some static routes.
+        links = [dict(draw(extreme_links()), **{"from": a, "to": b}) for a, b in (("a", "b"), ("b", "c"), ("ha", "a"), ("hc", "c"))]
+        sc["topology"] = {"explicit": {"nodes": ["a", "b", "c", "ha", "hc"], "links": links}}
+        for i, g in enumerate(sc["flows"]):
+            g["src"], g["dst"] = ("ha", "hc") if i % 2 == 0 else ("hc", "ha")
+    return sc
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(extreme_scenarios(), st.integers(0, 2**64 - 1))
+def test_extreme_scenarios_complete_or_are_refused_naming_a_field(sc, seed):
+    r = run_within(sc, seed, budget_s=1.0, kind="extreme")
+    if r is not None:
+        assert_conserved(r)
+
+
+# --- invalid: random values of every kind at random places --------------------------------
+
+def _deep():
+    d: list = []
+    for _ in range(200):
+        d = [d]
+    return d
+
+
+GARBAGE = [float("nan"), float("inf"), -float("inf"), -1, 0, 2**70, -(2**70), True, False, None, "", "5.s", ".5ms",
+           "5\u00a0s", "1e3ms", "abc", "-1s", "1000000000Tbps", "0pkt", [], ["10Mbps", "10ms"], {}, {"bogus": 1},
+           np.int64(3), np.float32(0.5), np.float64("nan"), {1, 2}, decimal.Decimal("1.5"), datetime.date(2020, 1, 1),
+           b"bytes", 1.5, 10**6, "x" * 300]
+
+
+def _places(value, prefix=()):
+    """Every path inside `value` (tables and arrays), the value's own root excluded."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield prefix + (k,)
+            yield from _places(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield prefix + (i,)
+            yield from _places(v, prefix + (i,))
+
+
+@st.composite
+def mutated(draw):
+    sc = copy.deepcopy(draw(st.one_of(scenarios(), extreme_scenarios())))
+    places = list(_places(sc))
+    path = draw(st.sampled_from(places))
+    node = sc
+    for k in path[:-1]:
+        node = node[k]
+    how = draw(st.sampled_from(["replace", "replace", "replace", "delete", "unknown key", "deep"]))
+    if how == "replace":
+        node[path[-1]] = draw(st.sampled_from(GARBAGE))
+    elif how == "delete":
+        del node[path[-1]]
+    elif how == "unknown key" and isinstance(node, dict):
+        node[path[-1] + "_typo" if isinstance(path[-1], str) else "typo"] = 1
+    else:
+        node[path[-1]] = _deep()
+    return sc, path, how
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated(), st.integers(0, 2**64 - 1))
+def test_random_invalid_values_give_an_error_naming_a_field_or_run(case, seed):
+    sc, path, how = case
+    run_within(sc, seed, budget_s=1.0, kind="invalid (random)")

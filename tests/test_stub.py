@@ -1,0 +1,58 @@
+"""The hand-written stub `aimdlab/_core.pyi` matches the compiled module: the same public
+names, the same function parameters (names, order, defaults), the same class members."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import aimdlab
+from aimdlab import _core
+
+STUB = Path(aimdlab.__file__).with_name("_core.pyi")
+
+
+def _stub():
+    tree = ast.parse(STUB.read_text())
+    functions, classes, names = {}, {}, set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            functions[node.name] = node
+        elif isinstance(node, ast.ClassDef):
+            classes[node.name] = {n.name if isinstance(n, ast.FunctionDef) else n.target.id
+                                  for n in node.body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))}
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+    return functions, classes, names
+
+
+def _params(fn: ast.FunctionDef):
+    args = fn.args
+    defaults = [None] * (len(args.args) - len(args.defaults)) + [ast.literal_eval(d) for d in args.defaults]
+    return [(a.arg, d) for a, d in zip(args.args, defaults)]
+
+
+def test_public_names_match():
+    functions, classes, names = _stub()
+    public = {n for n in dir(_core) if not n.startswith("_")}
+    assert public == set(functions) | set(classes) | (names - {"__version__"})
+
+
+def test_function_signatures_match():
+    functions, _, _ = _stub()
+    for name, node in functions.items():
+        sig = inspect.signature(getattr(_core, name))
+        real = [(p.name, None if p.default is inspect.Parameter.empty else p.default) for p in sig.parameters.values()]
+        assert real == _params(node), name
+
+
+def test_class_members_match():
+    _, classes, _ = _stub()
+    for name, members in classes.items():
+        cls = getattr(_core, name)
+        real = {m for m in dir(cls) if not m.startswith("_")} | ({"__init__"} if "__init__" in members else set())
+        if issubclass(cls, BaseException):
+            assert members == set(), name
+            continue
+        assert real == members, name
