@@ -232,7 +232,7 @@ def extreme_tcp(draw):
     tcp.update(min_rto=rto, max_rto=draw(st.sampled_from([rto, "120s"])), initial_rto=draw(st.sampled_from(["1us", "3s"])))
     tcp.update(initial_cwnd=draw(st.sampled_from([1, 2, 1000])), dupthresh=draw(st.sampled_from([1, 3, 50])),
                delayed_ack=draw(st.booleans()), delayed_ack_timeout=draw(st.sampled_from(["1us", "500ms"])),
-               receive_window=draw(st.sampled_from(["1pkt", "2pkt", "65535pkt", "1B"])), sack=draw(st.booleans()),
+               receive_window=draw(st.sampled_from(["1pkt", "2pkt", "65535pkt", "1460B"])), sack=draw(st.booleans()),
                ecn=draw(st.booleans()), send_jitter=draw(st.sampled_from(["0s", "1ps", "1us", "50ms"])))
     if draw(st.booleans()):
         tcp["initial_ssthresh"] = draw(st.sampled_from([2, 3, 10**6]))
