@@ -140,8 +140,16 @@ mod tests {
         q.schedule(SimTime(5), Event::FlowStart(FlowId(1)));
         q.schedule(SimTime(5), Event::FlowStart(FlowId(3)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
-        for ev in [Event::LinkTxDone(LinkId(MAX_EVENT_ID)), Event::LinkArrival(LinkId(3)), Event::RetransmitTimer(FlowId(9)),
-                   Event::DelayedAckTimer(FlowId(1)), Event::FlowStop(FlowId(0)), Event::WarmupEnd, Event::SourceTimer(FlowId(7)), Event::HostRelease(FlowId(2))] {
+        for ev in [
+            Event::LinkTxDone(LinkId(MAX_EVENT_ID)),
+            Event::LinkArrival(LinkId(3)),
+            Event::RetransmitTimer(FlowId(9)),
+            Event::DelayedAckTimer(FlowId(1)),
+            Event::FlowStop(FlowId(0)),
+            Event::WarmupEnd,
+            Event::SourceTimer(FlowId(7)),
+            Event::HostRelease(FlowId(2)),
+        ] {
             assert_eq!(Event::unpack(ev.pack()), ev);
         }
         assert_eq!(

@@ -3,12 +3,12 @@
 use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
+use crate::rng::RngStream;
 use crate::scenario::plan::{AppPlan, FlowPlan};
 use crate::transport::receiver::TcpReceiver;
 use crate::transport::segments::SegmentSizes;
 use crate::transport::sender::TcpSender;
 use crate::transport::udp_onoff::OnOffSource;
-use crate::rng::RngStream;
 use crate::units::SimTime;
 
 /// One flow of the simulation.

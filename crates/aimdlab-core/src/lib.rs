@@ -72,11 +72,7 @@ pub fn run_simulator(build: impl FnOnce() -> Simulator, control: &control::RunCo
         Ok(Ok(None)) => Err(EngineError::Cancelled),
         Ok(Err(stall)) => Err(EngineError::Stalled(stall.to_string())),
         Err(e) => {
-            let msg = e
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| e.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            let msg = e.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| e.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
             Err(EngineError::Panic(msg))
         }
     }

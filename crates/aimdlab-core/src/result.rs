@@ -78,10 +78,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     fcol!("goodput_bps", |f| rate_bps(f.stats.delivered_bytes, ws.max(f.start_at), end));
     fcol!("throughput_bps", |f| rate_bps(f.stats.received_bytes, ws.max(f.start_at), end));
     fcol!("send_rate_bps", |f| rate_bps(f.sender.stats.data_bytes_sent, ws.max(f.start_at), end));
-    fcol!("completion_time_s", |f| f
-        .stats
-        .completed_at
-        .map_or(f64::NAN, |t| t.saturating_since(f.start_at).as_secs_f64()));
+    fcol!("completion_time_s", |f| f.stats.completed_at.map_or(f64::NAN, |t| t.saturating_since(f.start_at).as_secs_f64()));
     fcol!("rtt_mean_ms", |f| f.sender.rtt.window_stats_ms().0);
     fcol!("rtt_min_ms", |f| f.sender.rtt.window_stats_ms().1);
     fcol!("rtt_max_ms", |f| f.sender.rtt.window_stats_ms().2);
@@ -94,7 +91,11 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     use crate::cc::CongestionControl;
     fcol!("rto_first_mean_ms", |f| {
         let s = &f.sender.stats;
-        if s.timeout_sequences == 0 { f64::NAN } else { s.rto_first_sum_s / s.timeout_sequences as f64 * 1e3 }
+        if s.timeout_sequences == 0 {
+            f64::NAN
+        } else {
+            s.rto_first_sum_s / s.timeout_sequences as f64 * 1e3
+        }
     });
     fcol!("cwnd_final_pkts", |f| f.sender.cc.cwnd_pkts());
     macro_rules! ucol {

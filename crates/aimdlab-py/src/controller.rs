@@ -112,16 +112,7 @@ impl PyController {
         if b.getattr("ssthresh")?.is_none() {
             b.setattr("ssthresh", ssthresh0)?;
         }
-        let mut c = PyController {
-            obj,
-            flow,
-            cwnd: w0,
-            ssthresh: ssthresh0,
-            names: Mutex::new(HashMap::new()),
-            state_keys: Mutex::new(None),
-            errors,
-            control,
-        };
+        let mut c = PyController { obj, flow, cwnd: w0, ssthresh: ssthresh0, names: Mutex::new(HashMap::new()), state_keys: Mutex::new(None), errors, control };
         c.refresh(py)?;
         Ok(c)
     }
@@ -171,7 +162,9 @@ impl PyController {
             return Ok(Vec::new());
         }
         let d = b.call_method0("state")?;
-        let d = d.downcast::<pyo3::types::PyDict>().map_err(|_| value_error(b, self.flow, "state()", "did not return a dict; expected a dict of names to numbers".into()))?;
+        let d = d
+            .downcast::<pyo3::types::PyDict>()
+            .map_err(|_| value_error(b, self.flow, "state()", "did not return a dict; expected a dict of names to numbers".into()))?;
         let mut out = Vec::with_capacity(d.len());
         for (k, v) in d.iter() {
             let k: String = k.extract().map_err(|_| value_error(b, self.flow, "state()", format!("has the key {k}, not a str")))?;

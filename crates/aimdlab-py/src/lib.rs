@@ -105,7 +105,8 @@ fn run(
         let wants = f.cc == aimdlab_core::cc::CcConfig::External;
         match (wants, controllers.remove(&i)) {
             (true, Some(obj)) => {
-                let c = controller::PyController::new(py, obj, i, f.tcp.initial_cwnd_pkts as f64, f.tcp.initial_ssthresh_pkts, errors.clone(), control.clone())?;
+                let c =
+                    controller::PyController::new(py, obj, i, f.tcp.initial_cwnd_pkts as f64, f.tcp.initial_ssthresh_pkts, errors.clone(), control.clone())?;
                 installed.push((i, c));
             }
             (true, None) => {

@@ -82,13 +82,11 @@ pub fn resolve(spec: &CcSpec, path: &str) -> Res<CcConfig> {
             let alpha = match &t.alpha {
                 None => 1.0,
                 Some(AlphaSpec::Value(a)) => positive(Some(*a), 1.0, "alpha")?,
-                Some(AlphaSpec::Named(s)) if s == "tcp-friendly" || s == "tcp_friendly" => {
-                    match t.friendly_curve.as_deref().unwrap_or("to") {
-                        "to" => tcp_friendly_alpha_to(beta),
-                        "td" => tcp_friendly_alpha_td(beta),
-                        other => return err(format!("{path}.friendly_curve"), format!("{other:?} is not a curve; expected \"to\" (eq. 7) or \"td\" (eq. 6)")),
-                    }
-                }
+                Some(AlphaSpec::Named(s)) if s == "tcp-friendly" || s == "tcp_friendly" => match t.friendly_curve.as_deref().unwrap_or("to") {
+                    "to" => tcp_friendly_alpha_to(beta),
+                    "td" => tcp_friendly_alpha_td(beta),
+                    other => return err(format!("{path}.friendly_curve"), format!("{other:?} is not a curve; expected \"to\" (eq. 7) or \"td\" (eq. 6)")),
+                },
                 Some(AlphaSpec::Named(s)) => return err(format!("{path}.alpha"), format!("{s:?} is not valid; expected a number > 0 or \"tcp-friendly\"")),
             };
             if t.friendly_curve.is_some() && !matches!(t.alpha, Some(AlphaSpec::Named(_))) {

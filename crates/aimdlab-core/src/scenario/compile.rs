@@ -29,7 +29,8 @@ pub const MIN_SOURCE_GAP: SimDuration = SimDuration(1_000);
 
 /// A rate in the scenario units, e.g. `8Gbps`, `1000Tbps`.
 fn fmt_rate(bps: f64) -> String {
-    let (v, unit) = [(1e12, "Tbps"), (1e9, "Gbps"), (1e6, "Mbps"), (1e3, "Kbps")].into_iter().find(|&(m, _)| bps >= m).map_or((bps, "bps"), |(m, u)| (bps / m, u));
+    let (v, unit) =
+        [(1e12, "Tbps"), (1e9, "Gbps"), (1e6, "Mbps"), (1e3, "Kbps")].into_iter().find(|&(m, _)| bps >= m).map_or((bps, "bps"), |(m, u)| (bps / m, u));
     let s = format!("{v:.3}");
     format!("{}{unit}", s.trim_end_matches('0').trim_end_matches('.'))
 }
@@ -52,10 +53,7 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     }
     let warmup = s.warmup.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     if warmup >= duration {
-        return err(
-            "warmup",
-            format!("{warmup} is not before the end of the run ({duration}); expected warmup < duration"),
-        );
+        return err("warmup", format!("{warmup} is not before the end of the run ({duration}); expected warmup < duration"));
     }
     let sample_interval = s.sample_interval.map(|d| d.0).unwrap_or(SimDuration::from_millis(100));
     if sample_interval == SimDuration::ZERO {
@@ -63,10 +61,7 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     }
     let samples = duration.0 / sample_interval.0;
     if samples > 10_000_000 {
-        return err(
-            "sample_interval",
-            format!("{sample_interval} gives {samples} samples over {duration}; expected at most 10 million"),
-        );
+        return err("sample_interval", format!("{sample_interval} gives {samples} samples over {duration}; expected at most 10 million"));
     }
     if s.flows.is_empty() {
         return err("flows", "is empty; expected at least one flow group");
@@ -166,7 +161,9 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
         }
         c.initial_ssthresh_pkts = v as f64;
     }
-    for (name, given, field) in [("min_rto", p.min_rto, &mut c.min_rto), ("max_rto", p.max_rto, &mut c.max_rto), ("initial_rto", p.initial_rto, &mut c.initial_rto)] {
+    for (name, given, field) in
+        [("min_rto", p.min_rto, &mut c.min_rto), ("max_rto", p.max_rto, &mut c.max_rto), ("initial_rto", p.initial_rto, &mut c.initial_rto)]
+    {
         if let Some(v) = given {
             // A timer must move the clock: a zero RTO re-arms at the same instant forever.
             if v.0 < MIN_TIMER {
@@ -176,10 +173,7 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
         }
     }
     if c.min_rto > c.max_rto {
-        return err(
-            format!("{path}.min_rto"),
-            format!("{} is above max_rto ({}); expected min_rto ≤ max_rto", c.min_rto, c.max_rto),
-        );
+        return err(format!("{path}.min_rto"), format!("{} is above max_rto ({}); expected min_rto ≤ max_rto", c.min_rto, c.max_rto));
     }
     if let Some(v) = p.dupthresh {
         if v == 0 {
@@ -288,10 +282,7 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     if start >= duration {
-        return err(
-            format!("{path}.start"),
-            format!("{start} is not before the end of the run ({duration}); expected start < duration"),
-        );
+        return err(format!("{path}.start"), format!("{start} is not before the end of the run ({duration}); expected start < duration"));
     }
     let stop = g.stop.map(|d| d.0);
     if let Some(stop) = stop {
@@ -338,10 +329,7 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
     for (gi, g) in s.flows.iter().enumerate() {
         for field in [("src", &g.src), ("dst", &g.dst)] {
             if field.1.is_some() {
-                return err(
-                    format!("flows[{gi}].{}", field.0),
-                    "applies only to explicit topologies; a dumbbell gives each flow its own sender and receiver",
-                );
+                return err(format!("flows[{gi}].{}", field.0), "applies only to explicit topologies; a dumbbell gives each flow its own sender and receiver");
             }
         }
         let common = group_common(g, gi, defaults, s.duration.0)?;
@@ -497,10 +485,7 @@ fn route(net: &Net, topo: &Topology, flows: &[FlowPlan]) -> Res<(Vec<Vec<Option<
                 let Some(l) = next_hop[at.idx()][slot] else {
                     return err(
                         format!("{path_prefix}.links"),
-                        format!(
-                            "flow {fi}: no route from {:?} to {:?}; expected links connecting them",
-                            net.nodes[a.idx()], net.nodes[b.idx()]
-                        ),
+                        format!("flow {fi}: no route from {:?} to {:?}; expected links connecting them", net.nodes[a.idx()], net.nodes[b.idx()]),
                     );
                 };
                 at = net.links[l.idx()].to;

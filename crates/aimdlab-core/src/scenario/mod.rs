@@ -22,8 +22,7 @@ pub fn load_json(text: &str) -> Result<Plan, ScenarioError> {
 /// Like `load_json`, and refuses a scenario whose estimated memory
 /// ([`memory::MemoryEstimate`]) is above `max_memory_bytes`.
 pub fn load_json_limited(text: &str, max_memory_bytes: Option<u64>) -> Result<Plan, ScenarioError> {
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| ScenarioError::new("", format!("the scenario is not valid JSON: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("the scenario is not valid JSON: {e}")))?;
     load_value_limited(value, max_memory_bytes)
 }
 

@@ -51,10 +51,7 @@ fn check_fields(q: &QueueSpec, path: &str) -> Res<()> {
     for (name, given, kinds) in fields {
         if given && !kinds.contains(&q.kind) {
             let names: Vec<&str> = kinds.iter().map(|k| kind_name(*k)).collect();
-            return err(
-                format!("{path}.{name}"),
-                format!("does not apply to kind = {:?}; it is a setting of {}", kind_name(q.kind), names.join(", ")),
-            );
+            return err(format!("{path}.{name}"), format!("does not apply to kind = {:?}; it is a setting of {}", kind_name(q.kind), names.join(", ")));
         }
     }
     Ok(())
@@ -172,18 +169,10 @@ fn resolve_red(q: &QueueSpec, limit: PacketsOrBytes, rate: Rate, path: &str) -> 
         let (lo, hi, bytes) = match (min, max) {
             (PacketsOrBytes::Packets(a), PacketsOrBytes::Packets(b)) => (a as f64, b as f64, false),
             (PacketsOrBytes::Bytes(a), PacketsOrBytes::Bytes(b)) => (a.0 as f64, b.0 as f64, true),
-            _ => {
-                return err(
-                    format!("{path}.max_th"),
-                    "is in a different unit from min_th; give both in packets (\"5pkt\") or both in bytes (\"7500B\")",
-                )
-            }
+            _ => return err(format!("{path}.max_th"), "is in a different unit from min_th; give both in packets (\"5pkt\") or both in bytes (\"7500B\")"),
         };
         if lo >= hi {
-            return err(
-                format!("{path}.min_th"),
-                format!("{lo} is not below max_th ({hi}); expected min_th < max_th"),
-            );
+            return err(format!("{path}.min_th"), format!("{lo} is not below max_th ({hi}); expected min_th < max_th"));
         }
         min_th = lo;
         max_th = hi;

@@ -103,8 +103,7 @@ pub fn parse_rate(s: &str) -> Result<Rate, String> {
     Ok(Rate::from_bps(bps as u64))
 }
 
-const SIZE_HELP: &str =
-    "expected a size such as \"1460B\", \"64KB\" or \"4MiB\" (units: B, KB, MB, GB, KiB, MiB, GiB)";
+const SIZE_HELP: &str = "expected a size such as \"1460B\", \"64KB\" or \"4MiB\" (units: B, KB, MB, GB, KiB, MiB, GiB)";
 
 fn byte_multiplier(unit: &str) -> Option<f64> {
     Some(match unit {
@@ -150,9 +149,7 @@ pub fn parse_packets_or_bytes(s: &str) -> Result<PacketsOrBytes, String> {
             return Ok(PacketsOrBytes::Packets(value as u64));
         }
     }
-    parse_bytes(s).map(PacketsOrBytes::Bytes).map_err(|_| {
-        format!("{s:?} is not a size; expected packets such as \"100pkt\" or bytes such as \"150KB\"")
-    })
+    parse_bytes(s).map(PacketsOrBytes::Bytes).map_err(|_| format!("{s:?} is not a size; expected packets such as \"100pkt\" or bytes such as \"150KB\""))
 }
 
 #[cfg(test)]

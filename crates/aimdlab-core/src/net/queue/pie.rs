@@ -123,9 +123,7 @@ impl Pie {
     pub fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
         self.catch_up(now);
         let target = self.prm.target.as_secs_f64();
-        let protected = self.burst_allowance > 0.0
-            || (self.qdelay_old < target / 2.0 && self.drop_prob < 0.2)
-            || self.fifo.len_pkts() < 2;
+        let protected = self.burst_allowance > 0.0 || (self.qdelay_old < target / 2.0 && self.drop_prob < 0.2) || self.fifo.len_pkts() < 2;
         if !protected && rng.gen::<f64>() < self.drop_prob {
             if self.prm.ecn && p.ecn != Ecn::NotEct && self.drop_prob <= 0.1 {
                 p.ecn = Ecn::Ce;
