@@ -47,6 +47,7 @@ pub struct Simulator {
     pub(crate) counters: PacketCounters,
     pub(crate) events_processed: u64,
     pub(crate) window_start: SimTime,
+    stall_events: u64,
 }
 
 const NO_ROUTE: u32 = u32::MAX;
@@ -121,6 +122,7 @@ impl Simulator {
             counters: PacketCounters::default(),
             events_processed: 0,
             window_start: SimTime::ZERO,
+            stall_events: STALL_EVENTS,
             plan: plan.clone(),
         };
         for f in &sim.flows {
@@ -141,6 +143,12 @@ impl Simulator {
     /// Replaces flow `flow`'s controller (e.g. with one written in Python).
     pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) {
         self.flows[flow.idx()].sender.cc = Controller::Custom(cc);
+    }
+
+    /// Sets how many events in a row at one instant count as a stalled clock (default
+    /// `STALL_EVENTS`).
+    pub fn set_stall_events(&mut self, events: u64) {
+        self.stall_events = events;
     }
 
     /// Number of flows.
@@ -173,7 +181,7 @@ impl Simulator {
             }
             if t == self.now {
                 same_instant += 1;
-                if same_instant > STALL_EVENTS {
+                if same_instant > self.stall_events {
                     return Err(Stall { at: t, component: self.describe(ev), events: same_instant });
                 }
             } else {

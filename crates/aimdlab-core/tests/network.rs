@@ -85,3 +85,29 @@ fn same_seed_same_summary() {
     assert_eq!(a.summary.to_string(), b.summary.to_string());
     assert_eq!(format!("{:?}", a.timeseries), format!("{:?}", b.timeseries)); // NaN-safe
 }
+
+#[test]
+fn a_clock_that_stops_is_an_error_naming_the_component() {
+    // Validation refuses a zero RTO; patch one into the plan to make a timer that re-arms at
+    // the same instant forever, as a stall the watchdog must catch.
+    let mut plan = load_json(&dumbbell(2, "50pkt", true, false).to_string()).unwrap();
+    for f in &mut plan.flows[1..] {
+        f.tcp.min_rto = aimdlab_core::units::SimDuration::ZERO;
+        f.tcp.max_rto = aimdlab_core::units::SimDuration::ZERO;
+        f.tcp.initial_rto = aimdlab_core::units::SimDuration::ZERO;
+    }
+    let control = aimdlab_core::control::RunControl::new();
+    let err = aimdlab_core::run_simulator(
+        || {
+            let mut sim = aimdlab_core::Simulator::new(&plan, None);
+            sim.set_stall_events(100_000);
+            sim
+        },
+        &control,
+    )
+    .map(|_| ())
+    .unwrap_err();
+    let aimdlab_core::EngineError::Stalled(msg) = err else { panic!("{err:?}") };
+    assert!(msg.contains("flows[0] (flow 1, group \"group0\"): retransmission timer"), "{msg}");
+    assert!(msg.contains("100001 events in a row"), "{msg}");
+}

@@ -1,0 +1,52 @@
+"""The memory estimate a run is checked against is honest: it is at least what a run really
+takes (peak resident memory of a fresh process, less what it held before the run) and not
+wildly more, so a refused run would really not have fitted and an accepted one does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+MEASURE = """
+import json, sys
+import aimdlab
+
+def status():
+    out = {}
+    for line in open("/proc/self/status"):
+        key = line.split(":")[0]
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(line.split()[1]) * 1024
+    return out
+
+sc = json.loads(sys.argv[1])
+estimate = aimdlab.memory_estimate(sc)["total_bytes"]
+before = status()["VmRSS"]
+aimdlab.run(sc, max_memory=10**13)
+print(json.dumps({"estimate": estimate, "used": status()["VmHWM"] - before}))
+"""
+
+
+def _dumbbell(flows: int, duration: str = "1s", sample_interval: str = "100ms", access_queue=None) -> dict:
+    access = {"rate": "10Gbps", "delay": "1ms"}
+    if access_queue:
+        access["queue"] = access_queue
+    return {"duration": duration, "sample_interval": sample_interval,
+            "topology": {"dumbbell": {"bottleneck": {"rate": "1Gbps", "delay": "10ms", "queue": {"limit": "1000pkt"}}, "access": access}},
+            "flows": [{"count": flows}]}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("scenario", [
+    _dumbbell(2000),                                          # per-flow and per-link state, routing table
+    _dumbbell(100, duration="5s", sample_interval="1ms"),     # time series
+    _dumbbell(300, access_queue={"kind": "fq_codel", "flows": 65536}),  # FQ-CoDel on 1200 links
+], ids=["2000-flows", "time-series", "fq-codel-access"])
+def test_the_estimate_covers_what_a_run_takes(scenario):
+    r = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(scenario)], capture_output=True, check=True, timeout=300)
+    m = json.loads(r.stdout)
+    assert m["estimate"] >= m["used"], m
+    assert m["estimate"] <= 3 * m["used"], m
