@@ -145,7 +145,7 @@ MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB.
 
 @main.command(epilog=EXAMPLES)
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out_dir", type=str, default=None,
+@click.option("--out", "out_dir", type=str, default=None, metavar="DIR",
               help="Results folder, replaced as a whole when the run completes. Default: results/<scenario file name>.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Override the scenario's seed.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
@@ -168,6 +168,9 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
 
     try:
         limit = limit_bytes(max_memory)
+    except ScenarioError as e:
+        raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
+    try:
         sc = load(scenario, max_memory=limit)
         if overrides:
             sc = apply_overrides(sc, overrides)
@@ -271,7 +274,7 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str]) -> No
     try:
         limit = limit_bytes(max_memory)
     except ScenarioError as e:
-        raise click.ClickException(f"--max-memory: {e}") from None
+        raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
     bad = 0
     for path in scenarios:
         try:

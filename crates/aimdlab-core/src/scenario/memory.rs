@@ -63,6 +63,12 @@ impl MemoryEstimate {
         if total <= limit_bytes {
             return Ok(());
         }
+        if limit_bytes < FIXED_BYTES {
+            return Err(ScenarioError::new(
+                "max_memory",
+                format!("{} is below the {} every run takes; expected a larger limit", human(limit_bytes), human(FIXED_BYTES)),
+            ));
+        }
         let largest = self.parts.iter().find(|p| !p.field.is_empty()).unwrap_or(&self.parts[0]);
         let parts: Vec<String> = self.parts.iter().filter(|p| p.bytes * 20 >= total).map(|p| format!("{} {}", p.what, human(p.bytes))).collect();
         Err(ScenarioError::new(
@@ -158,6 +164,9 @@ mod tests {
         assert_eq!(e.total_bytes(), 1000);
         assert!(e.check(1000).is_ok());
         let err = e.check(999).unwrap_err();
+        assert_eq!(err.path, "max_memory"); // below the fixed cost of any run
+        let big = |b: u64| MemoryEstimate { parts: e.parts.iter().map(|p| MemoryPart { bytes: p.bytes * b, ..p.clone() }).collect() };
+        let err = big(1_000_000).check(999_000_000).unwrap_err();
         assert_eq!(err.path, "sample_interval");
         assert!(err.message.contains("above the memory limit"), "{}", err.message);
     }
