@@ -228,6 +228,10 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
             }
         }
     }
+    let tcp = match &g.tcp {
+        Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
+        None => defaults.clone(),
+    };
     let app = match g.app.kind {
         AppKind::Bulk => {
             if g.app.size.is_some() {
@@ -251,10 +255,6 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
                 }
             }
             let rate = a.rate.map(|r| r.0).unwrap_or(Rate::from_bps(500_000));
-            let tcp = match &g.tcp {
-                Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
-                None => defaults.clone(),
-            };
             let packet = crate::units::Bytes(tcp.mss.0 + tcp.header.0);
             let gap = rate.serialization_time(packet);
             if gap < MIN_SOURCE_GAP {
@@ -290,10 +290,6 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
             return err(format!("{path}.stop"), format!("{stop} is not after start ({start}); expected stop > start"));
         }
     }
-    let tcp = match &g.tcp {
-        Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
-        None => defaults.clone(),
-    };
     let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
     Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, start, start_jitter: jitter, stop, tcp })
 }
