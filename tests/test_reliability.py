@@ -69,6 +69,8 @@ def test_numpy_scalars_are_numbers():
     sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": np.float32(0.01)}
     r = aimdlab.run(sc, seed=np.int64(3))
     assert r.summary["flows"] == 2 and r.summary["seed"] == 3
+    assert r.scenario["flows"][0]["count"] == 2 and type(r.scenario["flows"][0]["count"]) is int
+    assert r.scenario["seed"] == 3
 
 
 @pytest.mark.parametrize("value,kind", [({1, 2}, "set"), (decimal.Decimal("0.1"), "Decimal"),

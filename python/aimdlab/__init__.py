@@ -22,7 +22,7 @@ from . import _core
 from ._core import EngineError, RunCancelled, ScenarioError
 from .controller import Controller
 from .result import Result
-from .scenario import Scenario, apply_overrides, load, loads, memory_estimate, to_json, validate
+from .scenario import Scenario, apply_overrides, load, loads, memory_estimate, plain, to_json, validate
 
 __version__ = _core.__version__
 __all__ = [
@@ -113,8 +113,9 @@ def run(
         raise KeyboardInterrupt
     if "error" in outcome:
         raise outcome["error"]
-    effective = dict(scenario, seed=seed if seed is not None else scenario.get("seed", 1))
-    return Result(outcome["raw"], effective)
+    result = Result(outcome["raw"], plain(scenario))
+    result.scenario["seed"] = result.summary["seed"]  # the seed that was used
+    return result
 
 
 def _take_ctrl_c(handler: Callable[[int, Any], None]) -> Optional[Any]:
