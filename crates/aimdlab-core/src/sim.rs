@@ -35,9 +35,6 @@ pub struct Simulator {
     events: EventQueue,
     pub(crate) links: Vec<Link>,
     pub(crate) flows: Vec<Flow>,
-    next_hop: Vec<u32>,
-    n_slots: usize,
-    dst_slot: Vec<u32>,
     outbox: Outbox,
     pub(crate) flow_series: FlowSeries,
     pub(crate) link_series: LinkSeries,
@@ -49,8 +46,6 @@ pub struct Simulator {
     pub(crate) window_start: SimTime,
     stall_events: u64,
 }
-
-const NO_ROUTE: u32 = u32::MAX;
 
 /// Events in a row at one simulated instant after which a run counts as stalled. A legitimate
 /// burst (every flow starting at t = 0, a sample of every flow) is a few events per flow;
@@ -95,9 +90,6 @@ impl Simulator {
                 Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
             })
             .collect();
-        let n_slots = plan.next_hop.first().map_or(0, |v| v.len());
-        let next_hop = plan.next_hop.iter().flat_map(|row| row.iter().map(|l| l.map_or(NO_ROUTE, |l| l.0))).collect();
-        let dst_slot = plan.dst_slot.iter().map(|s| s.unwrap_or(NO_ROUTE)).collect();
         let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
         // Room for the first samples only: rows are added as the run goes (nothing up front
         // that grows with samples × flows).
@@ -114,9 +106,6 @@ impl Simulator {
             monitored,
             links,
             flows,
-            next_hop,
-            n_slots,
-            dst_slot,
             outbox: Outbox::default(),
             state_buf: Vec::with_capacity(8),
             counters: PacketCounters::default(),
@@ -282,10 +271,8 @@ impl Simulator {
     /// Sends `p`, now at `node`, on towards its destination.
     #[inline]
     fn forward(&mut self, p: Packet, node: NodeId) {
-        let slot = self.dst_slot[p.dst.idx()] as usize;
-        let link = self.next_hop[node.idx() * self.n_slots + slot];
-        debug_assert_ne!(link, NO_ROUTE, "routes are validated when the scenario is compiled");
-        self.links[link as usize].enqueue(p, self.now, &mut self.events);
+        let link = self.plan.routes.next_link(node, p.dst).expect("routes are validated when the scenario is compiled");
+        self.links[link.idx()].enqueue(p, self.now, &mut self.events);
     }
 
     /// The ON/OFF source of `f` may send a packet.

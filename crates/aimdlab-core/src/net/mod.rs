@@ -4,3 +4,4 @@ pub mod link;
 pub mod loss;
 pub mod packet;
 pub mod queue;
+pub mod routing;

@@ -9,10 +9,11 @@ use crate::cc;
 use crate::ids::{LinkId, NodeId};
 use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
+use crate::net::routing;
 use crate::transport::config::TcpConfig;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Rate, SimDuration};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 type Res<T> = Result<T, ScenarioError>;
 
@@ -85,17 +86,25 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         Topology::Dumbbell(_) => "topology.dumbbell",
         Topology::Explicit(_) => "topology.explicit",
     };
-    let mut endpoint = vec![false; net.nodes.len()];
-    flows.iter().for_each(|f| {
-        endpoint[f.src.idx()] = true;
-        endpoint[f.dst.idx()] = true;
-    });
-    let destinations = endpoint.iter().filter(|&&e| e).count() as u64;
-    let memory = super::memory::estimate(net.nodes.len() as u64, &net.links, &flows, destinations, samples, topology);
+    let mut endpoints = Vec::new();
+    let mut seen = vec![false; net.nodes.len()];
+    for f in &flows {
+        for node in [f.src, f.dst] {
+            if !std::mem::replace(&mut seen[node.idx()], true) {
+                endpoints.push(node);
+            }
+        }
+    }
+    let link_ends: Vec<(NodeId, NodeId)> = net.links.iter().map(|l| (l.from, l.to)).collect();
+    let statics: Vec<(NodeId, NodeId, LinkId)> = net.static_routes.iter().map(|(n, d, l, _)| (*n, *d, *l)).collect();
+    let static_dsts: Vec<NodeId> = statics.iter().map(|s| s.1).collect();
+    let (rows, columns) = routing::table_shape(net.nodes.len(), &link_ends, &endpoints, &static_dsts);
+    let memory = super::memory::estimate(net.nodes.len() as u64, &net.links, &flows, rows as u64, columns as u64, samples, topology);
     if let Some(limit) = max_memory_bytes {
         memory.check(limit)?;
     }
-    let (next_hop, dst_slot) = route(&net, &s.topology, &flows)?;
+    let routes = routing::Routes::build(net.nodes.len(), &link_ends, &endpoints, &statics);
+    check_routes(&net, &routes, &s.topology, &flows)?;
     Ok(Plan {
         name: s.name.clone(),
         duration,
@@ -106,8 +115,7 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         links: net.links,
         bottleneck,
         flows,
-        next_hop,
-        dst_slot,
+        routes,
         memory,
     })
 }
@@ -421,64 +429,19 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
     Ok(bottleneck)
 }
 
-/// Shortest-path (hop count) next hops towards every flow endpoint, with static overrides;
-/// then checks that every flow's data and ACK paths exist and are loop-free.
-#[allow(clippy::type_complexity)]
-fn route(net: &Net, topo: &Topology, flows: &[FlowPlan]) -> Res<(Vec<Vec<Option<LinkId>>>, Vec<Option<u32>>)> {
+/// Checks that every flow's data and ACK paths exist and are loop-free.
+fn check_routes(net: &Net, routes: &routing::Routes, topo: &Topology, flows: &[FlowPlan]) -> Res<()> {
     let n = net.nodes.len();
-    let mut dst_slot: Vec<Option<u32>> = vec![None; n];
-    let mut dsts = Vec::new();
-    for f in flows {
-        for node in [f.src, f.dst] {
-            if dst_slot[node.idx()].is_none() {
-                dst_slot[node.idx()] = Some(dsts.len() as u32);
-                dsts.push(node);
-            }
-        }
-    }
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, l) in net.links.iter().enumerate() {
-        incoming[l.to.idx()].push(i);
-    }
-    let mut next_hop = vec![vec![None; dsts.len()]; n];
-    let mut dist = vec![u32::MAX; n];
-    let mut queue = VecDeque::new();
-    for (slot, &dst) in dsts.iter().enumerate() {
-        dist.iter_mut().for_each(|d| *d = u32::MAX);
-        dist[dst.idx()] = 0;
-        queue.push_back(dst);
-        while let Some(v) = queue.pop_front() {
-            for &li in &incoming[v.idx()] {
-                let u = net.links[li].from;
-                if dist[u.idx()] == u32::MAX {
-                    dist[u.idx()] = dist[v.idx()] + 1;
-                    queue.push_back(u);
-                }
-            }
-        }
-        for (li, l) in net.links.iter().enumerate() {
-            let (u, v) = (l.from.idx(), l.to.idx());
-            if dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] && next_hop[u][slot].is_none() {
-                next_hop[u][slot] = Some(LinkId(li as u32));
-            }
-        }
-    }
-    for (node, dst, link, _) in &net.static_routes {
-        if let Some(slot) = dst_slot[dst.idx()] {
-            next_hop[node.idx()][slot as usize] = Some(*link);
-        }
-    }
     let path_prefix = match topo {
         Topology::Dumbbell(_) => "topology.dumbbell",
         Topology::Explicit(_) => "topology.explicit",
     };
     for (fi, f) in flows.iter().enumerate() {
         for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
-            let slot = dst_slot[b.idx()].unwrap() as usize;
             let mut at = a;
             let mut hops = 0;
             while at != b {
-                let Some(l) = next_hop[at.idx()][slot] else {
+                let Some(l) = routes.next_link(at, b) else {
                     return err(
                         format!("{path_prefix}.links"),
                         format!("flow {fi}: no route from {:?} to {:?}; expected links connecting them", net.nodes[a.idx()], net.nodes[b.idx()]),
@@ -486,14 +449,27 @@ fn route(net: &Net, topo: &Topology, flows: &[FlowPlan]) -> Res<(Vec<Vec<Option<
                 };
                 at = net.links[l.idx()].to;
                 hops += 1;
+                // Shortest-path routes never loop, but a node with one outgoing link forwards
+                // on it even when the destination is unreachable: without static routes a
+                // loop means there is no route.
+                if hops > n && net.static_routes.is_empty() {
+                    return err(
+                        format!("{path_prefix}.links"),
+                        format!("flow {fi}: no route from {:?} to {:?}; expected links connecting them", net.nodes[a.idx()], net.nodes[b.idx()]),
+                    );
+                }
                 if hops > n {
                     return err(
                         format!("{path_prefix}.routes"),
-                        format!("flow {fi}: the route from {:?} to {:?} loops; check the static routes", net.nodes[a.idx()], net.nodes[b.idx()]),
+                        format!(
+                            "flow {fi}: the route from {:?} to {:?} loops or does not exist; check the links and static routes",
+                            net.nodes[a.idx()],
+                            net.nodes[b.idx()]
+                        ),
                     );
                 }
             }
         }
     }
-    Ok((next_hop, dst_slot))
+    Ok(())
 }

@@ -111,10 +111,10 @@ fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
     }
 }
 
-/// Estimates the memory of a run of `flows` over `links` with `nodes` nodes, routing towards
-/// `destinations` endpoints, sampling `samples` times; `topology` is the field path of the
-/// topology (`topology.dumbbell` or `topology.explicit`).
-pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], destinations: u64, samples: u64, topology: &str) -> MemoryEstimate {
+/// Estimates the memory of a run of `flows` over `links` with `nodes` nodes and a routing
+/// table of `route_rows × route_columns`, sampling `samples` times; `topology` is the field
+/// path of the topology (`topology.dumbbell` or `topology.explicit`).
+pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], route_rows: u64, route_columns: u64, samples: u64, topology: &str) -> MemoryEstimate {
     let n_flows = flows.len() as u64;
     let n_links = links.len() as u64;
     let histogram = DelayHistogram::HEAP_BYTES as u64;
@@ -127,9 +127,8 @@ pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], destinations
     // A link: its struct, queuing-delay histogram, propagation pipe (64 packets up front).
     let link = size_of::<Link>() as u64 + histogram + 64 * (packet + 8) + 2 * 16 + plan_link;
     let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum();
-    // next_hop: one Option<LinkId> per node and destination in the plan and its copy, and a
-    // flattened u32 table in the simulator.
-    let routing = nodes * (2 * 24 + destinations * (2 * 8 + 4));
+    // The routes, in the plan and its copy in the simulator.
+    let routing = 2 * crate::net::routing::heap_bytes(nodes as usize, route_rows as usize, route_columns as usize) as u64;
     let monitored = links.iter().filter(|l| l.monitor).count() as u64;
     let flow_series = samples * n_flows * (8 + STATE_COLUMNS) * 8 * SERIES_COPIES;
     let link_series = samples * monitored * 6 * 8 * SERIES_COPIES;
@@ -137,11 +136,7 @@ pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], destinations
         MemoryPart { what: "per-flow state", field: "flows".into(), bytes: n_flows * flow },
         MemoryPart { what: "per-link state", field: topology.into(), bytes: n_links * link },
         MemoryPart { what: "queue buffers", field: topology.into(), bytes: queues },
-        MemoryPart {
-            what: "routing table (grows with nodes × flow endpoints)",
-            field: if topology.ends_with("dumbbell") { "flows".into() } else { topology.into() },
-            bytes: routing,
-        },
+        MemoryPart { what: "routing table", field: if topology.ends_with("dumbbell") { "flows".into() } else { topology.into() }, bytes: routing },
         MemoryPart { what: "time series", field: "sample_interval".into(), bytes: flow_series + link_series },
         MemoryPart { what: "engine and results (fixed)", field: String::new(), bytes: FIXED_BYTES },
     ];

@@ -87,11 +87,8 @@ pub struct Plan {
     pub bottleneck: Option<LinkId>,
     /// Flows, indexed by `FlowId`.
     pub flows: Vec<FlowPlan>,
-    /// `next_hop[node][dst_slot]`: the link to take at `node` towards the destination with
-    /// slot `dst_slot` (see `dst_slot`).
-    pub next_hop: Vec<Vec<Option<LinkId>>>,
-    /// Slot of each node in `next_hop`'s inner vectors (only flow endpoints have one).
-    pub dst_slot: Vec<Option<u32>>,
+    /// The link to take at each node towards each flow endpoint.
+    pub routes: crate::net::routing::Routes,
     /// The run's estimated memory, by part.
     pub memory: super::memory::MemoryEstimate,
 }
