@@ -1,6 +1,8 @@
-//! A fixed-size log-linear histogram of durations (HDR-histogram style) for delay
-//! percentiles without storing samples: values below 128 ns are exact, larger ones fall in
-//! buckets 1/128 of an octave wide (relative error ≤ 0.8 %). Recording never allocates.
+//! A log-linear histogram of durations (HDR-histogram style) for delay percentiles without
+//! storing samples: values below 128 ns are exact, larger ones fall in buckets 1/128 of an
+//! octave wide (relative error ≤ 0.8 %). Buckets live in chunks of one octave (128 counters,
+//! 512 bytes), allocated the first time a sample falls in that octave; zero delays (an idle
+//! queue) are counted inline, so a histogram that only ever sees zeros allocates nothing.
 
 use crate::units::SimDuration;
 
@@ -8,11 +10,17 @@ const MANTISSA_BITS: u32 = 7;
 const SUB: u64 = 1 << MANTISSA_BITS;
 const MAX_EXP: u32 = 50; // 2^50 ns ≈ 13 days
 const BUCKETS: usize = ((MAX_EXP - MANTISSA_BITS + 2) as u64 * SUB) as usize;
+/// Buckets per chunk: one octave.
+const CHUNK: usize = SUB as usize;
+/// Chunks covering every bucket.
+const CHUNKS: usize = BUCKETS / CHUNK;
 
 /// Distribution of a delay (count, mean, min, max, quantiles).
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct DelayHistogram {
-    counts: Box<[u32]>,
+    /// Empty until the first non-zero sample, then one slot per octave.
+    chunks: Vec<Option<Box<[u32; CHUNK]>>>,
+    zeros: u64,
     count: u64,
     sum_ns: u128,
     min_ns: u64,
@@ -40,36 +48,41 @@ fn bucket_mid_ns(b: usize) -> f64 {
     ((SUB + mantissa) * width) as f64 + width as f64 / 2.0
 }
 
-impl Default for DelayHistogram {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl DelayHistogram {
-    /// Heap bytes of one histogram (its bucket counts).
-    pub const HEAP_BYTES: usize = BUCKETS * std::mem::size_of::<u32>();
+    /// Heap bytes of one chunk of counters (an octave of buckets).
+    pub const CHUNK_BYTES: usize = CHUNK * std::mem::size_of::<u32>();
+    /// Heap bytes of the chunk index, allocated with the first non-zero sample.
+    pub const INDEX_BYTES: usize = CHUNKS * std::mem::size_of::<Option<Box<[u32; CHUNK]>>>();
 
-    /// An empty histogram.
+    /// An empty histogram (allocates nothing).
     pub fn new() -> Self {
-        DelayHistogram { counts: vec![0u32; BUCKETS].into_boxed_slice(), count: 0, sum_ns: 0, min_ns: u64::MAX, max_ns: 0 }
+        DelayHistogram { min_ns: u64::MAX, ..Default::default() }
     }
 
     /// Records one delay.
     #[inline]
     pub fn record(&mut self, d: SimDuration) {
         let ns = d.0 / 1000;
-        let b = bucket_of(ns).min(BUCKETS - 1);
-        self.counts[b] = self.counts[b].saturating_add(1);
         self.count += 1;
         self.sum_ns += ns as u128;
         self.min_ns = self.min_ns.min(ns);
         self.max_ns = self.max_ns.max(ns);
+        if ns == 0 {
+            self.zeros += 1;
+            return;
+        }
+        let b = bucket_of(ns).min(BUCKETS - 1);
+        if self.chunks.is_empty() {
+            self.chunks.resize_with(CHUNKS, || None);
+        }
+        let chunk = self.chunks[b / CHUNK].get_or_insert_with(|| Box::new([0; CHUNK]));
+        chunk[b % CHUNK] = chunk[b % CHUNK].saturating_add(1);
     }
 
     /// Forgets every sample (at the end of the warm-up).
     pub fn clear(&mut self) {
-        self.counts.iter_mut().for_each(|c| *c = 0);
+        self.chunks.iter_mut().flatten().for_each(|c| c.fill(0));
+        self.zeros = 0;
         self.count = 0;
         self.sum_ns = 0;
         self.min_ns = u64::MAX;
@@ -114,12 +127,18 @@ impl DelayHistogram {
             return f64::NAN;
         }
         let rank = ((q.clamp(0.0, 1.0) * self.count as f64).ceil() as u64).max(1);
-        let mut seen = 0u64;
-        for (b, &c) in self.counts.iter().enumerate() {
-            seen += c as u64;
-            if seen >= rank {
-                let v = bucket_mid_ns(b).clamp(self.min_ns as f64, self.max_ns as f64);
-                return v / 1e6;
+        let at = |b: usize| bucket_mid_ns(b).clamp(self.min_ns as f64, self.max_ns as f64) / 1e6;
+        let mut seen = self.zeros;
+        if seen >= rank {
+            return at(0);
+        }
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            let Some(chunk) = chunk else { continue };
+            for (i, &n) in chunk.iter().enumerate() {
+                seen += n as u64;
+                if seen >= rank {
+                    return at(c * CHUNK + i);
+                }
             }
         }
         self.max_ns as f64 / 1e6
@@ -144,6 +163,24 @@ mod tests {
         }
         assert_eq!(h.max_ms(), 1000.0);
         assert_eq!(h.min_ms(), 1.0);
+    }
+
+    #[test]
+    fn zeros_allocate_nothing_and_octaves_allocate_one_chunk_each() {
+        let mut h = DelayHistogram::new();
+        for _ in 0..1000 {
+            h.record(SimDuration::ZERO);
+        }
+        assert!(h.chunks.is_empty());
+        assert_eq!(h.quantile_ms(0.99), 0.0);
+        h.record(SimDuration::from_micros(3)); // 3000 ns: one octave
+        h.record(SimDuration::from_micros(3) + SimDuration(500_000));
+        assert_eq!(h.chunks.iter().flatten().count(), 1);
+        assert_eq!(h.quantile_ms(0.5), 0.0);
+        assert!((h.quantile_ms(1.0) - 0.0035).abs() < 0.0035 * 0.008);
+        h.clear();
+        assert_eq!(h.count(), 0);
+        assert!(h.quantile_ms(0.5).is_nan());
     }
 
     #[test]

@@ -117,7 +117,9 @@ fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
 pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], route_rows: u64, route_columns: u64, samples: u64, topology: &str) -> MemoryEstimate {
     let n_flows = flows.len() as u64;
     let n_links = links.len() as u64;
-    let histogram = DelayHistogram::HEAP_BYTES as u64;
+    // A delay histogram allocates one 512-byte chunk per octave its samples span: assume 16
+    // octaves (1 µs to 65 ms of queuing, or of one-way delay variation).
+    let histogram = (DelayHistogram::INDEX_BYTES + 16 * DelayHistogram::CHUNK_BYTES) as u64;
     let packet = size_of::<Packet>() as u64;
     // The plan is kept by the caller and copied into the simulator: two copies.
     let plan_flow = 2 * (size_of::<FlowPlan>() as u64 + 16);
