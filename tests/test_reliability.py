@@ -397,3 +397,28 @@ def test_a_stale_temporary_file_is_cleaned_with_the_folder(tmp_path):
     r.save(out)
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet", "scenario.json", "summary.json"])
+
+
+def test_ctrl_c_surfacing_as_another_exception_is_still_exit_130(tmp_path, monkeypatch, capsys):
+    # Seen in CI: Ctrl-C during matplotlib's import became "RuntimeError: Error calling
+    # __set_name__ ..." with the KeyboardInterrupt as its cause, and printed a traceback.
+    import aimdlab.plots
+    from aimdlab.cli import main
+
+    def interrupted_import(result):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__") from e
+
+    monkeypatch.setattr(aimdlab.plots, "overview", interrupted_import)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('name = "s"\nduration = "1s"\n[topology.dumbbell]\n'
+                        'bottleneck = { rate = "1Mbps", delay = "5ms" }\naccess = { rate = "10Mbps", delay = "1ms" }\n'
+                        '[[flows]]\ncount = 1\ncc = "reno"\n')
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(scenario), "--out", str(out)])
+    assert exit_.value.code == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["s.toml"]

@@ -51,7 +51,25 @@ class _Main(click.Group):
                 sys.exit(1)
             click.echo(f"Error: {_os_error_text(e)}", err=True)
             sys.exit(1)
+        except Exception as e:
+            # Ctrl-C landing inside library code can surface as another exception raised
+            # while handling it (seen: matplotlib's import, "Error calling __set_name__",
+            # whose cause is the KeyboardInterrupt). It is still an interrupt.
+            if _caused_by_interrupt(e):
+                _interrupted()
+            raise
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _caused_by_interrupt(e: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in the exception's chain of causes and contexts."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
 
 
 _written: list = []
