@@ -19,6 +19,7 @@
 
 pub mod cc;
 pub mod control;
+pub mod error;
 pub mod event;
 pub mod flow;
 pub mod ids;

@@ -168,7 +168,7 @@ fn schema() -> String {
 /// Names of the built-in congestion controllers.
 #[pyfunction]
 fn controllers() -> Vec<&'static str> {
-    aimdlab_core::cc::CONTROLLER_NAMES.to_vec()
+    aimdlab_core::cc::controller_names()
 }
 
 /// The native module `aimdlab._core`.

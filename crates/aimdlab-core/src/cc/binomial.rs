@@ -7,7 +7,11 @@
 //! timeouts (w → 1) and the loss-in-slow-start halving are TCP's. Defaults α = 1, β = 1/2
 //! (our choice, stated in the schema; the paper's comparisons vary them).
 
-use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::params::{Names, Checked, ControllerParams, ParamError};
+use super::params::{check_fraction, check_positive};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// A binomial controller.
 #[derive(Clone, Debug)]
@@ -25,6 +29,62 @@ impl Binomial {
     /// Binomial(k, l) with gains α, β; `name` labels it in results.
     pub fn new(name: &'static str, k: f64, l: f64, alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
         Binomial { name, k, l, alpha, beta, cwnd, ssthresh }
+    }
+}
+
+/// Binomial parameters (`cc = { name = "binomial", k = 0.5, l = 0.5 }`); `iiad` and `sqrt`
+/// are the same controller with their exponents fixed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct BinomialParams {
+    /// Increase exponent k (w += α/w^k per RTT), in [0, 2]. Default 1 (IIAD).
+    pub k: f64,
+    /// Decrease exponent l (w −= β·w^l on loss), in [0, 2]. Default 0 (IIAD).
+    pub l: f64,
+    /// Increase gain α, packets per RTT. Default 1.
+    pub alpha: f64,
+    /// Decrease gain β, in (0, 1). Default 1/2.
+    pub beta: f64,
+}
+
+impl Default for BinomialParams {
+    /// `binomial` without exponents is IIAD.
+    fn default() -> Self {
+        Self::iiad()
+    }
+}
+
+impl BinomialParams {
+    /// IIAD: k = 1, l = 0.
+    pub fn iiad() -> Self {
+        BinomialParams { k: 1.0, l: 0.0, alpha: 1.0, beta: 0.5 }
+    }
+    /// SQRT: k = l = 1/2.
+    pub fn sqrt() -> Self {
+        BinomialParams { k: 0.5, l: 0.5, alpha: 1.0, beta: 0.5 }
+    }
+}
+
+impl ControllerParams for BinomialParams {
+    type Controller = Binomial;
+    const NAMES: Names<Self> = &[("binomial", Self::default), ("iiad", Self::iiad), ("sqrt", Self::sqrt)];
+    fn check(&self, name: &'static str) -> Checked {
+        for (field, v) in [("k", self.k), ("l", self.l)] {
+            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
+                return Err(ParamError { field, message: format!("{v} is outside [0, 2]; expected an exponent 0 ≤ {field} ≤ 2") });
+            }
+        }
+        let fixed = if name == "sqrt" { Self::sqrt() } else { Self::iiad() };
+        if name != "binomial" && (self.k, self.l) != (fixed.k, fixed.l) {
+            let field = if self.k != fixed.k { "k" } else { "l" };
+            let message = format!("{name} fixes k = {} and l = {}; use name = \"binomial\" for other exponents", fixed.k, fixed.l);
+            return Err(ParamError { field, message });
+        }
+        check_positive("alpha", self.alpha)?;
+        check_fraction("beta", self.beta, "a decrease gain 0 < β < 1")
+    }
+    fn build(&self, name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Binomial {
+        Binomial::new(name, self.k, self.l, self.alpha, self.beta, cwnd_pkts, ssthresh_pkts)
     }
 }
 

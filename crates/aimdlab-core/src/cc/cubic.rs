@@ -10,7 +10,10 @@
 //!   the previous W_max), `ssthresh = cwnd = max(β·cwnd, 2)`, β = 0.7; a timeout sets cwnd
 //!   to 1 and starts a new epoch when congestion avoidance resumes (§4.8).
 
-use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::params::{Names, Checked, ControllerParams};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use crate::units::SimTime;
 
 /// C of RFC 9438 eq. 1, packets/s³.
@@ -43,6 +46,22 @@ impl Cubic {
     /// CUBIC starting at `cwnd` packets with threshold `ssthresh`.
     pub fn new(cwnd: f64, ssthresh: f64) -> Self {
         Cubic { cwnd, ssthresh, w_max: 0.0, k: 0.0, epoch_start: None, w_est: cwnd }
+    }
+}
+
+/// CUBIC's parameters: none yet (C = 0.4 and β = 0.7 are RFC 9438's).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct CubicParams {}
+
+impl ControllerParams for CubicParams {
+    type Controller = Cubic;
+    const NAMES: Names<Self> = &[("cubic", Self::default)];
+    fn check(&self, _name: &'static str) -> Checked {
+        Ok(())
+    }
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Cubic {
+        Cubic::new(cwnd_pkts, ssthresh_pkts)
     }
 }
 

@@ -14,7 +14,11 @@
 //! GAIMD(1, 1/2) is TCP Reno. TCP-friendly α for a given β: eq. (6) α = 3(1 − β)/(1 + β)
 //! (the TD curve) and eq. (7) α = 4(1 − β²)/3 (the TO curve, giving α = 0.31 at β = 7/8).
 
-use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::params::{Names, Checked, ControllerParams, ParamError};
+use super::params::check_fraction;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// The TCP-friendly α of `gaimd.txt` eq. (6), matching the triple-duplicate term.
 pub fn tcp_friendly_alpha_td(beta: f64) -> f64 {
@@ -39,6 +43,77 @@ impl Gaimd {
     /// GAIMD with increase `alpha` (packets per RTT) and decrease factor `beta`.
     pub fn new(alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
         Gaimd { alpha, beta, cwnd, ssthresh }
+    }
+}
+
+/// GAIMD's α: a number of packets per RTT or `"tcp-friendly"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AlphaSpec {
+    /// α in packets per RTT.
+    Value(f64),
+    /// `"tcp-friendly"`: derived from β.
+    Named(String),
+}
+
+/// Which TCP-friendly curve gives α from β.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FriendlyCurve {
+    /// Eq. (7), the timeout term: α = 4(1 − β²)/3 (0.31 at β = 7/8).
+    To,
+    /// Eq. (6), the triple-duplicate term: α = 3(1 − β)/(1 + β).
+    Td,
+}
+
+/// GAIMD's parameters (`cc = { name = "gaimd", alpha = "tcp-friendly", beta = 0.875 }`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct GaimdParams {
+    /// Additive increase α, packets per RTT, or `"tcp-friendly"` (derived from β by
+    /// `gaimd.txt` eq. 7, or eq. 6 with `friendly_curve = "td"`). Default 1.
+    pub alpha: AlphaSpec,
+    /// Window after a loss, as a fraction in (0, 1). Default 1/2.
+    pub beta: f64,
+    /// With alpha = `"tcp-friendly"`: `"to"` (eq. 7, the default) or `"td"` (eq. 6).
+    pub friendly_curve: Option<FriendlyCurve>,
+}
+
+impl Default for GaimdParams {
+    fn default() -> Self {
+        GaimdParams { alpha: AlphaSpec::Value(1.0), beta: 0.5, friendly_curve: None }
+    }
+}
+
+impl GaimdParams {
+    /// α in packets per RTT (derived from β when `"tcp-friendly"`).
+    pub fn alpha_pkts_per_rtt(&self) -> f64 {
+        match &self.alpha {
+            AlphaSpec::Value(a) => *a,
+            AlphaSpec::Named(_) => match self.friendly_curve.unwrap_or(FriendlyCurve::To) {
+                FriendlyCurve::To => tcp_friendly_alpha_to(self.beta),
+                FriendlyCurve::Td => tcp_friendly_alpha_td(self.beta),
+            },
+        }
+    }
+}
+
+impl ControllerParams for GaimdParams {
+    type Controller = Gaimd;
+    const NAMES: Names<Self> = &[("gaimd", Self::default)];
+    fn check(&self, _name: &'static str) -> Checked {
+        check_fraction("beta", self.beta, "a decrease factor 0 < β < 1")?;
+        match &self.alpha {
+            AlphaSpec::Value(a) if !(a.is_finite() && *a > 0.0) => Err(ParamError { field: "alpha", message: format!("{a} is not positive; expected a number > 0") }),
+            AlphaSpec::Named(s) if s != "tcp-friendly" && s != "tcp_friendly" => {
+                Err(ParamError { field: "alpha", message: format!("{s:?} is not valid; expected a number > 0 or \"tcp-friendly\"") })
+            }
+            AlphaSpec::Value(_) if self.friendly_curve.is_some() => Err(ParamError { field: "friendly_curve", message: "applies only with alpha = \"tcp-friendly\"".into() }),
+            _ => Ok(()),
+        }
+    }
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Gaimd {
+        Gaimd::new(self.alpha_pkts_per_rtt(), self.beta, cwnd_pkts, ssthresh_pkts)
     }
 }
 

@@ -15,22 +15,49 @@
 //! Choices where the paper is silent: slow start as TCP (a loss in slow start halves cwnd
 //! and leaves `a` alone); `a` is kept at or above 1/64 so it can recover.
 
-use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::params::{Names, Checked, ControllerParams, ParamError};
+use super::params::{check_fraction, check_positive};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use crate::units::SimTime;
 
-/// Resolved MR-AIMD parameters.
-#[derive(Clone, Debug, PartialEq)]
+/// MR-AIMD's parameters (`cc = { name = "mr_aimd", a_prime_ecn = 0.005 }`), defaults from §3.1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct MrAimdParams {
-    /// Initial additive increase a, packets per RTT.
+    /// Initial additive increase a, packets per RTT. Default 1.
+    #[serde(rename = "a")]
     pub a_init: f64,
-    /// Initial (and reset) increase rate a', per RTT.
+    /// Initial (and reset) increase rate a' of a, per RTT. Default 0.5.
+    #[serde(rename = "a_prime")]
     pub a_prime_init: f64,
-    /// a' after an ECN-marked ACK.
+    /// a' after an ECN-marked ACK. Default 0.005.
     pub a_prime_ecn: f64,
-    /// Multiplicative decrease of a on loss.
+    /// Multiplicative decrease of a on loss, in (0, 1). Default 0.5.
     pub b: f64,
-    /// RTTs without marks before a' returns to its initial value (0: only on timeout).
+    /// RTTs without marks before a' returns to its initial value; 0 = only after a timeout.
+    /// Default 1.
     pub a_prime_reset_rtts: f64,
+}
+
+impl ControllerParams for MrAimdParams {
+    type Controller = MrAimd;
+    const NAMES: Names<Self> = &[("mr_aimd", Self::default)];
+    fn check(&self, _name: &'static str) -> Checked {
+        check_positive("a", self.a_init)?;
+        check_positive("a_prime", self.a_prime_init)?;
+        check_positive("a_prime_ecn", self.a_prime_ecn)?;
+        check_fraction("b", self.b, "0 < b < 1")?;
+        let reset = self.a_prime_reset_rtts;
+        if !(reset.is_finite() && reset >= 0.0) {
+            return Err(ParamError { field: "a_prime_reset_rtts", message: format!("{reset} is negative; expected a number of RTTs ≥ 0") });
+        }
+        Ok(())
+    }
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> MrAimd {
+        MrAimd::new(self, cwnd_pkts, ssthresh_pkts)
+    }
 }
 
 impl Default for MrAimdParams {

@@ -21,10 +21,15 @@
 //! Slow start, timeouts (W → 1) and the increase (α per RTT, α/W per ACK) are TCP's; a loss in
 //! slow start halves, as TCP. ECN-Echo counts as a loss.
 
-use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::params::{Names, Checked, ControllerParams};
+use super::params::{check_fraction, check_positive};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Which reading of the New-AIMD decrease rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum NewAimdReading {
     /// Halve the window carried into the current cycle, keep this cycle's increments.
     Epoch,
@@ -50,6 +55,36 @@ impl NewAimd {
     /// New-AIMD with increase `alpha`, decrease `beta` of the carried window.
     pub fn new(reading: NewAimdReading, alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
         NewAimd { reading, alpha, beta, cwnd, ssthresh, carried: cwnd, increments: 0.0 }
+    }
+}
+
+/// New-AIMD's parameters (`cc = { name = "new_aimd", reading = "epoch" }`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewAimdParams {
+    /// `"epoch"` (default, bounded) or `"literal"` (the pseudocode; unbounded).
+    pub reading: NewAimdReading,
+    /// Additive increase α, packets per RTT. Default 1.
+    pub alpha: f64,
+    /// Fraction kept of the carried window at a congestion, in (0, 1). Default 1/2.
+    pub beta: f64,
+}
+
+impl Default for NewAimdParams {
+    fn default() -> Self {
+        NewAimdParams { reading: NewAimdReading::Epoch, alpha: 1.0, beta: 0.5 }
+    }
+}
+
+impl ControllerParams for NewAimdParams {
+    type Controller = NewAimd;
+    const NAMES: Names<Self> = &[("new_aimd", Self::default)];
+    fn check(&self, _name: &'static str) -> Checked {
+        check_positive("alpha", self.alpha)?;
+        check_fraction("beta", self.beta, "a decrease factor 0 < β < 1")
+    }
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> NewAimd {
+        NewAimd::new(self.reading, self.alpha, self.beta, cwnd_pkts, ssthresh_pkts)
     }
 }
 

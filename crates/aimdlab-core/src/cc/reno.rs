@@ -9,7 +9,10 @@
 //! Parity note: RFC 5681 eq. 4 writes ssthresh = max(FlightSize/2, 2·SMSS); Linux
 //! (`tcp_reno_ssthresh`) and the AIMD papers halve cwnd. We halve cwnd, floored at 2.
 
-use super::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::params::{Names, Checked, ControllerParams};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Reno's state.
 #[derive(Clone, Debug)]
@@ -27,6 +30,24 @@ impl Reno {
     /// A Reno controller starting at `cwnd` packets with threshold `ssthresh` packets.
     pub fn new(cwnd: f64, ssthresh: f64) -> Self {
         Reno { cwnd, ssthresh }
+    }
+}
+
+/// Reno's parameters: none (α = 1 and β = 1/2 make it Reno; GAIMD takes others). `newreno`
+/// is accepted as another name for it (loss recovery, NewReno or SACK, is the transport's:
+/// `tcp.sack`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RenoParams {}
+
+impl ControllerParams for RenoParams {
+    type Controller = Reno;
+    const NAMES: Names<Self> = &[("reno", Self::default), ("newreno", Self::default)];
+    fn check(&self, _name: &'static str) -> Checked {
+        Ok(())
+    }
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Reno {
+        Reno::new(cwnd_pkts, ssthresh_pkts)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Test helpers for controllers: scripted ACKs and congestion events (the idea of quiche's
 //! `TestSender`).
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::{SimDuration, SimTime};
 
 /// An ACK of `n` new packets at time zero with a 100 ms RTT.

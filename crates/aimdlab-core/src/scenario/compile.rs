@@ -1,11 +1,11 @@
 //! Semantic validation of a parsed scenario and its resolution into a `Plan`: defaults,
 //! names → ids, dumbbell expansion, shortest-path routing, per-flow transport settings.
 
-use super::error::ScenarioError;
 use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
 use super::resolve_queue::{resolve_loss, resolve_queue};
 use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, Scenario, TcpParams, Topology};
 use crate::cc;
+use crate::error::ScenarioError;
 use crate::ids::{LinkId, NodeId};
 use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
@@ -227,7 +227,7 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
     }
     let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
-    let cc = cc::resolve(&g.cc, &format!("{path}.cc"))?;
+    let cc = cc::spec::resolve(&g.cc, &format!("{path}.cc"))?;
     let a = &g.app;
     if a.kind != AppKind::Onoff {
         for (name, given) in [("rate", a.rate.is_some()), ("on", a.on.is_some()), ("off", a.off.is_some()), ("shape", a.shape.is_some())] {

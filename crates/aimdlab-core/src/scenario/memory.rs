@@ -9,8 +9,8 @@
 //! It does not count packets queued beyond what a queue preallocates, which the queue limits
 //! bound. `tests/test_memory.py` holds it against measured peak memory.
 
-use super::error::ScenarioError;
 use super::plan::{FlowPlan, LinkPlan};
+use crate::error::ScenarioError;
 use crate::flow::Flow;
 use crate::monitor::histogram::DelayHistogram;
 use crate::net::link::Link;

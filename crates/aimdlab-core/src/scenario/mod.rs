@@ -2,7 +2,6 @@
 //! field-naming errors, and the resolved `Plan` the simulator is built from.
 
 pub mod compile;
-pub mod error;
 pub mod memory;
 pub mod plan;
 pub mod quantity;
@@ -10,7 +9,7 @@ pub mod resolve_queue;
 pub mod schema;
 pub mod shape;
 
-pub use error::ScenarioError;
+pub use crate::error::ScenarioError;
 pub use plan::Plan;
 pub use schema::Scenario;
 

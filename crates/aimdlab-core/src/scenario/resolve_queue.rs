@@ -1,8 +1,8 @@
 //! Validation and defaults of queue disciplines and loss models (the `queue` and `loss`
 //! tables of a link), with errors naming the field, the value and what is accepted.
 
-use super::error::ScenarioError;
 use super::schema::{LossApplies, LossKind, LossSpec, QueueKind, QueueSpec};
+use crate::error::ScenarioError;
 use crate::net::loss::{LossModel, LossTarget};
 use crate::net::queue::{CodelParams, FqCodelParams, PieParams, QueueConfig, RedConfig};
 use crate::units::parse::PacketsOrBytes;

@@ -5,6 +5,7 @@
 //! silently ignored setting. Defaults are written next to each field.
 
 use super::quantity::{BufferSize, Duration, LinkRate, Size};
+use crate::cc::spec::CcSpec;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -306,108 +307,6 @@ pub struct TcpParams {
     /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
     /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: Option<bool>,
-}
-
-/// The congestion controller: a name, or a table with `name` and its parameters.
-#[derive(Clone, Debug, JsonSchema)]
-#[schemars(untagged)]
-pub enum CcSpec {
-    /// Just the name, e.g. `"reno"`.
-    Name(String),
-    /// The name and parameters, e.g. `{ name = "reno" }`.
-    Table(CcTable),
-}
-
-/// A congestion controller with parameters. Parameters that do not belong to `name` are
-/// rejected.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CcTable {
-    /// The controller: `reno`, `gaimd`, `new_aimd`, `mr_aimd`, `cubic`, `binomial`, `iiad`,
-    /// `sqrt`, or `python` (a controller written in Python, passed through the Python API).
-    pub name: String,
-    /// gaimd, new_aimd, binomial/iiad/sqrt: additive increase α, packets per RTT; gaimd also
-    /// takes `"tcp-friendly"` (from β, `gaimd.txt` eq. 7 or 6). Default 1.
-    #[serde(default)]
-    pub alpha: Option<AlphaSpec>,
-    /// gaimd: window after a loss, as a fraction in (0, 1); new_aimd: fraction kept of the
-    /// carried window; binomial: decrease gain. Default 1/2.
-    #[serde(default)]
-    pub beta: Option<f64>,
-    /// gaimd with alpha = "tcp-friendly": `"to"` (eq. 7, default; α = 0.31 at β = 7/8) or
-    /// `"td"` (eq. 6).
-    #[serde(default)]
-    pub friendly_curve: Option<String>,
-    /// new_aimd: `"epoch"` (default, bounded) or `"literal"` (the pseudocode; unbounded).
-    #[serde(default)]
-    pub reading: Option<String>,
-    /// mr_aimd: initial additive increase a. Default 1.
-    #[serde(default)]
-    pub a: Option<f64>,
-    /// mr_aimd: initial increase rate a' of a, per RTT. Default 0.5.
-    #[serde(default)]
-    pub a_prime: Option<f64>,
-    /// mr_aimd: a' after an ECN-marked ACK. Default 0.005.
-    #[serde(default)]
-    pub a_prime_ecn: Option<f64>,
-    /// mr_aimd: multiplicative decrease of a on loss. Default 0.5.
-    #[serde(default)]
-    pub b: Option<f64>,
-    /// mr_aimd: RTTs without marks before a' returns to its initial value; 0 = only after a
-    /// timeout. Default 1.
-    #[serde(default)]
-    pub a_prime_reset_rtts: Option<f64>,
-    /// binomial: increase exponent k (w += α/w^k per RTT). Default 1 (IIAD).
-    #[serde(default)]
-    pub k: Option<f64>,
-    /// binomial: decrease exponent l (w −= β·w^l on loss). Default 0 (IIAD).
-    #[serde(default)]
-    pub l: Option<f64>,
-}
-
-/// GAIMD's α: a number of packets per RTT or `"tcp-friendly"`.
-#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum AlphaSpec {
-    /// α in packets per RTT.
-    Value(f64),
-    /// `"tcp-friendly"`: derived from β.
-    Named(String),
-}
-
-impl CcSpec {
-    /// The controller's name.
-    pub fn name(&self) -> &str {
-        match self {
-            CcSpec::Name(n) => n,
-            CcSpec::Table(t) => &t.name,
-        }
-    }
-}
-
-impl Default for CcSpec {
-    fn default() -> Self {
-        CcSpec::Name("reno".into())
-    }
-}
-
-impl<'de> Deserialize<'de> for CcSpec {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = CcSpec;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a controller name such as \"reno\" or a table { name = \"reno\", ... }")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CcSpec, E> {
-                Ok(CcSpec::Name(v.to_owned()))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<CcSpec, A::Error> {
-                CcTable::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(CcSpec::Table)
-            }
-        }
-        d.deserialize_any(V)
-    }
 }
 
 /// What the application offers the transport.

@@ -6,7 +6,7 @@
 //! `{ rate = "10Mbps", delay = "10ms" }`. The schema (generated from `schema.rs`) stays the
 //! single source of truth: this walk only asks it which places take arrays.
 
-use super::error::ScenarioError;
+use crate::error::ScenarioError;
 use serde_json::Value;
 use std::sync::OnceLock;
 

@@ -1,0 +1,102 @@
+//! The congestion-control interface: a small trait told about acknowledgements and
+//! congestion events, answering the congestion window (packets, f64) and optionally a pacing
+//! rate; plus the slow-start and window-cut rules the window controllers share.
+//!
+//! The transport owns loss detection, recovery and RTT estimation; a controller only reacts.
+//! Hooks take event structs so fields can be added without breaking implementors.
+
+use crate::units::{Rate, SimDuration, SimTime};
+
+/// An acknowledgement arrived (it may or may not acknowledge new data).
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    /// When the ACK arrived.
+    pub now: SimTime,
+    /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate).
+    pub newly_acked_pkts: u64,
+    /// RTT measured from this ACK, if it gave a valid sample (Karn's rule).
+    pub rtt_sample: Option<SimDuration>,
+    /// Smoothed RTT after this ACK (the initial RTO before any sample).
+    pub srtt: SimDuration,
+    /// Smallest RTT sample so far.
+    pub min_rtt: Option<SimDuration>,
+    /// The ACK carried an ECN-Echo.
+    pub ece: bool,
+    /// The sender is in fast recovery (RFC 6675 / RFC 6582); Reno does not grow then.
+    pub in_recovery: bool,
+    /// Segments in flight after this ACK (RFC 6675 `pipe`).
+    pub pkts_in_flight: u64,
+}
+
+/// The kind of congestion signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongestionKind {
+    /// Loss detected by duplicate ACKs / SACK: the start of fast recovery.
+    Loss,
+    /// The retransmission timer expired.
+    Timeout,
+    /// An ECN-Echo (at most once per window, RFC 3168 §6.1.2).
+    Ecn,
+}
+
+/// A congestion signal.
+#[derive(Clone, Copy, Debug)]
+pub struct CongestionEvent {
+    /// When it was detected.
+    pub now: SimTime,
+    /// Loss, timeout or ECN.
+    pub kind: CongestionKind,
+    /// Segments in flight when it was detected (RFC 5681 FlightSize).
+    pub pkts_in_flight: u64,
+    /// Smoothed RTT.
+    pub srtt: SimDuration,
+}
+
+/// A congestion controller.
+pub trait CongestionControl: Send {
+    /// Short name, e.g. `"reno"`.
+    fn name(&self) -> &'static str;
+    /// An ACK arrived. Controllers that grow the window act when `newly_acked_pkts > 0`;
+    /// ECN-driven ones may read `ece` on every ACK.
+    fn on_ack(&mut self, ev: &AckEvent);
+    /// A congestion signal arrived.
+    fn on_congestion(&mut self, ev: &CongestionEvent);
+    /// Fast recovery ended (the cumulative ACK passed the recovery point).
+    fn on_recovery_exit(&mut self, _now: SimTime) {}
+    /// Congestion window, packets.
+    fn cwnd_pkts(&self) -> f64;
+    /// Slow-start threshold, packets (∞ when unset).
+    fn ssthresh_pkts(&self) -> f64;
+    /// Pacing rate, if the controller paces.
+    fn pacing_rate(&self) -> Option<Rate> {
+        None
+    }
+    /// Publishes named state variables (α, a, W_max, ...) into the time series.
+    fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
+}
+
+/// RFC 5681 eq. 2 slow start, shared by the window controllers here: while
+/// `cwnd < ssthresh`, an ACK of N new segments adds min(N, 1). Returns whether it applied
+/// (false: the controller is in congestion avoidance).
+#[inline]
+pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool {
+    if *cwnd < ssthresh {
+        *cwnd += (newly_acked_pkts as f64).min(1.0);
+        true
+    } else {
+        false
+    }
+}
+
+/// The window cut every loss-based controller here makes once it has chosen its reduced
+/// window `reduced_pkts`: ssthresh = max(reduced, 2) packets, then cwnd = ssthresh after a
+/// loss or an ECN echo, and 1 packet after a timeout (RFC 5681 §3.1 eq. 4 and the timeout
+/// rule, with the controller's own reduced window in place of FlightSize/2).
+#[inline]
+pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, kind: CongestionKind) {
+    *ssthresh = reduced_pkts.max(2.0);
+    *cwnd = match kind {
+        CongestionKind::Loss | CongestionKind::Ecn => *ssthresh,
+        CongestionKind::Timeout => 1.0,
+    };
+}

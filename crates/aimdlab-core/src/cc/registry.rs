@@ -1,0 +1,177 @@
+//! The registry of built-in congestion controllers: one line per controller (its variant
+//! name and its parameter struct, see [`ControllerParams`]). From that list the macro below
+//! makes the resolved choice [`CcConfig`], the per-flow [`Controller`] (built-ins by value,
+//! dispatched statically on the hot path; `Custom` boxes any other implementation, e.g. one
+//! written in Python), name lookup, and the JSON Schema of every `cc` table.
+//!
+//! The list itself is the `registry!` invocation in `cc/mod.rs`. Adding a controller: a new
+//! file with the controller and its parameter struct, and one line in that list (the line
+//! also declares the file's module).
+
+use super::params::ControllerParams;
+use crate::error::ScenarioError;
+use schemars::gen::SchemaGenerator;
+use schemars::schema::{InstanceType, Schema, SchemaObject};
+use serde_json::{Map, Value};
+
+/// A controller chosen by a scenario: the name it was chosen under and its checked parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chosen<P> {
+    /// The registered name, e.g. `"iiad"` (one of `P::NAMES`).
+    pub name: &'static str,
+    /// The parameters: the name's defaults overlaid with the scenario's fields.
+    pub params: P,
+}
+
+/// Reads the parameters `given` at `path` for controller `key` if `P` registers that name:
+/// the defaults overlaid with the fields given, deserialized, then checked.
+pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path: &str) -> Result<Option<Chosen<P>>, ScenarioError> {
+    let Some(&(name, defaults)) = P::NAMES.iter().find(|(n, _)| *n == key) else {
+        return Ok(None);
+    };
+    let mut fields = match serde_json::to_value(defaults()) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    for (field, value) in given {
+        if !fields.contains_key(field.as_str()) {
+            let accepted: Vec<&str> = fields.keys().map(String::as_str).collect();
+            let accepted = if accepted.is_empty() { "it takes no parameters".to_string() } else { format!("it takes {}", accepted.join(", ")) };
+            return Err(ScenarioError::new(format!("{path}.{field}"), format!("is not a parameter of {name:?}; {accepted}")));
+        }
+        fields.insert((*field).clone(), (*value).clone());
+    }
+    let params: P = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+        let message = e.inner().to_string().replace("expected f64", "expected a number");
+        ScenarioError::new(format!("{path}.{}", e.path()), message)
+    })?;
+    params.check(name).map_err(|e| ScenarioError::new(format!("{path}.{}", e.field), e.message))?;
+    Ok(Some(Chosen { name, params }))
+}
+
+/// The schema of a `cc` table for `P`: its parameters plus a required `name`.
+pub fn table_schema<P: ControllerParams>(gen: &mut SchemaGenerator) -> Schema {
+    let mut s = P::json_schema(gen).into_object();
+    let names: Vec<Value> = P::NAMES.iter().map(|(n, _)| Value::from(*n)).collect();
+    let mut name = SchemaObject { instance_type: Some(InstanceType::String.into()), enum_values: Some(names), ..Default::default() };
+    name.metadata().description = Some("The controller.".into());
+    let object = s.object();
+    object.properties.insert("name".into(), Schema::Object(name));
+    object.required.insert("name".into());
+    Schema::Object(s)
+}
+
+/// The name under which a scenario asks for a controller written in Python (installed
+/// through the API; until then the flow runs Reno).
+pub const EXTERNAL_NAME: &str = "python";
+
+/// Declares the controllers' modules and makes, from the list, `CcConfig`, `Controller`,
+/// `controller_names`, `table_schemas` and `resolve_registered` in the invoking module.
+macro_rules! registry {
+    ($($module:ident :: $variant:ident ( $params:ident )),* $(,)?) => {
+        $( #[allow(missing_docs)] pub mod $module; )*
+        $( pub use $module::$params; )*
+
+        /// A resolved controller choice from the scenario.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum CcConfig {
+            $(
+                #[allow(missing_docs)]
+                $variant($crate::cc::registry::Chosen<$params>),
+            )*
+            /// A controller supplied at run time through the API (e.g. written in Python);
+            /// until one is installed the flow runs Reno.
+            External,
+        }
+
+        /// A flow's controller: built-ins by value (static dispatch), others boxed.
+        pub enum Controller {
+            $(
+                #[allow(missing_docs)]
+                $variant(<$params as $crate::cc::params::ControllerParams>::Controller),
+            )*
+            /// Any other implementation of the trait.
+            Custom(Box<dyn $crate::cc::congestion_control::CongestionControl>),
+        }
+
+        impl Controller {
+            /// A new controller with the flow's initial window and threshold, packets.
+            pub fn new(cfg: &CcConfig, cwnd_pkts: f64, ssthresh_pkts: f64) -> Self {
+                match cfg {
+                    $( CcConfig::$variant(c) => Controller::$variant(<$params as $crate::cc::params::ControllerParams>::build(&c.params, c.name, cwnd_pkts, ssthresh_pkts)), )*
+                    CcConfig::External => Controller::Reno(<RenoParams as $crate::cc::params::ControllerParams>::build(&RenoParams {}, "reno", cwnd_pkts, ssthresh_pkts)),
+                }
+            }
+        }
+
+        impl $crate::cc::congestion_control::CongestionControl for Controller {
+            fn name(&self) -> &'static str {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.name())
+            }
+            #[inline]
+            fn on_ack(&mut self, ev: &$crate::cc::congestion_control::AckEvent) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack(ev))
+            }
+            fn on_congestion(&mut self, ev: &$crate::cc::congestion_control::CongestionEvent) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_congestion(ev))
+            }
+            fn on_recovery_exit(&mut self, now: $crate::units::SimTime) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_recovery_exit(now))
+            }
+            #[inline]
+            fn cwnd_pkts(&self) -> f64 {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.cwnd_pkts())
+            }
+            fn ssthresh_pkts(&self) -> f64 {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.ssthresh_pkts())
+            }
+            fn pacing_rate(&self) -> Option<$crate::units::Rate> {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.pacing_rate())
+            }
+            fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.state_vars(publish))
+            }
+        }
+
+        /// Every name a scenario may give, in registry order, then `"python"`.
+        pub fn controller_names() -> Vec<&'static str> {
+            let mut names = Vec::new();
+            $( names.extend(<$params as $crate::cc::params::ControllerParams>::NAMES.iter().map(|(n, _)| *n)); )*
+            names.push($crate::cc::registry::EXTERNAL_NAME);
+            names
+        }
+
+        /// The JSON Schema of each controller's `cc` table, in registry order.
+        pub fn table_schemas(gen: &mut schemars::gen::SchemaGenerator) -> Vec<schemars::schema::Schema> {
+            vec![$( $crate::cc::registry::table_schema::<$params>(gen), )*]
+        }
+
+        /// Resolves controller `key` (lower case, `_` between words) with the parameters
+        /// `given` at `path`; `None` if no controller has that name.
+        pub fn resolve_registered(key: &str, given: &[(&String, &serde_json::Value)], path: &str) -> Result<Option<CcConfig>, $crate::error::ScenarioError> {
+            if key == $crate::cc::registry::EXTERNAL_NAME {
+                if let Some((field, _)) = given.first() {
+                    return Err($crate::error::ScenarioError::new(format!("{path}.{field}"), "is not a parameter of \"python\"; the controller object carries its own"));
+                }
+                return Ok(Some(CcConfig::External));
+            }
+            $(
+                if let Some(c) = $crate::cc::registry::choose::<$params>(key, given, path)? {
+                    return Ok(Some(CcConfig::$variant(c)));
+                }
+            )*
+            Ok(None)
+        }
+    };
+}
+
+/// A `match` over every `Controller` variant applying one expression.
+macro_rules! dispatch {
+    ($self:expr, [$($variant:ident),*], $c:ident => $e:expr) => {
+        match $self {
+            $( Controller::$variant($c) => $e, )*
+            Controller::Custom($c) => $e,
+        }
+    };
+}
+pub(crate) use {dispatch, registry};
