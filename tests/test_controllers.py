@@ -79,7 +79,7 @@ BAD = [
     ({"name": "gaimd", "beta": "half"}, 'flows[0].cc.beta: invalid type: string "half", expected a number'),
     ({"name": "gaimd", "alpha": 2, "friendly_curve": "td"}, 'flows[0].cc.friendly_curve: applies only with alpha = "tcp-friendly"'),
     ({"beta": 0.5}, "flows[0].cc.name: is missing"),
-    ({"name": "vegas"}, 'flows[0].cc.name: "vegas" is not a known controller; expected one of ["reno", "newreno", "gaimd", "new_aimd", "mr_aimd", "cubic", "binomial", "iiad", "sqrt", "python"]'),
+    ({"name": "vegas"}, 'flows[0].cc.name: "vegas" is not a known controller; expected one of ["reno", "newreno", "gaimd", "new_aimd", "mr_aimd", "cubic", "binomial", "iiad", "sqrt", "aiad", "mimd", "python"]'),
 ]
 
 
@@ -159,3 +159,42 @@ def test_on_droptail_gaimd_gets_more_than_reno_because_reno_sees_more_losses():
         predicted_bps = model.sending_rate(alpha, beta, p[group], g["rtt_mean_ms"].mean() / 1e3, 1.0) * 1040 * 8
         assert abs(predicted_bps / g["send_rate_bps"].mean() - 1) < 0.1, (group, predicted_bps, g["send_rate_bps"].mean())
 
+
+def _two_flow_windows(cc: str):
+    """Mean cwnd of two flows (the second starts 20 s late) over [90, 150) s and [240, 300) s."""
+    sc = {"duration": "300s", "seed": 1, "sample_interval": "1s",
+          "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "20ms", "queue": {"limit": "100pkt"}},
+                                    "access": {"rate": "100Mbps", "delay": "1ms"}}},
+          "flows": [{"count": 1, "cc": cc}, {"count": 1, "cc": cc, "start": "20s"}]}
+    t = aimdlab.run(sc).timeseries.to_pandas()
+    w = t.pivot(index="time_s", columns="flow", values="cwnd_pkts")
+    early, late = w[(w.index >= 90) & (w.index < 150)].mean(), w[w.index >= 240].mean()
+    return early.values, late.values
+
+
+def _relative_gap(w):
+    return abs(w[0] - w[1]) / (w[0] + w[1])
+
+
+@pytest.mark.parametrize("cc", ["aiad", "mimd"])
+def test_chiu_jain_aiad_and_mimd_keep_the_unfairness_aimd_removes(cc):
+    # Chiu and Jain's phase plot: AIMD moves to the fairness line; AIAD moves parallel to it
+    # (the difference is kept) and MIMD along a ray through the origin (the ratio is kept).
+    reno_early, reno_late = _two_flow_windows("reno")
+    assert _relative_gap(reno_early) < 0.05 and _relative_gap(reno_late) < 0.05, (reno_early, reno_late)
+    early, late = _two_flow_windows(cc)
+    assert _relative_gap(early) > 0.2, early
+    if cc == "aiad":
+        assert abs((late[0] - late[1]) - (early[0] - early[1])) < 0.1 * abs(early[0] - early[1]), (early, late)
+    else:
+        assert abs(late[0] / late[1] - early[0] / early[1]) < 0.1 * early[0] / early[1], (early, late)
+
+
+def test_aiad_and_mimd_parameters_are_checked():
+    for cc, expected in [({"name": "aiad", "decrease": 0}, "flows[0].cc.decrease: 0 is not positive"),
+                         ({"name": "mimd", "increase": 1.0}, "flows[0].cc.increase: 1 is not above 1"),
+                         ({"name": "mimd", "decrease": 1.5}, "flows[0].cc.decrease: 1.5 is outside (0, 1)"),
+                         ({"name": "mimd", "alpha": 1}, 'flows[0].cc.alpha: is not a parameter of "mimd"; it takes decrease, increase')]:
+        with pytest.raises(aimdlab.ScenarioError) as e:
+            aimdlab.validate(dumbbell(flow={"cc": cc}))
+        assert str(e.value).startswith(expected), str(e.value)

@@ -242,7 +242,8 @@ def extreme_tcp(draw):
 @st.composite
 def extreme_groups(draw):
     g = {"count": draw(st.sampled_from([1, 2, 7, 40])),
-         "cc": draw(st.sampled_from(["reno", "cubic", "new_aimd", "mr_aimd", "iiad", "sqrt",
+         "cc": draw(st.sampled_from(["reno", "cubic", "new_aimd", "mr_aimd", "iiad", "sqrt", "aiad", "mimd",
+                                     {"name": "mimd", "increase": 2.0, "decrease": 0.01}, {"name": "aiad", "alpha": 50, "decrease": 1000},
                                      {"name": "gaimd", "beta": 0.999, "alpha": 10.0}, {"name": "gaimd", "beta": 0.01, "alpha": 0.001}])),
          "start": draw(st.sampled_from(["0s", "1ps", "0.4s"])),
          "start_jitter": draw(st.sampled_from(["0s", "1ps", "10s"]))}

@@ -24,4 +24,6 @@ registry::registry! {
     mr_aimd::MrAimd(MrAimdParams),
     cubic::Cubic(CubicParams),
     binomial::Binomial(BinomialParams),
+    aiad::Aiad(AiadParams),
+    mimd::Mimd(MimdParams),
 }
