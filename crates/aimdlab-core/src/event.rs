@@ -72,7 +72,10 @@ impl Event {
             6 => Event::Sample,
             7 => Event::WarmupEnd,
             8 => Event::SourceTimer(FlowId(id)),
-            _ => Event::HostRelease(FlowId(id)),
+            9 => Event::HostRelease(FlowId(id)),
+            // Every code comes from `pack`; a kind added there and not here stops the run
+            // with this message (an engine error) instead of being taken for another kind.
+            code => unreachable!("event kind {code} is packed but not unpacked (event.rs)"),
         }
     }
 }
