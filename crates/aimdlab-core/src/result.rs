@@ -11,8 +11,11 @@
 //! - `send_rate_bps`: wire bytes of every data packet the sender handed to the network.
 //! - `utilization`: fraction of the window a link's serializer was busy.
 
+use crate::flow::Flow;
 use crate::monitor::table::{Column, Table};
-use crate::sim::Simulator;
+use crate::monitor::timeseries::{FlowSeries, LinkSeries};
+use crate::net::link::Link;
+use crate::scenario::Plan;
 use crate::units::SimTime;
 use serde_json::{json, Value};
 
@@ -60,20 +63,47 @@ fn finite_or_null(x: f64) -> Value {
     }
 }
 
-pub(crate) fn collect(mut sim: Simulator) -> RunResult {
-    let end = sim.end;
-    let plan = &sim.plan;
+/// What a finished run hands to the result builder: its plan, its parts and its run totals.
+pub struct RunParts {
+    /// The plan that ran.
+    pub plan: Plan,
+    /// The seed the engine used.
+    pub seed: u64,
+    /// The end of the run.
+    pub end: SimTime,
+    /// The start of the measurement window (the end of the warm-up).
+    pub window_start: SimTime,
+    /// Every link, with its statistics.
+    pub links: Vec<Link>,
+    /// Every flow, with its endpoints' statistics.
+    pub flows: Vec<Flow>,
+    /// The per-flow time series.
+    pub flow_series: FlowSeries,
+    /// The per-link time series.
+    pub link_series: LinkSeries,
+    /// Packets sent by every host over the run.
+    pub packets_sent: u64,
+    /// Packets that reached their destination host over the run.
+    pub packets_delivered: u64,
+    /// Events the engine processed.
+    pub events_processed: u64,
+}
+
+/// Builds the tables and the summary of a finished run.
+pub(crate) fn collect(mut run: RunParts) -> RunResult {
+    let end = run.end;
+    let plan = &run.plan;
 
     let mut flows = Table::default();
-    let n = sim.flows.len();
+    let n = run.flows.len();
     let mut cols_f: Vec<(&str, Vec<f64>)> = Vec::new();
     let mut cols_u: Vec<(&str, Vec<u64>)> = Vec::new();
     macro_rules! fcol {
         ($name:expr, $f:expr) => {
-            cols_f.push(($name, sim.flows.iter().map($f).collect()));
+            cols_f.push(($name, run.flows.iter().map($f).collect()));
         };
     }
-    let ws = sim.window_start;
+    let ws = run.window_start;
     fcol!("start_s", |f| f.start_at.as_secs_f64());
     fcol!("goodput_bps", |f| rate_bps(f.stats.delivered_bytes, ws.max(f.start_at), end));
     fcol!("throughput_bps", |f| rate_bps(f.stats.received_bytes, ws.max(f.start_at), end));
@@ -100,7 +130,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     fcol!("cwnd_final_pkts", |f| f.sender.cc.cwnd_pkts());
     macro_rules! ucol {
         ($name:expr, $f:expr) => {
-            cols_u.push(($name, sim.flows.iter().map($f).collect()));
+            cols_u.push(($name, run.flows.iter().map($f).collect()));
         };
     }
     ucol!("delivered_bytes", |f| f.stats.delivered_bytes);
@@ -116,7 +146,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     flows.push("flow", Column::U64((0..n as u64).collect()));
     flows.push("group", Column::U64(plan.flows.iter().map(|f| f.group as u64).collect()));
     flows.push("group_name", Column::Str(plan.flows.iter().map(|f| f.group_name.clone()).collect()));
-    flows.push("cc", Column::Str(sim.flows.iter().map(|f| if f.onoff.is_some() { "udp".to_string() } else { f.sender.cc.name().to_string() }).collect()));
+    flows.push("cc", Column::Str(run.flows.iter().map(|f| if f.onoff.is_some() { "udp".to_string() } else { f.sender.cc.name().to_string() }).collect()));
     flows.push("src", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.src.idx()].clone()).collect()));
     flows.push("dst", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.dst.idx()].clone()).collect()));
     for (name, v) in cols_f {
@@ -128,29 +158,29 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
 
     // Links.
     let mut links = Table::default();
-    let nl = sim.links.len();
-    let util: Vec<f64> = sim.links.iter().map(|l| l.utilization(end)).collect();
-    let qmean: Vec<f64> = sim.links.iter_mut().map(|l| l.mean_queue_pkts(end)).collect();
+    let nl = run.links.len();
+    let util: Vec<f64> = run.links.iter().map(|l| l.utilization(end)).collect();
+    let qmean: Vec<f64> = run.links.iter_mut().map(|l| l.mean_queue_pkts(end)).collect();
     links.push("link", Column::U64((0..nl as u64).collect()));
     links.push("name", Column::Str(plan.links.iter().map(|l| l.name.clone()).collect()));
     links.push("rate_bps", Column::U64(plan.links.iter().map(|l| l.rate.bps).collect()));
     links.push("delay_ms", Column::F64(plan.links.iter().map(|l| l.delay.as_millis_f64()).collect()));
-    links.push("tx_pkts", Column::U64(sim.links.iter().map(|l| l.stats.tx_pkts).collect()));
-    links.push("tx_bytes", Column::U64(sim.links.iter().map(|l| l.stats.tx_bytes).collect()));
-    links.push("drops", Column::U64(sim.links.iter().map(|l| l.stats.log.dropped()).collect()));
-    links.push("drops_overflow", Column::U64(sim.links.iter().map(|l| l.stats.log.overflow).collect()));
-    links.push("drops_early", Column::U64(sim.links.iter().map(|l| l.stats.log.early).collect()));
-    links.push("drops_forced", Column::U64(sim.links.iter().map(|l| l.stats.log.forced).collect()));
-    links.push("drops_error", Column::U64(sim.links.iter().map(|l| l.stats.log.link_error).collect()));
-    links.push("ecn_marks", Column::U64(sim.links.iter().map(|l| l.stats.log.ecn_marks).collect()));
+    links.push("tx_pkts", Column::U64(run.links.iter().map(|l| l.stats.tx_pkts).collect()));
+    links.push("tx_bytes", Column::U64(run.links.iter().map(|l| l.stats.tx_bytes).collect()));
+    links.push("drops", Column::U64(run.links.iter().map(|l| l.stats.log.dropped()).collect()));
+    links.push("drops_overflow", Column::U64(run.links.iter().map(|l| l.stats.log.overflow).collect()));
+    links.push("drops_early", Column::U64(run.links.iter().map(|l| l.stats.log.early).collect()));
+    links.push("drops_forced", Column::U64(run.links.iter().map(|l| l.stats.log.forced).collect()));
+    links.push("drops_error", Column::U64(run.links.iter().map(|l| l.stats.log.link_error).collect()));
+    links.push("ecn_marks", Column::U64(run.links.iter().map(|l| l.stats.log.ecn_marks).collect()));
     links.push("utilization", Column::F64(util.clone()));
     links.push("queue_mean_pkts", Column::F64(qmean.clone()));
-    links.push("queue_max_pkts", Column::U64(sim.links.iter().map(|l| l.stats.max_queue_pkts).collect()));
-    links.push("qdelay_mean_ms", Column::F64(sim.links.iter().map(|l| l.stats.queuing_delay.mean_ms()).collect()));
-    links.push("qdelay_p50_ms", Column::F64(sim.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.5)).collect()));
-    links.push("qdelay_p95_ms", Column::F64(sim.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.95)).collect()));
-    links.push("qdelay_p99_ms", Column::F64(sim.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.99)).collect()));
-    links.push("qdelay_max_ms", Column::F64(sim.links.iter().map(|l| l.stats.queuing_delay.max_ms()).collect()));
+    links.push("queue_max_pkts", Column::U64(run.links.iter().map(|l| l.stats.max_queue_pkts).collect()));
+    links.push("qdelay_mean_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.mean_ms()).collect()));
+    links.push("qdelay_p50_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.5)).collect()));
+    links.push("qdelay_p95_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.95)).collect()));
+    links.push("qdelay_p99_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.99)).collect()));
+    links.push("qdelay_max_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.max_ms()).collect()));
 
     // Summary.
     let goodputs: Vec<f64> = match flows.get("goodput_bps") {
@@ -159,7 +189,7 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
     };
     let total_goodput: f64 = goodputs.iter().filter(|x| x.is_finite()).sum();
     let bottleneck = plan.bottleneck.map(|b| {
-        let l = &sim.links[b.idx()];
+        let l = &run.links[b.idx()];
         let q = &l.stats.queuing_delay;
         json!({
             "link": plan.links[b.idx()].name,
@@ -178,14 +208,14 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
             "qdelay_p99_ms": finite_or_null(q.quantile_ms(0.99)),
         })
     });
-    let in_flight: u64 = sim.links.iter().map(|l| l.packets_held()).sum();
+    let in_flight: u64 = run.links.iter().map(|l| l.packets_held()).sum();
     let sum_u = |name: &str| match flows.get(name) {
         Some(Column::U64(v)) => v.iter().sum::<u64>(),
         _ => 0,
     };
     let summary = json!({
         "name": plan.name,
-        "seed": sim.seed,
+        "seed": run.seed,
         "duration_s": plan.duration.as_secs_f64(),
         "warmup_s": plan.warmup.as_secs_f64(),
         "flows": n,
@@ -196,20 +226,20 @@ pub(crate) fn collect(mut sim: Simulator) -> RunResult {
         "retransmitted_pkts": sum_u("retransmitted_pkts"),
         "timeouts": sum_u("timeouts"),
         "packets": {
-            "sent": sim.counters.sent,
-            "delivered": sim.counters.delivered,
-            "dropped": sim.links.iter().map(|l| l.drops_total).sum::<u64>(),
+            "sent": run.packets_sent,
+            "delivered": run.packets_delivered,
+            "dropped": run.links.iter().map(|l| l.drops_total).sum::<u64>(),
             "in_flight": in_flight,
         },
-        "events": sim.events_processed,
+        "events": run.events_processed,
     });
 
     RunResult {
         summary,
         flows,
         links,
-        timeseries: std::mem::take(&mut sim.flow_series).into_table(),
-        link_timeseries: std::mem::take(&mut sim.link_series).into_table(),
+        timeseries: std::mem::take(&mut run.flow_series).into_table(),
+        link_timeseries: std::mem::take(&mut run.link_series).into_table(),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSeries};
 use crate::net::link::Link;
 use crate::net::packet::{Packet, PacketKind};
-use crate::result::{self, RunResult};
+use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
 use crate::transport::outbox::Outbox;
@@ -188,7 +188,24 @@ impl Simulator {
         }
         self.now = self.end;
         control.publish(self.end.0);
-        Ok(Some(result::collect(self)))
+        Ok(Some(result::collect(self.into_parts())))
+    }
+
+    /// Hands the finished run's parts to the result builder.
+    fn into_parts(self) -> RunParts {
+        RunParts {
+            plan: self.plan,
+            seed: self.seed,
+            end: self.end,
+            window_start: self.window_start,
+            links: self.links,
+            flows: self.flows,
+            flow_series: self.flow_series,
+            link_series: self.link_series,
+            packets_sent: self.counters.sent,
+            packets_delivered: self.counters.delivered,
+            events_processed: self.events_processed,
+        }
     }
 
     /// The component an event belongs to, in words, e.g. `flow 3 (group "reno")'s retransmission timer`.

@@ -3,6 +3,7 @@
 
 pub mod compile;
 pub mod memory;
+pub mod memory_estimate;
 pub mod plan;
 pub mod quantity;
 pub mod resolve_queue;
@@ -11,7 +12,7 @@ pub mod shape;
 
 pub use crate::error::ScenarioError;
 pub use plan::Plan;
-pub use schema::Scenario;
+pub use schema::{json_schema, Scenario};
 
 /// Parses a scenario from JSON text (the form Python hands to the engine) and validates it.
 pub fn load_json(text: &str) -> Result<Plan, ScenarioError> {
@@ -19,7 +20,7 @@ pub fn load_json(text: &str) -> Result<Plan, ScenarioError> {
 }
 
 /// Like `load_json`, and refuses a scenario whose estimated memory
-/// ([`memory::MemoryEstimate`]) is above `max_memory_bytes`.
+/// ([`memory_estimate::MemoryEstimate`]) is above `max_memory_bytes`.
 pub fn load_json_limited(text: &str, max_memory_bytes: Option<u64>) -> Result<Plan, ScenarioError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("the scenario is not valid JSON: {e}")))?;
     load_value_limited(value, max_memory_bytes)
@@ -47,10 +48,4 @@ pub fn load_value_limited(value: serde_json::Value, max_memory_bytes: Option<u64
         }
     })?;
     compile::compile_limited(&scenario, max_memory_bytes)
-}
-
-/// The JSON Schema of scenario files.
-pub fn json_schema() -> serde_json::Value {
-    let schema = schemars::schema_for!(Scenario);
-    serde_json::to_value(schema).expect("the schema serializes")
 }

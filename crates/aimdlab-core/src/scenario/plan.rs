@@ -90,5 +90,5 @@ pub struct Plan {
     /// The link to take at each node towards each flow endpoint.
     pub routes: crate::net::routing::Routes,
     /// The run's estimated memory, by part.
-    pub memory: super::memory::MemoryEstimate,
+    pub memory: super::memory_estimate::MemoryEstimate,
 }

@@ -400,3 +400,9 @@ pub struct FlowGroup {
     #[serde(default)]
     pub tcp: Option<TcpParams>,
 }
+
+/// The JSON Schema of scenario files.
+pub fn json_schema() -> serde_json::Value {
+    let schema = schemars::schema_for!(Scenario);
+    serde_json::to_value(schema).expect("the schema serializes")
+}

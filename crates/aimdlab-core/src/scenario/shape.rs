@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 /// The scenario's JSON Schema, built once.
 fn root() -> &'static Value {
     static ROOT: OnceLock<Value> = OnceLock::new();
-    ROOT.get_or_init(super::json_schema)
+    ROOT.get_or_init(super::schema::json_schema)
 }
 
 /// The schema `s` after following `$ref` (definitions of the root schema).

@@ -1,0 +1,67 @@
+"""The code's structure: no import circles between source files (Rust and Python), checked by
+`tools/import_circles.py`, which is itself shown to find a circle where there is one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOL = ROOT / "tools" / "import_circles.py"
+
+
+def _check(repo: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(TOOL), str(repo)], capture_output=True, text=True, timeout=120)
+
+
+def test_the_project_has_no_import_circles():
+    r = _check(ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("no import circles")
+
+
+def _tree(tmp_path: Path, files: dict) -> Path:
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    for d in ("crates/aimdlab-core/src", "crates/aimdlab-py/src", "python/aimdlab"):
+        (tmp_path / d).mkdir(parents=True, exist_ok=True)
+    return tmp_path
+
+
+def test_a_rust_circle_through_a_re_export_is_found(tmp_path):
+    repo = _tree(tmp_path, {
+        "crates/aimdlab-core/src/lib.rs": "pub mod a;\npub mod sim;\n",
+        "crates/aimdlab-core/src/a/mod.rs": "pub mod b;\npub use b::Thing;\npub fn f() { crate::sim::run(); }\n",
+        "crates/aimdlab-core/src/a/b.rs": "// crate::sim is only named in this comment\npub struct Thing;\n",
+        "crates/aimdlab-core/src/sim.rs": "use crate::a::Thing;\npub fn run() {}\n",
+    })
+    r = _check(repo)
+    assert r.returncode == 1, r.stdout
+    assert "crates/aimdlab-core/src/a/mod.rs -> crates/aimdlab-core/src/sim.rs: run" in r.stdout, r.stdout
+    assert "crates/aimdlab-core/src/sim.rs -> crates/aimdlab-core/src/a/mod.rs: Thing" in r.stdout, r.stdout
+    assert "b.rs" not in r.stdout.split("\n")[0], r.stdout  # b.rs defines Thing but imports nothing
+
+
+def test_a_rust_tree_without_circles_passes(tmp_path):
+    repo = _tree(tmp_path, {
+        "crates/aimdlab-core/src/lib.rs": "pub mod a;\npub mod sim;\n",
+        "crates/aimdlab-core/src/a.rs": "pub struct Thing;\n#[cfg(test)]\nmod tests {\n    use crate::sim::run;\n}\n",
+        "crates/aimdlab-core/src/sim.rs": "use crate::a::Thing;\npub fn run() { let s = \"crate::a::Thing\"; }\n",
+    })
+    r = _check(repo)
+    assert r.returncode == 0, r.stdout
+
+
+def test_a_python_circle_is_found(tmp_path):
+    repo = _tree(tmp_path, {
+        "python/aimdlab/__init__.py": "from .x import f\n",
+        "python/aimdlab/x.py": "def f():\n    from .y import g\n    return g()\n",
+        "python/aimdlab/y.py": "from aimdlab import x\n\ndef g():\n    return 1\n",
+    })
+    r = _check(repo)
+    assert r.returncode == 1, r.stdout
+    assert "python/aimdlab/x.py -> python/aimdlab/y.py: g" in r.stdout, r.stdout
+    assert "python/aimdlab/y.py -> python/aimdlab/x.py: x" in r.stdout, r.stdout
