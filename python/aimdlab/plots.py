@@ -57,8 +57,13 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
         mean = ts.groupby("time_s")[["cwnd_pkts", "goodput_smooth_bps"]].mean()
         ax_cwnd.plot(mean.index, mean["cwnd_pkts"], color="k", lw=1.6, label=f"mean of {len(flows)} flows")
         ax_gp.plot(mean.index, mean["goodput_smooth_bps"] / 1e6, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+    n_all = summary.get("flows") or len(flows)
+    if not flows:
+        for ax in (ax_cwnd, ax_gp):
+            ax.text(0.5, 0.5, 'no flow time series recorded (sampled_flows = "none")', ha="center", va="center", transform=ax.transAxes)
+    sampled = "" if len(flows) in (0, n_all) else f" (sampled: {len(flows)} of {n_all} flows)"
     ax_cwnd.set_ylabel("cwnd (packets)")
-    ax_cwnd.set_title("Congestion window")
+    ax_cwnd.set_title("Congestion window" + sampled)
     bneck = summary.get("bottleneck") or {}
     if len(lts):
         link0 = lts["link"].iloc[0]
@@ -74,10 +79,10 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ax_q.set_ylabel("queue (packets)")
     ax_gp.set_ylabel("goodput (Mbit/s)")
     ax_gp.set_xlabel("time (s)")
-    ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)")
+    ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)" + sampled)
     if bneck.get("rate_bps") and flows:
-        share = bneck["rate_bps"] / len(flows) / 1e6
-        label = "bottleneck rate" if len(flows) == 1 else f"fair share (rate / {len(flows)})"
+        share = bneck["rate_bps"] / n_all / 1e6
+        label = "bottleneck rate" if n_all == 1 else f"fair share (rate / {n_all})"
         ax_gp.axhline(share, color="grey", ls="--", lw=0.9, label=label)
     warmup = summary.get("warmup_s") or 0
     for ax in axes:

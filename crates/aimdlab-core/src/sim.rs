@@ -100,7 +100,7 @@ impl Simulator {
             now: SimTime::ZERO,
             end: SimTime::ZERO + plan.duration,
             events: EventQueue::with_capacity(4 * (links.len() + flows.len()) + 16),
-            flow_series: FlowSeries::with_capacity(rows(flows.len())),
+            flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
             last_busy_ps: vec![0; monitored.len()],
             monitored,
@@ -379,7 +379,8 @@ impl Simulator {
     fn sample(&mut self) {
         let interval = self.plan.sample_interval;
         let t = self.now.as_secs_f64();
-        for f in &mut self.flows {
+        for &id in &self.plan.sampled_flows {
+            let f = &mut self.flows[id.idx()];
             let delta = f.delivered_total_bytes - f.delivered_at_last_sample;
             f.delivered_at_last_sample = f.delivered_total_bytes;
             let sent = f.sender.sent_total_bytes - f.sent_at_last_sample;

@@ -3,10 +3,10 @@
 
 use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
 use super::resolve_queue::{resolve_loss, resolve_queue};
-use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, Scenario, TcpParams, Topology};
+use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology};
 use crate::cc;
 use crate::error::ScenarioError;
-use crate::ids::{LinkId, NodeId};
+use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
 use crate::net::routing;
@@ -95,11 +95,13 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
             }
         }
     }
+    let sampled_flows = resolve_sampled_flows(s.sampled_flows.as_ref(), flows.len())?;
     let link_ends: Vec<(NodeId, NodeId)> = net.links.iter().map(|l| (l.from, l.to)).collect();
     let statics: Vec<(NodeId, NodeId, LinkId)> = net.static_routes.iter().map(|(n, d, l, _)| (*n, *d, *l)).collect();
     let static_dsts: Vec<NodeId> = statics.iter().map(|s| s.1).collect();
     let (rows, columns) = routing::table_shape(net.nodes.len(), &link_ends, &endpoints, &static_dsts);
-    let memory = super::memory::estimate(net.nodes.len() as u64, &net.links, &flows, rows as u64, columns as u64, samples, topology);
+    let memory =
+        super::memory::estimate(net.nodes.len() as u64, &net.links, &flows, sampled_flows.len() as u64, (rows as u64, columns as u64), samples, topology);
     if let Some(limit) = max_memory_bytes {
         memory.check(limit)?;
     }
@@ -111,6 +113,7 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         warmup,
         seed: s.seed.unwrap_or(1),
         sample_interval,
+        sampled_flows,
         nodes: net.nodes,
         links: net.links,
         bottleneck,
@@ -472,4 +475,29 @@ fn check_routes(net: &Net, routes: &routing::Routes, topo: &Topology, flows: &[F
         }
     }
     Ok(())
+}
+
+/// The flows whose time series are recorded (`sampled_flows`), in increasing order.
+fn resolve_sampled_flows(spec: Option<&SampledFlows>, n_flows: usize) -> Res<Vec<FlowId>> {
+    let all = || (0..n_flows as u32).map(FlowId).collect();
+    match spec {
+        None => Ok(all()),
+        Some(SampledFlows::Named(name)) => match name.as_str() {
+            "all" => Ok(all()),
+            "none" => Ok(Vec::new()),
+            other => err("sampled_flows", format!("{other:?} is not accepted; expected \"all\", \"none\" or a list of flow indices")),
+        },
+        Some(SampledFlows::List(list)) => {
+            let mut ids = Vec::with_capacity(list.len());
+            for (i, &f) in list.iter().enumerate() {
+                if f >= n_flows as u64 {
+                    return err(format!("sampled_flows[{i}]"), format!("{f} is not a flow; expected an index below {n_flows} (the run has {n_flows} flows)"));
+                }
+                ids.push(FlowId(f as u32));
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            Ok(ids)
+        }
+    }
 }

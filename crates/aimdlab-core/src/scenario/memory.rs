@@ -44,9 +44,18 @@ fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
 }
 
 /// Estimates the memory of a run of `flows` over `links` with `nodes` nodes and a routing
-/// table of `route_rows × route_columns`, sampling `samples` times; `topology` is the field
+/// table of `route_shape` = (rows, columns), sampling `samples` times the series of
+/// `sampled_flows` flows; `topology` is the field
 /// path of the topology (`topology.dumbbell` or `topology.explicit`).
-pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], route_rows: u64, route_columns: u64, samples: u64, topology: &str) -> MemoryEstimate {
+pub fn estimate(
+    nodes: u64,
+    links: &[LinkPlan],
+    flows: &[FlowPlan],
+    sampled_flows: u64,
+    route_shape: (u64, u64),
+    samples: u64,
+    topology: &str,
+) -> MemoryEstimate {
     let n_flows = flows.len() as u64;
     let n_links = links.len() as u64;
     // A delay histogram allocates one 512-byte chunk per octave its samples span: assume 16
@@ -62,9 +71,9 @@ pub fn estimate(nodes: u64, links: &[LinkPlan], flows: &[FlowPlan], route_rows: 
     let link = size_of::<Link>() as u64 + histogram + 64 * (packet + 8) + 2 * 16 + plan_link;
     let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum();
     // The routes, in the plan and its copy in the simulator.
-    let routing = 2 * crate::net::routing::heap_bytes(nodes as usize, route_rows as usize, route_columns as usize) as u64;
+    let routing = 2 * crate::net::routing::heap_bytes(nodes as usize, route_shape.0 as usize, route_shape.1 as usize) as u64;
     let monitored = links.iter().filter(|l| l.monitor).count() as u64;
-    let flow_series = samples * n_flows * (8 + STATE_COLUMNS) * 8 * SERIES_COPIES;
+    let flow_series = samples * sampled_flows * (8 + STATE_COLUMNS) * 8 * SERIES_COPIES;
     let link_series = samples * monitored * 6 * 8 * SERIES_COPIES;
     let mut parts = vec![
         MemoryPart { what: "per-flow state", field: "flows".into(), bytes: n_flows * flow },

@@ -2,7 +2,7 @@
 //! converted. The simulator is built from a `Plan` and cannot fail.
 
 use crate::cc::CcConfig;
-use crate::ids::{LinkId, NodeId};
+use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
 use crate::transport::config::TcpConfig;
@@ -78,6 +78,8 @@ pub struct Plan {
     pub seed: u64,
     /// Time-series sampling interval.
     pub sample_interval: SimDuration,
+    /// The flows whose time series are recorded, in increasing order.
+    pub sampled_flows: Vec<FlowId>,
     /// Node names, indexed by `NodeId`.
     pub nodes: Vec<String>,
     /// Links, indexed by `LinkId`.

@@ -30,6 +30,12 @@ pub struct Scenario {
     /// Interval between time-series samples. Default `"100ms"`.
     #[serde(default)]
     pub sample_interval: Option<Duration>,
+    /// Which flows the per-flow time series records: `"all"` (default), `"none"`, or a list
+    /// of flow indices (0-based, in the order of the `flows` groups and their counts), e.g.
+    /// `[0, 1, 99]`. The flow table and the summary always cover every flow; a 10,000-flow
+    /// run need not record 10,000 series.
+    #[serde(default)]
+    pub sampled_flows: Option<SampledFlows>,
     /// The network.
     pub topology: Topology,
     /// Transport defaults for every flow (each flow group may override any of them).
@@ -307,6 +313,16 @@ pub struct TcpParams {
     /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
     /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: Option<bool>,
+}
+
+/// The flows whose time series are recorded: `"all"`, `"none"`, or a list of indices.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SampledFlows {
+    /// `"all"` or `"none"`.
+    Named(String),
+    /// Flow indices, 0-based.
+    List(Vec<u64>),
 }
 
 /// What the application offers the transport.
