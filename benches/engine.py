@@ -2,10 +2,19 @@
 
     python benches/engine.py                 # both reference scenarios, 3 repetitions each
     python benches/engine.py --ns3 PATH      # also run the ns-3 peer on scenario (a)
+    python benches/engine.py --scaling       # flow-scaling series: 10 ... 100,000 flows
+    python benches/engine.py --scaling --flows 10,100,1000   # a shorter series
 
 A third row runs scenario (a) with every flow's Reno written in Python (`aimdlab.Controller`)
 and reports the cost per Python callback: (wall with Python Reno − wall with built-in Reno,
 both through `aimdlab.run`) / number of `on_ack` + `on_congestion` calls.
+
+The flow-scaling series scales benchmark (a) to N flows: N × 480 kbit/s of bottleneck (40 ms),
+a BDP buffer (N × 4.73 packets), access links 10× the bottleneck with 1000-packet FIFOs, the
+same TCP, 10 simulated seconds, starts uniform in [0, 1) s, per-flow time series off
+(`sampled_flows = "none"`). Per N it reports the engine wall time per bottleneck packet, the
+peak RSS growth per flow, and the set-up time (validation, routing, building the simulator,
+measured as a run of 1 simulated ms).
 
 Each repetition runs in a fresh process so its peak memory (VmHWM) is its own. The wall
 time is that of the engine call (`aimdlab._core.run`: validation, simulation, and handing the
@@ -61,6 +70,65 @@ def one(path: str) -> None:
     }))
 
 
+def scaling_scenario(flows: int, duration: str = "10s") -> dict:
+    """Benchmark (a) scaled to `flows` flows (480 kbit/s of bottleneck each, BDP buffer)."""
+    bdp_pkts = max(1, round(flows * 480e3 * 2 * 0.041 / (1040 * 8)))
+    return {
+        "name": f"scaling-{flows}", "duration": duration, "warmup": "0s", "sample_interval": "100ms",
+        "sampled_flows": "none",
+        "topology": {"dumbbell": {
+            "bottleneck": {"rate": f"{flows * 480}kbps", "delay": "40ms", "queue": {"limit": f"{bdp_pkts}pkt"}},
+            "access": {"rate": f"{flows * 4800}kbps", "delay": "1ms", "queue": {"limit": "1000pkt"}}}},
+        "tcp": {"mss": "1000B", "delayed_ack": True, "initial_cwnd": 10, "min_rto": "1s", "receive_window": "4MiB"},
+        "flows": [{"count": flows, "start_jitter": "1s"}],
+    }
+
+
+def one_scaling(flows: int) -> None:
+    """Child process: set-up time (a 1 ms run), then the 10 s run; prints JSON."""
+    import aimdlab
+    from aimdlab import _core
+
+    base = vm_hwm_kib()
+    t0 = time.perf_counter()
+    _core.run(aimdlab.to_json(scaling_scenario(flows, "1ms")), None)
+    setup = time.perf_counter() - t0
+    text = aimdlab.to_json(scaling_scenario(flows))
+    t0 = time.perf_counter()
+    raw = _core.run(text, None)
+    wall = time.perf_counter() - t0
+    summary = json.loads(raw["summary"])
+    links = aimdlab.result._to_table(raw["links"]).to_pandas()
+    bneck = links[links["name"] == summary["bottleneck"]["link"]].iloc[0]
+    print(json.dumps({"flows": flows, "setup_s": setup, "wall_s": wall, "events": summary["events"],
+                      "bottleneck_pkts": int(bneck["tx_pkts"]), "utilization": summary["bottleneck"]["utilization"],
+                      "peak_rss_mib": vm_hwm_kib() / 1024, "baseline_rss_mib": base / 1024}))
+
+
+def scaling(flow_counts, repeat: int) -> None:
+    print(f"{'flows':>7} {'setup s':>8} {'wall s':>8} {'bneck pkts':>11} {'us/pkt':>7} {'x at 100':>8} "
+          f"{'events/pkt':>10} {'peak MiB':>9} {'KB/flow':>8} {'util':>6}")
+    per_pkt_100 = None
+    for n in flow_counts:
+        runs = []
+        for _ in range(repeat):
+            out = subprocess.run([sys.executable, __file__, "--one-scaling", str(n)], capture_output=True, text=True)
+            if out.returncode != 0:
+                print(f"{n:>7} failed: {(out.stderr.strip().splitlines() or ['?'])[-1]}")
+                break
+            runs.append(json.loads(out.stdout))
+        if not runs:
+            continue
+        r = min(runs, key=lambda x: x["wall_s"])
+        us_per_pkt = r["wall_s"] / r["bottleneck_pkts"] * 1e6
+        if n == 100:
+            per_pkt_100 = us_per_pkt
+        ratio = f"{us_per_pkt / per_pkt_100:8.2f}" if per_pkt_100 else f"{'':>8}"
+        kb_per_flow = (r["peak_rss_mib"] - r["baseline_rss_mib"]) * 1024 * 1.048576 / n
+        print(f"{n:>7} {r['setup_s']:8.2f} {r['wall_s']:8.2f} {r['bottleneck_pkts']:>11,} {us_per_pkt:7.3f} {ratio} "
+              f"{r['events'] / r['bottleneck_pkts']:10.2f} {r['peak_rss_mib']:9.1f} {kb_per_flow:8.1f} {r['utilization']:6.3f}")
+
+
 def one_python_cc(path: str) -> None:
     """Child process: scenario (a) through `aimdlab.run`, first with the built-in Reno, then
     with a Python Reno; prints both wall times and the number of Python callbacks."""
@@ -98,7 +166,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3, help="runs per scenario (the best is reported)")
     ap.add_argument("--ns3", metavar="PATH", help="ns-3 peer binary (shared/peers/ns3/build.sh prints it)")
+    ap.add_argument("--scaling", action="store_true", help="run the flow-scaling series instead")
+    ap.add_argument("--flows", default="10,100,1000,10000,100000", help="flow counts of the scaling series (comma-separated)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--one-scaling", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--one-python-cc", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -106,6 +177,12 @@ def main() -> None:
         return
     if args.one_python_cc:
         one_python_cc(args.one_python_cc)
+        return
+    if args.one_scaling:
+        one_scaling(args.one_scaling)
+        return
+    if args.scaling:
+        scaling([int(x) for x in args.flows.split(",")], args.repeat)
         return
     print(f"{'scenario':22} {'wall s':>8} {'bneck pkts/s':>14} {'events/s':>12} {'events/pkt':>10} {'peak MiB':>9} {'util':>6}")
     for path in SCENARIOS:

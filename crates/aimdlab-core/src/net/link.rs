@@ -20,6 +20,9 @@ use crate::units::{Rate, SimDuration, SimTime};
 use rand::Rng;
 use std::collections::VecDeque;
 
+/// Packets a propagation pipe has room for before it grows (it rewinds when empty).
+pub const PIPE_INITIAL_CAPACITY: usize = 8;
+
 /// Counters of one link over the measurement window.
 pub struct LinkStats {
     /// Packets that started transmission.
@@ -85,7 +88,7 @@ impl Link {
             loss_rng: derive_stream(seed, StreamKind::LinkLoss, id.0 as u64),
             aqm_rng,
             drops_total: 0,
-            pipe: VecDeque::with_capacity(64),
+            pipe: VecDeque::with_capacity(PIPE_INITIAL_CAPACITY),
             busy_until: SimTime::ZERO,
             busy_total_ps: 0,
             tx_event_pending: false,
@@ -176,8 +179,9 @@ impl Link {
     #[inline]
     pub fn on_arrival(&mut self, events: &mut EventQueue) -> Packet {
         let (_, p) = self.pipe.pop_front().expect("an arrival event has a packet in the pipe");
-        if let Some(&(next, _)) = self.pipe.front() {
-            events.schedule(next, Event::LinkArrival(self.id));
+        match self.pipe.front() {
+            Some(&(next, _)) => events.schedule(next, Event::LinkArrival(self.id)),
+            None => self.pipe.clear(), // rewinds the ring to its start
         }
         p
     }

@@ -13,8 +13,9 @@ use super::memory_estimate::{MemoryEstimate, MemoryPart, FIXED_BYTES};
 use super::plan::{FlowPlan, LinkPlan};
 use crate::flow::Flow;
 use crate::monitor::histogram::DelayHistogram;
-use crate::net::link::Link;
+use crate::net::link::{Link, PIPE_INITIAL_CAPACITY};
 use crate::net::packet::Packet;
+use crate::net::queue::fifo::PacketFifo;
 use crate::net::queue::QueueConfig;
 use crate::units::parse::PacketsOrBytes;
 use std::mem::size_of;
@@ -27,19 +28,41 @@ const STATE_COLUMNS: u64 = 4;
 /// vector may hold up to twice its length) plus the copy handed to the caller.
 const SERIES_COPIES: u64 = 3;
 
-/// Bytes a queue allocates up front (its FIFO) or at most (FQ-CoDel's flow queues).
-fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
-    let packet = size_of::<Packet>() as u64;
-    let prealloc = |limit: &PacketsOrBytes| match limit {
-        PacketsOrBytes::Packets(n) => (*n).min(1 << 16) + 1,
-        PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16) + 1,
+/// A queue's limit in packets (bytes counted as 1000-byte packets), at most 2^16.
+fn limit_pkts(q: &QueueConfig) -> u64 {
+    let of = |limit: &PacketsOrBytes| match limit {
+        PacketsOrBytes::Packets(n) => (*n).min(1 << 16),
+        PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16),
     };
     match q {
-        QueueConfig::DropTail { limit } => prealloc(limit) * packet,
-        // A flow queue (FIFO header, CoDel state, deficit) and its map entry, per flow queue
-        // that traffic can reach.
+        QueueConfig::DropTail { limit } | QueueConfig::Codel { limit, .. } => of(limit),
+        QueueConfig::Red(r) => of(&r.limit),
+        QueueConfig::Pie(p) => of(&p.limit),
+        QueueConfig::FqCodel(p) => p.limit_pkts.min(1 << 16),
+    }
+}
+
+/// Bytes a queue allocates up front: its FIFO's first ring, or FQ-CoDel's flow queues (a
+/// FIFO header, CoDel state, deficit and map entry per flow queue that traffic can reach).
+fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
+    let packet = size_of::<Packet>() as u64;
+    match q {
         QueueConfig::FqCodel(p) => (p.flows as u64).min(flows) * 160,
-        _ => 0,
+        _ => (limit_pkts(q) + 1).min(PacketFifo::INITIAL_CAPACITY as u64) * packet,
+    }
+}
+
+/// Packets the network holds at most, roughly: rings grow on demand, and what fills them is
+/// the flows' windows, which the bottleneck bounds (its buffer plus its bandwidth × twice its
+/// delay, with 1000-byte packets) — twice that for a slow-start overshoot. The monitored
+/// links are taken as the bottlenecks; without any, every queue is taken as full.
+fn packets_held(links: &[LinkPlan]) -> u64 {
+    let bottleneck = |l: &LinkPlan| limit_pkts(&l.queue) + (l.rate.bps as f64 * 2.0 * l.delay.as_secs_f64() / 8000.0) as u64;
+    let monitored: u64 = links.iter().filter(|l| l.monitor).map(bottleneck).sum();
+    if monitored > 0 {
+        2 * monitored
+    } else {
+        links.iter().map(bottleneck).sum()
     }
 }
 
@@ -67,9 +90,10 @@ pub fn estimate(
     let plan_link = 2 * (size_of::<LinkPlan>() as u64 + 16);
     // A flow: its struct, delay histogram, scoreboard, out-of-order list, a few events.
     let flow = size_of::<Flow>() as u64 + histogram + 64 + 16 * 16 + 4 * 16 + plan_flow;
-    // A link: its struct, queuing-delay histogram, propagation pipe (64 packets up front).
-    let link = size_of::<Link>() as u64 + histogram + 64 * (packet + 8) + 2 * 16 + plan_link;
-    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum();
+    // A link: its struct, queuing-delay histogram, propagation pipe's first ring.
+    let link = size_of::<Link>() as u64 + histogram + PIPE_INITIAL_CAPACITY as u64 * (packet + 8) + 2 * 16 + plan_link;
+    // Rings up front, and the packets they grow to hold (a ring may be twice its contents).
+    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum::<u64>() + 2 * packets_held(links) * (packet + 8);
     // The routes, in the plan and its copy in the simulator.
     let routing = 2 * crate::net::routing::heap_bytes(nodes as usize, route_shape.0 as usize, route_shape.1 as usize) as u64;
     let monitored = links.iter().filter(|l| l.monitor).count() as u64;
@@ -78,7 +102,7 @@ pub fn estimate(
     let mut parts = vec![
         MemoryPart { what: "per-flow state", field: "flows".into(), bytes: n_flows * flow },
         MemoryPart { what: "per-link state", field: topology.into(), bytes: n_links * link },
-        MemoryPart { what: "queue buffers", field: topology.into(), bytes: queues },
+        MemoryPart { what: "queue buffers and packets", field: topology.into(), bytes: queues },
         MemoryPart { what: "routing table", field: if topology.ends_with("dumbbell") { "flows".into() } else { topology.into() }, bytes: routing },
         MemoryPart { what: "time series", field: "sample_interval".into(), bytes: flow_series + link_series },
         MemoryPart { what: "engine and results (fixed)", field: String::new(), bytes: FIXED_BYTES },

@@ -1,4 +1,9 @@
 //! The packet FIFO every queue discipline stores its packets in, with a running byte count.
+//!
+//! A ring buffer that starts small and doubles when full (so a 1000-packet limit on an idle
+//! access link costs 32 packets, not 1000), and rewinds to its start when it empties: a link
+//! that holds one packet at a time keeps using the same cache line instead of walking (and
+//! paging in) its whole buffer.
 
 use crate::net::packet::Packet;
 use std::collections::VecDeque;
@@ -10,7 +15,10 @@ pub struct PacketFifo {
 }
 
 impl PacketFifo {
-    /// An empty FIFO with room for `capacity` packets before it reallocates.
+    /// Packets a FIFO has room for before its first growth.
+    pub const INITIAL_CAPACITY: usize = 32;
+
+    /// An empty FIFO with room for `capacity` packets before it grows.
     pub fn with_capacity(capacity: usize) -> Self {
         PacketFifo { packets: VecDeque::with_capacity(capacity), bytes: 0 }
     }
@@ -25,6 +33,9 @@ impl PacketFifo {
     pub fn pop(&mut self) -> Option<Packet> {
         let p = self.packets.pop_front()?;
         self.bytes -= p.size.0;
+        if self.packets.is_empty() {
+            self.packets.clear(); // rewinds the ring to its start
+        }
         Some(p)
     }
     /// The head, if any.
