@@ -170,11 +170,11 @@ def test_a_scenario_above_the_memory_limit_is_refused_naming_the_field():
     with pytest.raises(ScenarioError) as e:
         aimdlab.validate(sc, max_memory="1GB")
     assert str(e.value).startswith("sample_interval: this run needs about"), str(e.value)
-    sc = dumbbell(flows=100_000, duration="1s")  # 400,000 access links with 1000-packet queues
+    sc = dumbbell(flows=100_000, duration="1s")  # 400,000 access links, each with its state
     with pytest.raises(ScenarioError) as e:
         aimdlab.validate(sc, max_memory="4GB")
     assert str(e.value).startswith("topology.dumbbell: this run needs about"), str(e.value)
-    assert "queue buffers" in str(e.value)
+    assert "per-link state" in str(e.value)
 
 
 def test_the_limit_can_be_given_as_a_size_or_bytes(monkeypatch):

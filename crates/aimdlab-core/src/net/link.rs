@@ -21,7 +21,7 @@ use rand::Rng;
 use std::collections::VecDeque;
 
 /// Packets a propagation pipe has room for before it grows (it rewinds when empty).
-pub const PIPE_INITIAL_CAPACITY: usize = 8;
+pub const PIPE_INITIAL_CAPACITY: usize = 4;
 
 /// Counters of one link over the measurement window.
 pub struct LinkStats {

@@ -16,7 +16,7 @@ pub struct PacketFifo {
 
 impl PacketFifo {
     /// Packets a FIFO has room for before its first growth.
-    pub const INITIAL_CAPACITY: usize = 32;
+    pub const INITIAL_CAPACITY: usize = 4;
 
     /// An empty FIFO with room for `capacity` packets before it grows.
     pub fn with_capacity(capacity: usize) -> Self {
