@@ -5,6 +5,7 @@
 //! the links' FIFOs, never in events.
 
 use crate::ids::{FlowId, LinkId};
+use crate::transport::timer::TimerKind;
 use crate::units::SimTime;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -16,10 +17,9 @@ pub enum Event {
     LinkTxDone(LinkId),
     /// The packet at the head of the link's propagation pipe reaches the far end.
     LinkArrival(LinkId),
-    /// The flow's retransmission timer may have expired (checked against its deadline).
-    RetransmitTimer(FlowId),
-    /// The flow's receiver delayed-ACK timer may have expired.
-    DelayedAckTimer(FlowId),
+    /// A timer of one of the flow's transport endpoints may have expired (the endpoint checks
+    /// it against its own deadline).
+    Timer(FlowId, TimerKind),
     /// The flow's application starts.
     FlowStart(FlowId),
     /// The flow's application stops offering new data.
@@ -28,8 +28,8 @@ pub enum Event {
     Sample,
     /// The warm-up ends: measurement windows start.
     WarmupEnd,
-    /// The flow's ON/OFF source may send.
-    SourceTimer(FlowId),
+    /// The flow's application timer (an ON/OFF source's next message or period).
+    AppTimer(FlowId),
     /// The packet at the head of the flow's send-jitter queue leaves its host.
     HostRelease(FlowId),
 }
@@ -46,13 +46,13 @@ impl Event {
         let (kind, id) = match self {
             Event::LinkTxDone(l) => (0, l.0),
             Event::LinkArrival(l) => (1, l.0),
-            Event::RetransmitTimer(f) => (2, f.0),
-            Event::DelayedAckTimer(f) => (3, f.0),
+            Event::Timer(f, TimerKind::Retransmit) => (2, f.0),
+            Event::Timer(f, TimerKind::DelayedAck) => (3, f.0),
             Event::FlowStart(f) => (4, f.0),
             Event::FlowStop(f) => (5, f.0),
             Event::Sample => (6, 0),
             Event::WarmupEnd => (7, 0),
-            Event::SourceTimer(f) => (8, f.0),
+            Event::AppTimer(f) => (8, f.0),
             Event::HostRelease(f) => (9, f.0),
         };
         debug_assert!(id <= MAX_EVENT_ID);
@@ -65,13 +65,13 @@ impl Event {
         match (bits >> ID_BITS) & 15 {
             0 => Event::LinkTxDone(LinkId(id)),
             1 => Event::LinkArrival(LinkId(id)),
-            2 => Event::RetransmitTimer(FlowId(id)),
-            3 => Event::DelayedAckTimer(FlowId(id)),
+            2 => Event::Timer(FlowId(id), TimerKind::Retransmit),
+            3 => Event::Timer(FlowId(id), TimerKind::DelayedAck),
             4 => Event::FlowStart(FlowId(id)),
             5 => Event::FlowStop(FlowId(id)),
             6 => Event::Sample,
             7 => Event::WarmupEnd,
-            8 => Event::SourceTimer(FlowId(id)),
+            8 => Event::AppTimer(FlowId(id)),
             9 => Event::HostRelease(FlowId(id)),
             // Every code comes from `pack`; a kind added there and not here stops the run
             // with this message (an engine error) instead of being taken for another kind.
@@ -146,11 +146,11 @@ mod tests {
         for ev in [
             Event::LinkTxDone(LinkId(MAX_EVENT_ID)),
             Event::LinkArrival(LinkId(3)),
-            Event::RetransmitTimer(FlowId(9)),
-            Event::DelayedAckTimer(FlowId(1)),
+            Event::Timer(FlowId(9), TimerKind::Retransmit),
+            Event::Timer(FlowId(1), TimerKind::DelayedAck),
             Event::FlowStop(FlowId(0)),
             Event::WarmupEnd,
-            Event::SourceTimer(FlowId(7)),
+            Event::AppTimer(FlowId(7)),
             Event::HostRelease(FlowId(2)),
         ] {
             assert_eq!(Event::unpack(ev.pack()), ev);

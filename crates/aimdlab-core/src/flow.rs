@@ -1,15 +1,19 @@
-//! A flow: one application, its sender at `src`, its receiver at `dst`, and what was measured.
+//! A flow: an application, a sending endpoint at `src`, a receiving endpoint at `dst`, and
+//! what was measured.
 
+use crate::app::onoff::OnOffSource;
+use crate::app::Application;
 use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
 use crate::rng::RngStream;
 use crate::scenario::plan::{AppPlan, FlowPlan};
+use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
 use crate::transport::receiver::TcpReceiver;
 use crate::transport::segments::SegmentSizes;
 use crate::transport::sender::TcpSender;
-use crate::transport::udp_onoff::OnOffSource;
-use crate::units::SimTime;
+use crate::transport::udp::UdpSender;
+use crate::units::{Bytes, SimTime};
 
 /// One flow of the simulation.
 pub struct Flow {
@@ -23,14 +27,14 @@ pub struct Flow {
     pub start_at: SimTime,
     /// Segment sizes of its application.
     pub sizes: SegmentSizes,
-    /// The sender (TCP flows; for a UDP source it only keeps the send counters).
-    pub sender: TcpSender,
-    /// The UDP ON/OFF source, for flows whose application is `onoff`.
-    pub onoff: Option<OnOffSource>,
+    /// What the flow's application offers.
+    pub app: Application,
+    /// The sending endpoint, at `src`.
+    pub sender: SenderEndpoint,
     /// The flow's random stream (after its start-time draw).
     pub rng: RngStream,
-    /// The receiver.
-    pub receiver: TcpReceiver,
+    /// The receiving endpoint, at `dst`.
+    pub receiver: ReceiverEndpoint,
     /// Receiver-side measurements.
     pub stats: FlowStats,
     /// Payload bytes delivered since the start of the run (for per-interval goodput).
@@ -48,27 +52,33 @@ pub struct Flow {
 impl Flow {
     /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`.
     pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
-        let size = match plan.app {
-            AppPlan::Bulk | AppPlan::OnOff(_) => None,
-            AppPlan::Finite(b) => Some(b.0),
-        };
-        let onoff = match plan.app {
-            AppPlan::OnOff(p) => Some(OnOffSource::new(id, plan.dst, p, crate::units::Bytes(plan.tcp.mss.0 + plan.tcp.header.0))),
-            _ => None,
-        };
         let tcp = &plan.tcp;
+        let (app, size) = match plan.app {
+            AppPlan::Bulk => (Application::Bulk, None),
+            AppPlan::Finite(b) => (Application::Finite(b.0), Some(b.0)),
+            AppPlan::OnOff(p) => (Application::OnOff(OnOffSource::new(p, Bytes(tcp.mss.0 + tcp.header.0))), None),
+        };
         let sizes = SegmentSizes::new(tcp.mss.0, size);
-        let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
+        let (sender, receiver) = match app {
+            Application::OnOff(_) => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, Bytes(tcp.mss.0 + tcp.header.0))), ReceiverEndpoint::UdpSink),
+            Application::Bulk | Application::Finite(_) => {
+                let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
+                (
+                    SenderEndpoint::Tcp(TcpSender::new(id, plan.dst, tcp, sizes, cc)),
+                    ReceiverEndpoint::Tcp(TcpReceiver::new(id, plan.src, tcp.header, tcp.sack, tcp.delayed_ack, tcp.delayed_ack_timeout)),
+                )
+            }
+        };
         Flow {
             id,
             src: plan.src,
             dst: plan.dst,
             start_at,
             sizes,
-            sender: TcpSender::new(id, plan.dst, tcp, sizes, cc),
-            onoff,
+            app,
+            sender,
             rng,
-            receiver: TcpReceiver::new(id, plan.src, tcp.header, tcp.sack, tcp.delayed_ack, tcp.delayed_ack_timeout),
+            receiver,
             stats: FlowStats::default(),
             delivered_total_bytes: 0,
             delivered_at_last_sample: 0,

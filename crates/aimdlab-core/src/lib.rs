@@ -17,6 +17,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod cc;
 pub mod control;
 pub mod error;

@@ -107,11 +107,12 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     fcol!("start_s", |f| f.start_at.as_secs_f64());
     fcol!("goodput_bps", |f| rate_bps(f.stats.delivered_bytes, ws.max(f.start_at), end));
     fcol!("throughput_bps", |f| rate_bps(f.stats.received_bytes, ws.max(f.start_at), end));
-    fcol!("send_rate_bps", |f| rate_bps(f.sender.stats.data_bytes_sent, ws.max(f.start_at), end));
+    fcol!("send_rate_bps", |f| rate_bps(f.sender.stats().data_bytes_sent, ws.max(f.start_at), end));
     fcol!("completion_time_s", |f| f.stats.completed_at.map_or(f64::NAN, |t| t.saturating_since(f.start_at).as_secs_f64()));
-    fcol!("rtt_mean_ms", |f| f.sender.rtt.window_stats_ms().0);
-    fcol!("rtt_min_ms", |f| f.sender.rtt.window_stats_ms().1);
-    fcol!("rtt_max_ms", |f| f.sender.rtt.window_stats_ms().2);
+    let rtt = |f: &Flow| f.sender.rtt().map_or((f64::NAN, f64::NAN, f64::NAN), |r| r.window_stats_ms());
+    fcol!("rtt_mean_ms", |f| rtt(f).0);
+    fcol!("rtt_min_ms", |f| rtt(f).1);
+    fcol!("rtt_max_ms", |f| rtt(f).2);
     fcol!("delay_mean_ms", |f| f.stats.one_way_delay.mean_ms());
     fcol!("delay_p50_ms", |f| f.stats.one_way_delay.quantile_ms(0.5));
     fcol!("delay_p95_ms", |f| f.stats.one_way_delay.quantile_ms(0.95));
@@ -120,14 +121,14 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     fcol!("jitter_ms", |f| f.stats.jitter_ms());
     use crate::cc::CongestionControl;
     fcol!("rto_first_mean_ms", |f| {
-        let s = &f.sender.stats;
+        let s = f.sender.stats();
         if s.timeout_sequences == 0 {
             f64::NAN
         } else {
             s.rto_first_sum_s / s.timeout_sequences as f64 * 1e3
         }
     });
-    fcol!("cwnd_final_pkts", |f| f.sender.cc.cwnd_pkts());
+    fcol!("cwnd_final_pkts", |f| f.sender.controller().map_or(f64::NAN, |c| c.cwnd_pkts()));
     macro_rules! ucol {
         ($name:expr, $f:expr) => {
             cols_u.push(($name, run.flows.iter().map($f).collect()));
@@ -135,18 +136,18 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     }
     ucol!("delivered_bytes", |f| f.stats.delivered_bytes);
     ucol!("received_pkts", |f| f.stats.received_pkts);
-    ucol!("data_pkts_sent", |f| f.sender.stats.data_pkts_sent);
-    ucol!("bytes_sent", |f| f.sender.stats.data_bytes_sent);
-    ucol!("retransmitted_pkts", |f| f.sender.stats.retransmitted_pkts);
-    ucol!("fast_retransmits", |f| f.sender.stats.fast_retransmits);
-    ucol!("timeouts", |f| f.sender.stats.timeouts);
-    ucol!("timeout_sequences", |f| f.sender.stats.timeout_sequences);
-    ucol!("ecn_reductions", |f| f.sender.stats.ecn_reductions);
+    ucol!("data_pkts_sent", |f| f.sender.stats().data_pkts_sent);
+    ucol!("bytes_sent", |f| f.sender.stats().data_bytes_sent);
+    ucol!("retransmitted_pkts", |f| f.sender.stats().retransmitted_pkts);
+    ucol!("fast_retransmits", |f| f.sender.stats().fast_retransmits);
+    ucol!("timeouts", |f| f.sender.stats().timeouts);
+    ucol!("timeout_sequences", |f| f.sender.stats().timeout_sequences);
+    ucol!("ecn_reductions", |f| f.sender.stats().ecn_reductions);
 
     flows.push("flow", Column::U64((0..n as u64).collect()));
     flows.push("group", Column::U64(plan.flows.iter().map(|f| f.group as u64).collect()));
     flows.push("group_name", Column::Str(plan.flows.iter().map(|f| f.group_name.clone()).collect()));
-    flows.push("cc", Column::Str(run.flows.iter().map(|f| if f.onoff.is_some() { "udp".to_string() } else { f.sender.cc.name().to_string() }).collect()));
+    flows.push("cc", Column::Str(run.flows.iter().map(|f| f.sender.controller().map_or("udp", |c| c.name()).to_string()).collect()));
     flows.push("src", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.src.idx()].clone()).collect()));
     flows.push("dst", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.dst.idx()].clone()).collect()));
     for (name, v) in cols_f {

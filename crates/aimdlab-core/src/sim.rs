@@ -1,6 +1,7 @@
 //! The simulator: owns every link and flow in arenas, runs the event loop, and turns what
 //! the monitors saw into a `RunResult`.
 
+use crate::app::Application;
 use crate::cc::{CongestionControl, Controller};
 use crate::control::{RunControl, PUBLISH_EVERY_EVENTS};
 use crate::event::{Event, EventQueue};
@@ -12,7 +13,9 @@ use crate::net::packet::{Packet, PacketKind};
 use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
+use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
 use crate::transport::outbox::Outbox;
+use crate::transport::timer::TimerKind;
 use crate::units::{SimDuration, SimTime};
 use rand::Rng;
 
@@ -131,7 +134,10 @@ impl Simulator {
 
     /// Replaces flow `flow`'s controller (e.g. with one written in Python).
     pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) {
-        self.flows[flow.idx()].sender.cc = Controller::Custom(cc);
+        match &mut self.flows[flow.idx()].sender {
+            SenderEndpoint::Tcp(s) => s.cc = Controller::Custom(cc),
+            SenderEndpoint::Udp(_) => panic!("flow {} runs over UDP and has no congestion controller", flow.0),
+        }
     }
 
     /// Sets how many events in a row at one instant count as a stalled clock (default
@@ -218,13 +224,13 @@ impl Simulator {
         match ev {
             Event::LinkTxDone(l) => link(l, "end of transmission"),
             Event::LinkArrival(l) => link(l, "arrival at the far end"),
-            Event::RetransmitTimer(f) => flow(f, "retransmission timer (check tcp.min_rto / max_rto)"),
-            Event::DelayedAckTimer(f) => flow(f, "delayed-ACK timer (check tcp.delayed_ack_timeout)"),
+            Event::Timer(f, TimerKind::Retransmit) => flow(f, "retransmission timer (check tcp.min_rto / max_rto)"),
+            Event::Timer(f, TimerKind::DelayedAck) => flow(f, "delayed-ACK timer (check tcp.delayed_ack_timeout)"),
             Event::FlowStart(f) => flow(f, "start"),
             Event::FlowStop(f) => flow(f, "stop"),
             Event::Sample => "the time-series sampler (check sample_interval)".into(),
             Event::WarmupEnd => "the end of the warm-up".into(),
-            Event::SourceTimer(f) => flow(f, "source timer (check app.rate, app.on, app.off)"),
+            Event::AppTimer(f) => flow(f, "application timer (check app.rate, app.on, app.off)"),
             Event::HostRelease(f) => flow(f, "send-jitter release (check tcp.send_jitter)"),
         }
     }
@@ -242,22 +248,19 @@ impl Simulator {
                 }
             }
             Event::LinkTxDone(l) => self.links[l.idx()].on_tx_done(self.now, &mut self.events),
-            Event::RetransmitTimer(f) => {
+            Event::Timer(f, kind) => {
                 let mut out = std::mem::take(&mut self.outbox);
-                self.flows[f.idx()].sender.on_rto_timer(self.now, &mut out);
-                self.flush(out, f, self.flows[f.idx()].src);
-            }
-            Event::DelayedAckTimer(f) => {
-                let mut out = std::mem::take(&mut self.outbox);
-                self.flows[f.idx()].receiver.on_dack_timer(self.now, &mut out);
-                self.flush(out, f, self.flows[f.idx()].dst);
-            }
-            Event::FlowStart(f) if self.flows[f.idx()].onoff.is_some() => {
                 let flow = &mut self.flows[f.idx()];
-                let t = flow.onoff.as_mut().unwrap().start(self.now, &mut flow.rng);
-                self.events.schedule(t, Event::SourceTimer(f));
+                let origin = if kind.at_sender() {
+                    flow.sender.on_timer(kind, self.now, &mut out);
+                    flow.src
+                } else {
+                    flow.receiver.on_timer(kind, self.now, &mut out);
+                    flow.dst
+                };
+                self.flush(out, f, origin);
             }
-            Event::SourceTimer(f) => self.source_timer(f),
+            Event::AppTimer(f) => self.app_timer(f),
             Event::HostRelease(f) => {
                 let flow = &mut self.flows[f.idx()];
                 let (_, p) = flow.release.pop_front().expect("a release event has a packet");
@@ -269,15 +272,22 @@ impl Simulator {
                 self.forward(p, origin);
             }
             Event::FlowStart(f) => {
-                let mut out = std::mem::take(&mut self.outbox);
-                self.flows[f.idx()].sender.start(self.now, &mut out);
-                self.flush(out, f, self.flows[f.idx()].src);
+                let flow = &mut self.flows[f.idx()];
+                if let Application::OnOff(source) = &mut flow.app {
+                    let t = source.start(self.now, &mut flow.rng);
+                    self.events.schedule(t, Event::AppTimer(f));
+                } else {
+                    let mut out = std::mem::take(&mut self.outbox);
+                    flow.sender.start(self.now, &mut out);
+                    let origin = flow.src;
+                    self.flush(out, f, origin);
+                }
             }
             Event::FlowStop(f) => {
                 let flow = &mut self.flows[f.idx()];
                 flow.sender.stop_app();
-                if let Some(s) = flow.onoff.as_mut() {
-                    s.stop();
+                if let Application::OnOff(source) = &mut flow.app {
+                    source.stop();
                 }
             }
             Event::Sample => self.sample(),
@@ -292,16 +302,20 @@ impl Simulator {
         self.links[link.idx()].enqueue(p, self.now, &mut self.events);
     }
 
-    /// The ON/OFF source of `f` may send a packet.
-    fn source_timer(&mut self, f: FlowId) {
+    /// The application of `f` (an ON/OFF source) may offer a message.
+    fn app_timer(&mut self, f: FlowId) {
         let mut out = std::mem::take(&mut self.outbox);
         let flow = &mut self.flows[f.idx()];
-        let next = flow.onoff.as_mut().expect("a source timer belongs to a source").on_timer(self.now, &mut flow.rng, &mut out.packets);
-        for p in &out.packets {
-            flow.sender.count_unreliable_send(p.size.0);
+        let Application::OnOff(source) = &mut flow.app else { unreachable!("an application timer belongs to an ON/OFF source") };
+        let step = source.on_timer(self.now, &mut flow.rng);
+        if step.send {
+            match &mut flow.sender {
+                SenderEndpoint::Udp(udp) => udp.send(self.now, &mut out),
+                SenderEndpoint::Tcp(_) => unreachable!("an ON/OFF source runs over UDP"),
+            }
         }
-        if let Some(t) = next {
-            self.events.schedule(t, Event::SourceTimer(f));
+        if let Some(t) = step.next {
+            self.events.schedule(t, Event::AppTimer(f));
         }
         let origin = flow.src;
         self.flush(out, f, origin);
@@ -312,7 +326,7 @@ impl Simulator {
     fn deliver(&mut self, p: Packet) {
         self.counters.delivered += 1;
         let now = self.now;
-        if self.flows[p.flow.idx()].onoff.is_some() {
+        if matches!(self.flows[p.flow.idx()].receiver, ReceiverEndpoint::UdpSink) {
             // UDP: counted, never acknowledged.
             let flow = &mut self.flows[p.flow.idx()];
             let payload = flow.sizes.mss.min(p.size.0);
@@ -325,18 +339,22 @@ impl Simulator {
         let flow = &mut self.flows[fid.idx()];
         match p.kind {
             PacketKind::Data => {
-                let arrival = flow.receiver.on_data(&p, now, &mut out);
+                let arrival = flow.receiver.on_packet(&p, now, &mut out);
                 let payload = if arrival.first_arrival { flow.sizes.payload(p.seq) } else { 0 };
                 flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
                 flow.delivered_total_bytes += payload;
-                if arrival.in_order_advance > 0 && flow.sizes.total == Some(flow.receiver.rcv_nxt) && flow.stats.completed_at.is_none() {
+                if arrival.in_order_advance > 0
+                    && flow.sizes.total.is_some()
+                    && flow.sizes.total == flow.receiver.rcv_nxt()
+                    && flow.stats.completed_at.is_none()
+                {
                     flow.stats.completed_at = Some(now);
                 }
                 let origin = flow.dst;
                 self.flush(out, fid, origin);
             }
             PacketKind::Ack => {
-                flow.sender.on_ack(&p, now, &mut out);
+                flow.sender.on_packet(&p, now, &mut out);
                 let origin = flow.src;
                 self.flush(out, fid, origin);
             }
@@ -366,11 +384,10 @@ impl Simulator {
             self.counters.sent += 1;
             self.forward(p, origin);
         }
-        if let Some(t) = out.rto_timer {
-            self.events.schedule(t, Event::RetransmitTimer(flow));
-        }
-        if let Some(t) = out.dack_timer {
-            self.events.schedule(t, Event::DelayedAckTimer(flow));
+        for kind in TimerKind::ALL {
+            if let Some(t) = out.timers[kind as usize] {
+                self.events.schedule(t, Event::Timer(flow, kind));
+            }
         }
         out.clear();
         self.outbox = out;
@@ -383,22 +400,25 @@ impl Simulator {
             let f = &mut self.flows[id.idx()];
             let delta = f.delivered_total_bytes - f.delivered_at_last_sample;
             f.delivered_at_last_sample = f.delivered_total_bytes;
-            let sent = f.sender.sent_total_bytes - f.sent_at_last_sample;
-            f.sent_at_last_sample = f.sender.sent_total_bytes;
-            let cc = &f.sender.cc;
+            let sent_total = f.sender.sent_total_bytes();
+            let sent = sent_total - f.sent_at_last_sample;
+            f.sent_at_last_sample = sent_total;
+            let cc = f.sender.controller();
             self.state_buf.clear();
             let buf = &mut self.state_buf;
-            cc.state_vars(&mut |name, v| buf.push((name, v)));
+            if let Some(cc) = cc {
+                cc.state_vars(&mut |name, v| buf.push((name, v)));
+            }
             self.flow_series.push(
                 FlowSample {
                     time_s: t,
                     flow: f.id.0 as u64,
-                    cwnd_pkts: cc.cwnd_pkts(),
-                    ssthresh_pkts: cc.ssthresh_pkts(),
+                    cwnd_pkts: cc.map_or(f64::NAN, |c| c.cwnd_pkts()),
+                    ssthresh_pkts: cc.map_or(f64::NAN, |c| c.ssthresh_pkts()),
                     goodput_bps: delta as f64 * 8.0 / interval.as_secs_f64(),
                     send_rate_bps: sent as f64 * 8.0 / interval.as_secs_f64(),
-                    srtt_ms: f.sender.rtt.srtt().map_or(f64::NAN, |d| d.as_millis_f64()),
-                    in_flight_pkts: f.sender.pipe(),
+                    srtt_ms: f.sender.rtt().and_then(|r| r.srtt()).map_or(f64::NAN, |d| d.as_millis_f64()),
+                    in_flight_pkts: f.sender.in_flight_pkts(),
                 },
                 &self.state_buf,
             );

@@ -282,7 +282,7 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
                     ),
                 );
             }
-            AppPlan::OnOff(crate::transport::udp_onoff::OnOffParams { rate, on_mean: on, off_mean: off, shape })
+            AppPlan::OnOff(crate::app::onoff::OnOffParams { rate, on_mean: on, off_mean: off, shape })
         }
         AppKind::Finite => match g.app.size {
             None => return err(format!("{path}.app.size"), "is missing; a finite application needs a size such as \"1MB\""),

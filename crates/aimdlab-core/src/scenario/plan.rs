@@ -37,7 +37,7 @@ pub enum AppPlan {
     /// A transfer of this many payload bytes.
     Finite(Bytes),
     /// An unresponsive UDP ON/OFF source.
-    OnOff(crate::transport::udp_onoff::OnOffParams),
+    OnOff(crate::app::onoff::OnOffParams),
 }
 
 /// One flow.

@@ -1,11 +1,14 @@
-//! Transports: the reliable TCP-like sender and receiver, their scoreboard, RTT estimator,
-//! and configuration. Controllers are separate (`crate::cc`) and shared by all transports.
+//! Transports: a flow's two endpoints (`endpoint`), TCP's reliable sender and receiver with
+//! their scoreboard, RTT estimator and configuration, and UDP. Controllers are separate
+//! (`crate::cc`) and shared by all transports; applications are in `crate::app`.
 
 pub mod config;
+pub mod endpoint;
 pub mod outbox;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod segments;
 pub mod sender;
-pub mod udp_onoff;
+pub mod timer;
+pub mod udp;

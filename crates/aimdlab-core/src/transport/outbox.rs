@@ -2,6 +2,7 @@
 //! inject at its node and timers to schedule. Reused across calls, so it never reallocates
 //! once warm.
 
+use super::timer::TimerKind;
 use crate::net::packet::Packet;
 use crate::units::SimTime;
 
@@ -10,17 +11,20 @@ use crate::units::SimTime;
 pub struct Outbox {
     /// Packets to inject, in order.
     pub packets: Vec<Packet>,
-    /// Schedule the flow's retransmission-timer event at this time.
-    pub rto_timer: Option<SimTime>,
-    /// Schedule the flow's delayed-ACK timer event at this time.
-    pub dack_timer: Option<SimTime>,
+    /// Timer events to schedule, by kind (a later request of a kind replaces an earlier one).
+    pub timers: [Option<SimTime>; TimerKind::COUNT],
 }
 
 impl Outbox {
+    /// Asks for the endpoint's `kind` timer event at `at`.
+    #[inline]
+    pub fn set_timer(&mut self, kind: TimerKind, at: SimTime) {
+        self.timers[kind as usize] = Some(at);
+    }
+
     /// Empties the outbox, keeping its capacity.
     pub fn clear(&mut self) {
         self.packets.clear();
-        self.rto_timer = None;
-        self.dack_timer = None;
+        self.timers = [None; TimerKind::COUNT];
     }
 }

@@ -9,6 +9,7 @@
 //! recently changed others (RFC 2018 §4), at most three.
 
 use super::outbox::Outbox;
+use super::timer::TimerKind;
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
 use crate::units::{Bytes, SimDuration, SimTime};
@@ -175,7 +176,7 @@ impl TcpReceiver {
             self.dack_deadline = Some(deadline);
             if self.dack_timer_at.is_none_or(|at| deadline < at) {
                 self.dack_timer_at = Some(deadline);
-                out.dack_timer = Some(deadline);
+                out.set_timer(TimerKind::DelayedAck, deadline);
             }
         }
         DataArrival { first_arrival: true, in_order_advance: self.rcv_nxt - before }
@@ -191,7 +192,7 @@ impl TcpReceiver {
             None => {}
             Some(d) if d > now => {
                 self.dack_timer_at = Some(d);
-                out.dack_timer = Some(d);
+                out.set_timer(TimerKind::DelayedAck, d);
             }
             Some(_) => {
                 let echo = self.pending_echo;
@@ -232,7 +233,7 @@ mod tests {
         let mut out = Outbox::default();
         r.on_data(&data(0), SimTime(0), &mut out);
         assert!(out.packets.is_empty());
-        let t = out.dack_timer.unwrap();
+        let t = out.timers[TimerKind::DelayedAck as usize].unwrap();
         r.on_data(&data(1), SimTime(5), &mut out);
         assert_eq!(out.packets.len(), 1);
         assert_eq!(out.packets[0].echo_sent_at, SimTime(0), "echo the earliest segment");
@@ -240,7 +241,7 @@ mod tests {
         assert_eq!(out.packets.len(), 1);
         r.on_dack_timer(t, &mut out); // the first timer event finds a later deadline
         assert_eq!(out.packets.len(), 1);
-        let t2 = out.dack_timer.unwrap();
+        let t2 = out.timers[TimerKind::DelayedAck as usize].unwrap();
         r.on_dack_timer(t2, &mut out);
         assert_eq!(out.packets.len(), 2);
         assert_eq!(out.packets[1].seq, 3);

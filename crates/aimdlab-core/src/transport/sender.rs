@@ -29,6 +29,7 @@ use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::segments::SegmentSizes;
+use super::timer::TimerKind;
 use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet};
@@ -164,7 +165,7 @@ impl TcpSender {
         self.rto_deadline = Some(deadline);
         if self.rto_timer_at.is_none_or(|at| deadline < at) {
             self.rto_timer_at = Some(deadline);
-            out.rto_timer = Some(deadline);
+            out.set_timer(TimerKind::Retransmit, deadline);
         }
     }
 
@@ -318,7 +319,7 @@ impl TcpSender {
             None => return,
             Some(d) if d > now => {
                 self.rto_timer_at = Some(d);
-                out.rto_timer = Some(d);
+                out.set_timer(TimerKind::Retransmit, d);
                 return;
             }
             Some(_) => {}

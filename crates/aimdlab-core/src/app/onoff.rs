@@ -1,13 +1,11 @@
-//! An unresponsive ON/OFF UDP source, the background traffic of `gaimd.txt` §2.4.1: during
-//! ON periods it sends fixed-size packets at a constant `rate`; ON and OFF durations are
-//! drawn from Pareto distributions with the given means and shape (heavy-tailed for
-//! 1 < shape < 2, which makes the aggregate self-similar). The first period is ON. Nothing is
-//! acknowledged or retransmitted.
+//! The ON/OFF application, the background traffic of `gaimd.txt` §2.4.1: during ON periods it
+//! offers fixed-size messages at a constant `rate`; ON and OFF durations are drawn from
+//! Pareto distributions with the given means and shape (heavy-tailed for 1 < shape < 2,
+//! which makes the aggregate self-similar). The first period is ON. It runs over UDP
+//! (`transport/udp.rs`): nothing is acknowledged or retransmitted.
 //!
 //! Pareto(mean m, shape a): scale `x_m = m·(a − 1)/a`, sample `x_m / U^(1/a)`, U uniform in (0, 1].
 
-use crate::ids::{FlowId, NodeId};
-use crate::net::packet::Packet;
 use crate::rng::RngStream;
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use rand::Rng;
@@ -25,16 +23,21 @@ pub struct OnOffParams {
     pub shape: f64,
 }
 
-/// One ON/OFF source.
+/// One ON/OFF application.
 pub struct OnOffSource {
-    flow: FlowId,
-    dst: NodeId,
     prm: OnOffParams,
-    pkt_size: Bytes,
     gap: SimDuration,
     on_until: SimTime,
-    seq: u64,
     stopped: bool,
+}
+
+/// What the application does when its timer fires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnOffStep {
+    /// Whether it offers one message now.
+    pub send: bool,
+    /// When its timer fires next (None once stopped).
+    pub next: Option<SimTime>,
 }
 
 fn pareto(mean: SimDuration, shape: f64, rng: &mut RngStream) -> SimDuration {
@@ -44,9 +47,10 @@ fn pareto(mean: SimDuration, shape: f64, rng: &mut RngStream) -> SimDuration {
 }
 
 impl OnOffSource {
-    /// A source of `flow` to `dst` sending `pkt_size`-byte packets.
-    pub fn new(flow: FlowId, dst: NodeId, prm: OnOffParams, pkt_size: Bytes) -> Self {
-        OnOffSource { flow, dst, gap: prm.rate.serialization_time(pkt_size), prm, pkt_size, on_until: SimTime::ZERO, seq: 0, stopped: false }
+    /// A source offering messages that leave as `pkt_size`-byte packets (so that `rate` is
+    /// the rate on the wire).
+    pub fn new(prm: OnOffParams, pkt_size: Bytes) -> Self {
+        OnOffSource { gap: prm.rate.serialization_time(pkt_size), prm, on_until: SimTime::ZERO, stopped: false }
     }
 
     /// The application stops sending.
@@ -60,21 +64,18 @@ impl OnOffSource {
         now
     }
 
-    /// The send timer fired at `now`: pushes a packet if ON and returns when to fire next
-    /// (None once stopped).
-    pub fn on_timer(&mut self, now: SimTime, rng: &mut RngStream, out: &mut Vec<Packet>) -> Option<SimTime> {
+    /// The timer fired at `now`: offers a message if ON, and says when to fire next.
+    pub fn on_timer(&mut self, now: SimTime, rng: &mut RngStream) -> OnOffStep {
         if self.stopped {
-            return None;
+            return OnOffStep { send: false, next: None };
         }
         if now >= self.on_until {
             let off = pareto(self.prm.off_mean, self.prm.shape, rng);
             let resume = now + off;
             self.on_until = resume + pareto(self.prm.on_mean, self.prm.shape, rng);
-            return Some(resume);
+            return OnOffStep { send: false, next: Some(resume) };
         }
-        out.push(Packet::data(self.flow, self.dst, self.seq, self.pkt_size, now));
-        self.seq += 1;
-        Some(now + self.gap)
+        OnOffStep { send: true, next: Some(now + self.gap) }
     }
 }
 
@@ -95,14 +96,16 @@ mod tests {
     #[test]
     fn sends_at_its_rate_while_on() {
         let prm = OnOffParams { rate: Rate::from_bps(500_000), on_mean: SimDuration::from_secs(1000), off_mean: SimDuration::from_secs(1), shape: 1.5 };
-        let mut s = OnOffSource::new(FlowId(0), NodeId(1), prm, Bytes(1000));
+        let mut s = OnOffSource::new(prm, Bytes(1000));
         let mut rng = derive_stream(1, StreamKind::Flow, 0);
         let mut t = s.start(SimTime::ZERO, &mut rng);
-        let mut out = Vec::new();
+        let mut sent = 0;
         while t < SimTime::ZERO + SimDuration::from_secs(1) {
-            t = s.on_timer(t, &mut rng, &mut out).unwrap();
+            let step = s.on_timer(t, &mut rng);
+            sent += step.send as u32;
+            t = step.next.unwrap();
         }
         // 500 kbit/s of 1000-byte packets: 62.5 per second.
-        assert!((62..=64).contains(&out.len()), "{}", out.len());
+        assert!((62..=64).contains(&sent), "{sent}");
     }
 }

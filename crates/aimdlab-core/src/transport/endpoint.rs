@@ -1,0 +1,142 @@
+//! A flow's two transport endpoints: the sender at its source and the receiver at its
+//! destination, each one of the transports (TCP, UDP; DCCP's join here). The simulator talks
+//! to them only through these: a packet arrived, a timer fired, the application started or
+//! stopped; what they send and the timers they want come back in an `Outbox`. A UDP flow
+//! carries no TCP state.
+
+use super::outbox::Outbox;
+use super::receiver::{DataArrival, TcpReceiver};
+use super::rtt::RttEstimator;
+use super::sender::{SenderStats, TcpSender};
+use super::timer::TimerKind;
+use super::udp::UdpSender;
+use crate::cc::Controller;
+use crate::net::packet::Packet;
+use crate::units::SimTime;
+
+/// The sending endpoint of a flow. TCP, the common case, is held inline (no indirection per
+/// ACK); a UDP flow leaves part of the space unused.
+#[allow(clippy::large_enum_variant)]
+pub enum SenderEndpoint {
+    /// TCP (SACK or NewReno) with a congestion controller.
+    Tcp(TcpSender),
+    /// UDP: sends what the application offers, unacknowledged.
+    Udp(UdpSender),
+}
+
+/// The receiving endpoint of a flow.
+pub enum ReceiverEndpoint {
+    /// TCP: acknowledges data (cumulative, SACK, delayed ACKs).
+    Tcp(TcpReceiver),
+    /// UDP: counts what arrives (in the flow's measurements) and answers nothing.
+    UdpSink,
+}
+
+impl SenderEndpoint {
+    /// The application starts at `now` (TCP opens its window; UDP waits for messages).
+    #[inline]
+    pub fn start(&mut self, now: SimTime, out: &mut Outbox) {
+        if let SenderEndpoint::Tcp(s) = self {
+            s.start(now, out);
+        }
+    }
+
+    /// The application stops offering new data.
+    pub fn stop_app(&mut self) {
+        if let SenderEndpoint::Tcp(s) = self {
+            s.stop_app();
+        }
+    }
+
+    /// A packet for the sender (an acknowledgement) arrived at `now`.
+    #[inline]
+    pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
+        if let SenderEndpoint::Tcp(s) = self {
+            s.on_ack(p, now, out);
+        }
+    }
+
+    /// The sender's `kind` timer fired at `now`.
+    pub fn on_timer(&mut self, kind: TimerKind, now: SimTime, out: &mut Outbox) {
+        match (self, kind) {
+            (SenderEndpoint::Tcp(s), TimerKind::Retransmit) => s.on_rto_timer(now, out),
+            (_, kind) => unreachable!("a sender has no {kind:?} timer"),
+        }
+    }
+
+    /// Counters over the measurement window.
+    pub fn stats(&self) -> &SenderStats {
+        match self {
+            SenderEndpoint::Tcp(s) => &s.stats,
+            SenderEndpoint::Udp(s) => &s.stats,
+        }
+    }
+
+    /// Wire bytes of data sent since the start of the run.
+    pub fn sent_total_bytes(&self) -> u64 {
+        match self {
+            SenderEndpoint::Tcp(s) => s.sent_total_bytes,
+            SenderEndpoint::Udp(s) => s.sent_total_bytes,
+        }
+    }
+
+    /// The congestion controller, if the transport has one.
+    pub fn controller(&self) -> Option<&Controller> {
+        match self {
+            SenderEndpoint::Tcp(s) => Some(&s.cc),
+            SenderEndpoint::Udp(_) => None,
+        }
+    }
+
+    /// The RTT estimator, if the transport measures RTTs.
+    pub fn rtt(&self) -> Option<&RttEstimator> {
+        match self {
+            SenderEndpoint::Tcp(s) => Some(&s.rtt),
+            SenderEndpoint::Udp(_) => None,
+        }
+    }
+
+    /// Packets in flight (0 for a transport that does not track them).
+    pub fn in_flight_pkts(&self) -> u64 {
+        match self {
+            SenderEndpoint::Tcp(s) => s.pipe(),
+            SenderEndpoint::Udp(_) => 0,
+        }
+    }
+
+    /// Starts the measurement window.
+    pub fn start_window(&mut self) {
+        match self {
+            SenderEndpoint::Tcp(s) => s.start_window(),
+            SenderEndpoint::Udp(s) => s.start_window(),
+        }
+    }
+}
+
+impl ReceiverEndpoint {
+    /// A data packet arrived at `now`; says whether it was new and how far in-order delivery
+    /// advanced (a UDP sink takes every packet as new and delivers nothing in order).
+    #[inline]
+    pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> DataArrival {
+        match self {
+            ReceiverEndpoint::Tcp(r) => r.on_data(p, now, out),
+            ReceiverEndpoint::UdpSink => DataArrival { first_arrival: true, in_order_advance: 0 },
+        }
+    }
+
+    /// The receiver's `kind` timer fired at `now`.
+    pub fn on_timer(&mut self, kind: TimerKind, now: SimTime, out: &mut Outbox) {
+        match (self, kind) {
+            (ReceiverEndpoint::Tcp(r), TimerKind::DelayedAck) => r.on_dack_timer(now, out),
+            (_, kind) => unreachable!("a receiver has no {kind:?} timer"),
+        }
+    }
+
+    /// The next in-order sequence number expected (TCP), if any.
+    pub fn rcv_nxt(&self) -> Option<u64> {
+        match self {
+            ReceiverEndpoint::Tcp(r) => Some(r.rcv_nxt),
+            ReceiverEndpoint::UdpSink => None,
+        }
+    }
+}
