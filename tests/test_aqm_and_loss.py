@@ -159,3 +159,7 @@ def test_onoff_udp_sources_send_their_mean_rate_and_are_never_acknowledged():
     assert abs(mean_rate / (500e3 / 3) - 1) < 0.15, mean_rate
     assert f["retransmitted_pkts"].sum() == 0
     assert r.summary["packets"]["delivered"] == f["received_pkts"].sum()  # no ACKs come back
+    # UDP carries no TCP state: no window, no RTT, nothing in flight.
+    assert f["cwnd_final_pkts"].isna().all() and f["rtt_mean_ms"].isna().all()
+    ts = r.timeseries.to_pandas()
+    assert ts["cwnd_pkts"].isna().all() and (ts["in_flight_pkts"] == 0).all()
