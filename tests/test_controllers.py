@@ -198,3 +198,33 @@ def test_aiad_and_mimd_parameters_are_checked():
         with pytest.raises(aimdlab.ScenarioError) as e:
             aimdlab.validate(dumbbell(flow={"cc": cc}))
         assert str(e.value).startswith(expected), str(e.value)
+
+
+class _Paced(aimdlab.Controller):
+    """A large fixed window, paced at a fixed rate."""
+
+    def __init__(self, rate_bps):
+        super().__init__()
+        self.pacing_rate_bps = rate_bps
+
+    def on_ack(self, ack):
+        self.cwnd = 1000.0
+
+    def on_congestion(self, event):
+        pass
+
+
+def test_a_pacing_rate_spaces_packets_at_that_rate():
+    sc = dumbbell(rate="100Mbps", buffer="1000pkt", duration="10s", warmup="2s", flow={"cc": _Paced(10e6)})
+    r = run_checked(sc)
+    f = r.flows.to_pandas().iloc[0]
+    assert abs(f["send_rate_bps"] / 10e6 - 1) < 0.01, f["send_rate_bps"]
+    # Paced below the bottleneck: the queue never builds beyond a packet or two.
+    assert r.summary["bottleneck"]["queue_max_pkts"] <= 2, r.summary["bottleneck"]
+    unpaced = run_checked(dumbbell(rate="100Mbps", buffer="1000pkt", duration="10s", warmup="2s", flow={"cc": _Paced(None)}))
+    assert unpaced.flows.to_pandas().iloc[0]["send_rate_bps"] > 50e6
+
+
+def test_a_bad_pacing_rate_is_named():
+    with pytest.raises(ValueError, match="controller _Paced of flow 0: pacing_rate_bps = 0 is outside"):
+        aimdlab.run(dumbbell(duration="1s", flow={"cc": _Paced(0.0)}))

@@ -26,7 +26,9 @@ react in `on_ack` and `on_congestion`; pass an instance as a flow group's `cc`::
 A group of `count = N` flows runs N independent deep copies of the instance. The engine
 sets `cwnd`/`ssthresh` to the flow's initial window and threshold when they are None, calls
 the hooks from the simulation (each call takes the GIL: a few microseconds, see the README),
-and reads `cwnd`/`ssthresh` after each call. `state()` may return named numbers to record in
+and reads `cwnd`/`ssthresh` after each call. A controller that paces sets
+`pacing_rate_bps`: the sender then lets packets leave no faster than that rate (one packet's
+serialization time apart), within the window. `state()` may return named numbers to record in
 the time series. An exception in a hook stops the run and is raised by `aimdlab.run`.
 """
 
@@ -43,11 +45,13 @@ class Controller:
     Attributes:
         cwnd: congestion window, packets (None until the engine sets the initial window).
         ssthresh: slow-start threshold, packets (None until set; ∞ means unbounded).
+        pacing_rate_bps: pacing rate, bits per second (None: no pacing).
     """
 
     def __init__(self) -> None:
         self.cwnd: Optional[float] = None
         self.ssthresh: Optional[float] = None
+        self.pacing_rate_bps: Optional[float] = None
 
     def on_ack(self, ack) -> None:
         """An ACK arrived. `ack` has `now_s`, `newly_acked_pkts` (0 for a duplicate),

@@ -48,6 +48,7 @@ impl Event {
             Event::LinkArrival(l) => (1, l.0),
             Event::Timer(f, TimerKind::Retransmit) => (2, f.0),
             Event::Timer(f, TimerKind::DelayedAck) => (3, f.0),
+            Event::Timer(f, TimerKind::Pacing) => (10, f.0),
             Event::FlowStart(f) => (4, f.0),
             Event::FlowStop(f) => (5, f.0),
             Event::Sample => (6, 0),
@@ -73,6 +74,7 @@ impl Event {
             7 => Event::WarmupEnd,
             8 => Event::AppTimer(FlowId(id)),
             9 => Event::HostRelease(FlowId(id)),
+            10 => Event::Timer(FlowId(id), TimerKind::Pacing),
             // Every code comes from `pack`; a kind added there and not here stops the run
             // with this message (an engine error) instead of being taken for another kind.
             code => unreachable!("event kind {code} is packed but not unpacked (event.rs)"),
@@ -148,6 +150,7 @@ mod tests {
             Event::LinkArrival(LinkId(3)),
             Event::Timer(FlowId(9), TimerKind::Retransmit),
             Event::Timer(FlowId(1), TimerKind::DelayedAck),
+            Event::Timer(FlowId(4), TimerKind::Pacing),
             Event::FlowStop(FlowId(0)),
             Event::WarmupEnd,
             Event::AppTimer(FlowId(7)),

@@ -226,6 +226,7 @@ impl Simulator {
             Event::LinkArrival(l) => link(l, "arrival at the far end"),
             Event::Timer(f, TimerKind::Retransmit) => flow(f, "retransmission timer (check tcp.min_rto / max_rto)"),
             Event::Timer(f, TimerKind::DelayedAck) => flow(f, "delayed-ACK timer (check tcp.delayed_ack_timeout)"),
+            Event::Timer(f, TimerKind::Pacing) => flow(f, "pacing timer (check the controller's pacing rate)"),
             Event::FlowStart(f) => flow(f, "start"),
             Event::FlowStop(f) => flow(f, "stop"),
             Event::Sample => "the time-series sampler (check sample_interval)".into(),

@@ -13,6 +13,7 @@
 
 use aimdlab_core::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use aimdlab_core::control::RunControl;
+use aimdlab_core::units::Rate;
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -73,6 +74,8 @@ pub struct PyController {
     flow: usize,
     cwnd: f64,
     ssthresh: f64,
+    /// `pacing_rate_bps`, when the object sets it.
+    pacing: Option<Rate>,
     /// State-variable names, leaked once each (the time series keys are `&'static str`).
     names: Mutex<HashMap<String, &'static str>>,
     /// The names `state()` returned at the first sample; every later sample must match.
@@ -112,7 +115,17 @@ impl PyController {
         if b.getattr("ssthresh")?.is_none() {
             b.setattr("ssthresh", ssthresh0)?;
         }
-        let mut c = PyController { obj, flow, cwnd: w0, ssthresh: ssthresh0, names: Mutex::new(HashMap::new()), state_keys: Mutex::new(None), errors, control };
+        let mut c = PyController {
+            obj,
+            flow,
+            cwnd: w0,
+            ssthresh: ssthresh0,
+            pacing: None,
+            names: Mutex::new(HashMap::new()),
+            state_keys: Mutex::new(None),
+            errors,
+            control,
+        };
         c.refresh(py)?;
         Ok(c)
     }
@@ -128,8 +141,25 @@ impl PyController {
         if ssthresh.is_nan() || ssthresh <= 0.0 {
             return Err(value_error(b, self.flow, "ssthresh", format!("= {ssthresh} is not a positive number of packets (∞ is allowed)")));
         }
+        // Optional: a controller that paces sets `pacing_rate_bps` (None: no pacing).
+        let pacing = match b.getattr("pacing_rate_bps") {
+            Ok(v) if !v.is_none() => {
+                let bps = read_number(b, self.flow, "pacing_rate_bps")?;
+                if !(bps.is_finite() && (1.0..=1e15).contains(&bps)) {
+                    return Err(value_error(
+                        b,
+                        self.flow,
+                        "pacing_rate_bps",
+                        format!("= {bps} is outside [1, 1e15]; expected a rate in bits per second, or None"),
+                    ));
+                }
+                Some(Rate::from_bps(bps.round() as u64))
+            }
+            _ => None,
+        };
         self.cwnd = cwnd;
         self.ssthresh = ssthresh;
+        self.pacing = pacing;
         Ok(())
     }
 
@@ -231,6 +261,10 @@ impl CongestionControl for PyController {
 
     fn ssthresh_pkts(&self) -> f64 {
         self.ssthresh
+    }
+
+    fn pacing_rate(&self) -> Option<Rate> {
+        self.pacing
     }
 
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {

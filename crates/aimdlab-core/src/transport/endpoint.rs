@@ -60,6 +60,7 @@ impl SenderEndpoint {
     pub fn on_timer(&mut self, kind: TimerKind, now: SimTime, out: &mut Outbox) {
         match (self, kind) {
             (SenderEndpoint::Tcp(s), TimerKind::Retransmit) => s.on_rto_timer(now, out),
+            (SenderEndpoint::Tcp(s), TimerKind::Pacing) => s.on_pacing_timer(now, out),
             (_, kind) => unreachable!("a sender has no {kind:?} timer"),
         }
     }

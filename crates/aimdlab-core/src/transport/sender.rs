@@ -87,6 +87,10 @@ pub struct TcpSender {
     recover: u64,
     rto_deadline: Option<SimTime>,
     rto_timer_at: Option<SimTime>,
+    /// Pacing: the earliest time the next packet may leave.
+    next_send_at: SimTime,
+    /// Pacing: the pending pacing-timer event, if any.
+    pacing_timer_at: Option<SimTime>,
     /// No ECN reaction until the cumulative ACK passes this.
     ecn_recover: u64,
     cwr_pending: bool,
@@ -121,6 +125,8 @@ impl TcpSender {
             recover: 0,
             rto_deadline: None,
             rto_timer_at: None,
+            next_send_at: SimTime::ZERO,
+            pacing_timer_at: None,
             ecn_recover: 0,
             cwr_pending: false,
             stats: SenderStats::default(),
@@ -184,6 +190,7 @@ impl TcpSender {
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
+        self.pace(size, now);
         // RFC 6298 (5.1); and, as Linux does, restart the timer when the first outstanding
         // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged.
         if self.rto_deadline.is_none() || (is_retransmission && seq == self.snd_una) {
@@ -191,10 +198,34 @@ impl TcpSender {
         }
     }
 
-    /// Sends whatever the window allows: lost segments first, then new data.
+    /// Whether pacing holds the next packet back at `now`; if so, the pacing timer is armed.
+    fn paced_out(&mut self, now: SimTime, out: &mut Outbox) -> bool {
+        if now >= self.next_send_at || self.cc.pacing_rate().is_none() {
+            return false;
+        }
+        if self.pacing_timer_at.is_none_or(|at| self.next_send_at < at) {
+            self.pacing_timer_at = Some(self.next_send_at);
+            out.set_timer(TimerKind::Pacing, self.next_send_at);
+        }
+        true
+    }
+
+    /// After a packet of `size` left at `now`: when the next may leave, if the controller
+    /// paces (one packet's serialization time at its pacing rate).
+    fn pace(&mut self, size: Bytes, now: SimTime) {
+        if let Some(rate) = self.cc.pacing_rate() {
+            self.next_send_at = now + rate.serialization_time(size);
+        }
+    }
+
+    /// Sends whatever the window allows: lost segments first, then new data; with a pacing
+    /// rate from the controller, packets leave no faster than that rate.
     fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
         let cwnd = self.cc.cwnd_pkts().max(1.0) as u64;
         while self.pipe() < cwnd {
+            if self.paced_out(now, out) {
+                break;
+            }
             if let Some(seq) = self.sb.next_lost(self.snd_una) {
                 self.sb.mark_retransmitted(seq);
                 self.send_segment(seq, true, now, out);
@@ -306,6 +337,15 @@ impl TcpSender {
                 self.arm_rto(now + self.rtt.rto(), out);
             }
         }
+        self.try_send(now, out);
+    }
+
+    /// The pacing-timer event fired at `now`: the next packet may leave.
+    pub fn on_pacing_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.pacing_timer_at != Some(now) {
+            return; // superseded by an earlier timer event
+        }
+        self.pacing_timer_at = None;
         self.try_send(now, out);
     }
 
