@@ -163,3 +163,11 @@ def test_onoff_udp_sources_send_their_mean_rate_and_are_never_acknowledged():
     assert f["cwnd_final_pkts"].isna().all() and f["rtt_mean_ms"].isna().all()
     ts = r.timeseries.to_pandas()
     assert ts["cwnd_pkts"].isna().all() and (ts["in_flight_pkts"] == 0).all()
+
+
+def test_the_loss_event_rate_is_window_reductions_per_packet_sent():
+    sc = dumbbell(flows=4, duration="30s", warmup="5s", buffer="20pkt")
+    f = run_checked(sc).flows.to_pandas()
+    assert (f["loss_events"] == f["fast_retransmits"] + f["timeouts"]).all()
+    assert ((f["loss_event_rate"] - f["loss_events"] / f["data_pkts_sent"]).abs() < 1e-15).all()
+    assert (f["loss_event_rate"] > 0).all() and (f["ecn_event_rate"] == 0).all()

@@ -64,7 +64,8 @@ def measure(result: aimdlab.Result) -> dict:
     out = {}
     for group, (alpha, beta) in PARAMS.items():
         g = f[f["group_name"] == group]
-        p = float((g["fast_retransmits"] + g["timeouts"] + g["ecn_reductions"]).sum() / g["data_pkts_sent"].sum())
+        # The engine's loss events (window reductions) over the group (no ECN here).
+        p = float(g["loss_events"].sum() / g["data_pkts_sent"].sum())
         rtt_s = float(g["rtt_mean_ms"].mean()) / 1e3
         out[group] = {
             "rate_bps": float(g["send_rate_bps"].mean()),

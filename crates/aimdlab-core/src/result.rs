@@ -128,6 +128,8 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
             s.rto_first_sum_s / s.timeout_sequences as f64 * 1e3
         }
     });
+    fcol!("loss_event_rate", |f| f.sender.stats().loss_event_rate());
+    fcol!("ecn_event_rate", |f| f.sender.stats().ecn_event_rate());
     fcol!("cwnd_final_pkts", |f| f.sender.controller().map_or(f64::NAN, |c| c.cwnd_pkts()));
     macro_rules! ucol {
         ($name:expr, $f:expr) => {
@@ -143,6 +145,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     ucol!("timeouts", |f| f.sender.stats().timeouts);
     ucol!("timeout_sequences", |f| f.sender.stats().timeout_sequences);
     ucol!("ecn_reductions", |f| f.sender.stats().ecn_reductions);
+    ucol!("loss_events", |f| f.sender.stats().loss_events());
 
     flows.push("flow", Column::U64((0..n as u64).collect()));
     flows.push("group", Column::U64(plan.flows.iter().map(|f| f.group as u64).collect()));

@@ -107,9 +107,7 @@ def measure(pt: Point, result) -> Dict[str, float]:
     (packets/s, retransmissions included — the model's T)."""
     f = result.flows.to_pandas()
     g = f[f["group_name"] == "gaimd"]
-    sent = g["data_pkts_sent"].to_numpy(dtype=float)
-    reductions = (g["fast_retransmits"] + g["timeouts"]).to_numpy(dtype=float)
-    p = float(np.mean(reductions / np.maximum(sent, 1.0)))
+    p = float(np.nanmean(g["loss_event_rate"])) if g["loss_event_rate"].notna().any() else 0.0
     rtt_s = float(np.nanmean(g["rtt_mean_ms"])) / 1e3 if g["rtt_mean_ms"].notna().any() else math.nan
     t0_s = float(np.nanmean(g["rto_first_mean_ms"])) / 1e3 if g["rto_first_mean_ms"].notna().any() else 1.0
     measured = float(g["send_rate_bps"].mean()) / PACKET_BITS

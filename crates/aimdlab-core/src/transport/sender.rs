@@ -59,6 +59,34 @@ pub struct SenderStats {
     pub acks_received: u64,
 }
 
+impl SenderStats {
+    /// Loss events: window reductions in response to loss — fast retransmits (entries into
+    /// fast recovery, at most one per window) plus every retransmission timeout (each expiry,
+    /// backoffs included, cuts the window again, as ns-2's `slowdown` counts it). The papers'
+    /// measure of p (gaimd.txt §2.4.1: window reductions per packet sent).
+    pub fn loss_events(&self) -> u64 {
+        self.fast_retransmits + self.timeouts
+    }
+
+    /// The loss-event rate p of the models: loss events per data packet sent
+    /// (retransmissions included), NaN before any packet. ECN reductions are not in it (see
+    /// `ecn_event_rate`).
+    pub fn loss_event_rate(&self) -> f64 {
+        if self.data_pkts_sent == 0 {
+            return f64::NAN;
+        }
+        self.loss_events() as f64 / self.data_pkts_sent as f64
+    }
+
+    /// Window reductions in response to ECN-Echo per data packet sent, NaN before any packet.
+    pub fn ecn_event_rate(&self) -> f64 {
+        if self.data_pkts_sent == 0 {
+            return f64::NAN;
+        }
+        self.ecn_reductions as f64 / self.data_pkts_sent as f64
+    }
+}
+
 /// One flow's sender.
 pub struct TcpSender {
     flow: FlowId,
