@@ -31,3 +31,20 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// A parameter that failed a check: the field (relative to the table it belongs to, e.g. `cc` or `queue`) and what is wrong
+/// and what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError {
+    /// The parameter's name, e.g. `"beta"`.
+    pub field: &'static str,
+    /// The value, what is wrong with it and what is accepted.
+    pub message: String,
+}
+
+impl ParamError {
+    /// The error as a scenario error under the table at `path`.
+    pub fn at(self, path: &str) -> ScenarioError {
+        ScenarioError::new(format!("{path}.{}", self.field), self.message)
+    }
+}

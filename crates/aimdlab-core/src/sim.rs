@@ -10,6 +10,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSeries};
 use crate::net::link::Link;
 use crate::net::packet::{Packet, PacketKind};
+use crate::net::queue::QueueDiscipline;
 use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;

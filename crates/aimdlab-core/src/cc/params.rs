@@ -7,20 +7,11 @@
 //! `cc.beta`), then checked (`cc.beta: 1.5 is outside (0, 1); ...`).
 
 use super::congestion_control::CongestionControl;
+pub use crate::error::ParamError;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
-
-/// A parameter that failed a check: the field (relative to the `cc` table) and what is wrong
-/// and what is accepted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParamError {
-    /// The parameter's name, e.g. `"beta"`.
-    pub field: &'static str,
-    /// The value, what is wrong with it and what is accepted.
-    pub message: String,
-}
 
 /// The result of a parameter check.
 pub type Checked = Result<(), ParamError>;

@@ -11,7 +11,7 @@
 
 use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
-use super::queue::{DropCause, Queue, QueueConfig, QueueLog};
+use super::queue::{DropCause, Queue, QueueConfig, QueueDiscipline, QueueLog};
 use crate::event::{Event, EventQueue};
 use crate::ids::{LinkId, NodeId};
 use crate::monitor::histogram::DelayHistogram;

@@ -2,12 +2,13 @@
 //! names → ids, dumbbell expansion, shortest-path routing, per-flow transport settings.
 
 use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
-use super::resolve_queue::{resolve_loss, resolve_queue};
+use super::resolve_loss::resolve_loss;
 use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology};
 use crate::cc;
 use crate::error::ScenarioError;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::loss::LossModel;
+use crate::net::queue::spec::resolve_queue;
 use crate::net::queue::QueueConfig;
 use crate::net::routing;
 use crate::transport::config::TcpConfig;

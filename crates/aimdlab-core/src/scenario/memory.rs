@@ -17,7 +17,7 @@ use crate::net::link::{Link, PIPE_INITIAL_CAPACITY};
 use crate::net::packet::Packet;
 use crate::net::queue::fifo::PacketFifo;
 use crate::net::queue::QueueConfig;
-use crate::units::parse::PacketsOrBytes;
+
 use std::mem::size_of;
 
 /// Controller state columns assumed per time-series row beyond the eight fixed ones
@@ -28,28 +28,11 @@ const STATE_COLUMNS: u64 = 4;
 /// vector may hold up to twice its length) plus the copy handed to the caller.
 const SERIES_COPIES: u64 = 3;
 
-/// A queue's limit in packets (bytes counted as 1000-byte packets), at most 2^16.
-fn limit_pkts(q: &QueueConfig) -> u64 {
-    let of = |limit: &PacketsOrBytes| match limit {
-        PacketsOrBytes::Packets(n) => (*n).min(1 << 16),
-        PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16),
-    };
-    match q {
-        QueueConfig::DropTail { limit } | QueueConfig::Codel { limit, .. } => of(limit),
-        QueueConfig::Red(r) => of(&r.limit),
-        QueueConfig::Pie(p) => of(&p.limit),
-        QueueConfig::FqCodel(p) => p.limit_pkts.min(1 << 16),
-    }
-}
-
-/// Bytes a queue allocates up front: its FIFO's first ring, or FQ-CoDel's flow queues (a
-/// FIFO header, CoDel state, deficit and map entry per flow queue that traffic can reach).
+/// Bytes a queue allocates up front: its FIFO's first ring, and what a discipline keeps
+/// beside it (FQ-CoDel's flow queues).
 fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
-    let packet = size_of::<Packet>() as u64;
-    match q {
-        QueueConfig::FqCodel(p) => (p.flows as u64).min(flows) * 160,
-        _ => (limit_pkts(q) + 1).min(PacketFifo::INITIAL_CAPACITY as u64) * packet,
-    }
+    let ring = (q.limit_pkts() + 1).min(PacketFifo::INITIAL_CAPACITY as u64) * size_of::<Packet>() as u64;
+    ring + q.extra_bytes(flows)
 }
 
 /// Packets the network holds at most, roughly: rings grow on demand, and what fills them is
@@ -57,7 +40,7 @@ fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
 /// delay, with 1000-byte packets) — twice that for a slow-start overshoot. The monitored
 /// links are taken as the bottlenecks; without any, every queue is taken as full.
 fn packets_held(links: &[LinkPlan]) -> u64 {
-    let bottleneck = |l: &LinkPlan| limit_pkts(&l.queue) + (l.rate.bps as f64 * 2.0 * l.delay.as_secs_f64() / 8000.0) as u64;
+    let bottleneck = |l: &LinkPlan| l.queue.limit_pkts() + (l.rate.bps as f64 * 2.0 * l.delay.as_secs_f64() / 8000.0) as u64;
     let monitored: u64 = links.iter().filter(|l| l.monitor).map(bottleneck).sum();
     if monitored > 0 {
         2 * monitored

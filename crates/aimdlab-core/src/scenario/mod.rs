@@ -6,7 +6,7 @@ pub mod memory;
 pub mod memory_estimate;
 pub mod plan;
 pub mod quantity;
-pub mod resolve_queue;
+pub mod resolve_loss;
 pub mod schema;
 pub mod shape;
 

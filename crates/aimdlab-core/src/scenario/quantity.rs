@@ -7,7 +7,7 @@ use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Metadata, Schema, SchemaObject, StringValidation};
 use schemars::JsonSchema;
 use serde::de::{self, Deserializer, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 
 fn string_schema(description: &str, pattern: &str, example: &str) -> Schema {
@@ -50,7 +50,7 @@ impl<'de, T> Visitor<'de> for UnitVisitor<T> {
 }
 
 macro_rules! unit_string {
-    ($(#[$doc:meta])* $name:ident($inner:ty), $parse:expr, $expecting:expr, $pattern:expr, $example:expr) => {
+    ($(#[$doc:meta])* $name:ident($inner:ty), $parse:expr, $show:expr, $expecting:expr, $pattern:expr, $example:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct $name(pub $inner);
@@ -58,6 +58,13 @@ macro_rules! unit_string {
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 d.deserialize_any(UnitVisitor { expecting: $expecting, parse: $parse }).map($name)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let show: fn(&$inner) -> String = $show;
+                s.serialize_str(&show(&self.0))
             }
         }
 
@@ -76,6 +83,7 @@ unit_string!(
     /// A duration such as `"30ms"` (units s, ms, us, ns, ps).
     Duration(SimDuration),
     parse_duration,
+    |d| d.to_string(),
     "a duration such as \"30ms\" (units: s, ms, us, ns, ps)",
     r"^[0-9]+(\.[0-9]+)? ?(s|sec|ms|us|µs|ns|ps)$",
     "30ms"
@@ -84,6 +92,7 @@ unit_string!(
     /// A rate such as `"5Mbps"` (units bps, Kbps, Mbps, Gbps, Tbps).
     LinkRate(Rate),
     parse_rate,
+    |r| format!("{}bps", r.bps),
     "a rate such as \"5Mbps\" (units: bps, Kbps, Mbps, Gbps, Tbps)",
     r"^[0-9]+(\.[0-9]+)? ?(bps|[kK]bps|Mbps|Gbps|Tbps)$",
     "5Mbps"
@@ -92,6 +101,7 @@ unit_string!(
     /// A size in bytes such as `"1460B"` or `"20000KB"`.
     Size(Bytes),
     parse_bytes,
+    |b| format!("{}B", b.0),
     "a size such as \"1460B\" (units: B, KB, MB, GB, KiB, MiB, GiB)",
     r"^[0-9]+(\.[0-9]+)? ?(B|[kK]B|MB|GB|KiB|MiB|GiB)$",
     "1460B"
@@ -100,6 +110,10 @@ unit_string!(
     /// A buffer or window size in packets (`"100pkt"`) or bytes (`"150KB"`).
     BufferSize(PacketsOrBytes),
     parse_packets_or_bytes,
+    |l| match l {
+        PacketsOrBytes::Packets(n) => format!("{n}pkt"),
+        PacketsOrBytes::Bytes(b) => format!("{}B", b.0),
+    },
     "packets such as \"100pkt\" or bytes such as \"150KB\"",
     r"^[0-9]+(\.[0-9]+)? ?(pkt|pkts|packets|B|[kK]B|MB|GB|KiB|MiB|GiB)$",
     "100pkt"

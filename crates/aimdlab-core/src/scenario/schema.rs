@@ -6,6 +6,7 @@
 
 use super::quantity::{BufferSize, Duration, LinkRate, Size};
 use crate::cc::spec::CcSpec;
+use crate::net::queue::spec::QueueSpec;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -84,94 +85,6 @@ pub struct LinkSpec {
     /// Random loss on the wire. Default: none.
     #[serde(default)]
     pub loss: Option<LossSpec>,
-}
-
-/// Queue disciplines.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum QueueKind {
-    /// First in, first out; arrivals that do not fit are dropped.
-    #[default]
-    Droptail,
-    /// Random Early Detection (Floyd & Jacobson 1993), as ns-2 implements it.
-    Red,
-    /// CoDel (RFC 8289).
-    Codel,
-    /// FQ-CoDel (RFC 8290).
-    FqCodel,
-    /// PIE (RFC 8033).
-    Pie,
-}
-
-/// An egress queue. Fields that do not apply to `kind` are rejected.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct QueueSpec {
-    /// The discipline. Default `"droptail"`.
-    #[serde(default)]
-    pub kind: QueueKind,
-    /// Capacity in packets (`"100pkt"`) or bytes (`"150KB"`), not counting the packet being
-    /// transmitted. Default `"100pkt"` (droptail, red), `"1000pkt"` (codel, pie, as Linux),
-    /// `"10240pkt"` (fq_codel, RFC 8290). FQ-CoDel takes packets only.
-    #[serde(default)]
-    pub limit: Option<BufferSize>,
-    /// RED: minimum threshold, `"5pkt"` or bytes (byte mode). Default `"5pkt"` (ns-2).
-    #[serde(default)]
-    pub min_th: Option<BufferSize>,
-    /// RED: maximum threshold, in the unit of `min_th`. Default `"15pkt"` (ns-2).
-    #[serde(default)]
-    pub max_th: Option<BufferSize>,
-    /// RED: marking probability at `max_th`, in (0, 1]. Default 0.1 (ns-2 `linterm_ = 10`).
-    #[serde(default)]
-    pub max_p: Option<f64>,
-    /// RED: weight of the average queue, in (0, 1]. Default 0.002 (Floyd & Jacobson).
-    #[serde(default)]
-    pub w_q: Option<f64>,
-    /// RED: gentle ramp from `max_p` at `max_th` to 1 at `2·max_th`. Default true (ns-2).
-    #[serde(default)]
-    pub gentle: Option<bool>,
-    /// RED: ns-2's `wait` spacing between drops. Default true (ns-2).
-    #[serde(default)]
-    pub wait: Option<bool>,
-    /// RED: typical packet size for the idle-time decay and byte mode. Default `"500B"` (ns-2).
-    #[serde(default)]
-    pub mean_pkt_size: Option<Size>,
-    /// RED: set min_th, max_th and w_q from the link rate (Adaptive RED, Floyd et al. 2001):
-    /// min_th = max(5, target·C/2), max_th = 3·min_th, w_q = 1 − exp(−1/C). Default false.
-    #[serde(default)]
-    pub auto: Option<bool>,
-    /// RED: mark (not drop) also above the maximum threshold. Default false.
-    #[serde(default)]
-    pub mark_forced: Option<bool>,
-    /// RED, CoDel, FQ-CoDel, PIE: mark ECN-capable packets (CE) instead of dropping them
-    /// early. Default false.
-    #[serde(default)]
-    pub ecn: Option<bool>,
-    /// CoDel, FQ-CoDel: acceptable standing delay, default `"5ms"`; PIE: reference delay,
-    /// default `"15ms"`; RED with `auto`: target delay, default `"5ms"`.
-    #[serde(default)]
-    pub target: Option<Duration>,
-    /// CoDel, FQ-CoDel: the sliding window. Default `"100ms"`.
-    #[serde(default)]
-    pub interval: Option<Duration>,
-    /// FQ-CoDel: number of flow queues. Default 1024.
-    #[serde(default)]
-    pub flows: Option<u32>,
-    /// FQ-CoDel: DRR quantum. Default `"1514B"`.
-    #[serde(default)]
-    pub quantum: Option<Size>,
-    /// PIE: update period of the drop probability. Default `"15ms"`.
-    #[serde(default)]
-    pub t_update: Option<Duration>,
-    /// PIE: integral gain α, Hz. Default 0.125.
-    #[serde(default)]
-    pub alpha: Option<f64>,
-    /// PIE: proportional gain β, Hz. Default 1.25.
-    #[serde(default)]
-    pub beta: Option<f64>,
-    /// PIE: burst allowance. Default `"150ms"`.
-    #[serde(default)]
-    pub max_burst: Option<Duration>,
 }
 
 /// Loss models.

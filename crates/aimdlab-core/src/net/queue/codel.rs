@@ -10,9 +10,18 @@
 //! Defaults: target 5 ms, interval 100 ms (RFC 8289 §4.2, 4.3).
 
 use super::fifo::PacketFifo;
-use super::{DropCause, QueueLog};
+use super::log::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
 use crate::units::{SimDuration, SimTime};
+use super::discipline::QueueDiscipline;
+use super::params::{check_limit, check_positive_duration, limit_in_pkts, DisciplineSpec};
+use crate::error::ParamError;
+use crate::rng::RngStream;
+use crate::scenario::quantity::{BufferSize, Duration};
+use crate::units::parse::PacketsOrBytes;
+use crate::units::Rate;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Resolved CoDel parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -150,5 +159,79 @@ impl Codel {
     /// The stored packets.
     pub fn fifo(&self) -> &PacketFifo {
         &self.fifo
+    }
+}
+
+/// CoDel's parameters (`queue = { kind = "codel", target = "5ms" }`), defaults from RFC 8289
+/// and Linux.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct CodelSpec {
+    /// Capacity (tail drop beyond it). Default `"1000pkt"` (Linux).
+    pub limit: BufferSize,
+    /// Acceptable standing queue delay. Default `"5ms"`.
+    pub target: Duration,
+    /// The sliding window. Default `"100ms"`.
+    pub interval: Duration,
+    /// Mark ECN-capable packets (CE) instead of dropping them. Default false.
+    pub ecn: bool,
+}
+
+impl Default for CodelSpec {
+    fn default() -> Self {
+        CodelSpec {
+            limit: BufferSize(PacketsOrBytes::Packets(1000)),
+            target: Duration(SimDuration::from_millis(5)),
+            interval: Duration(SimDuration::from_millis(100)),
+            ecn: false,
+        }
+    }
+}
+
+/// CoDel resolved for one link: its capacity and its control law.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodelConfig {
+    /// Capacity.
+    pub limit: PacketsOrBytes,
+    /// The control law's parameters.
+    pub params: CodelParams,
+}
+
+/// CoDel's control-law parameters from `target`, `interval` and `ecn` (shared with FQ-CoDel).
+pub fn codel_params(target: Duration, interval: Duration, ecn: bool) -> Result<CodelParams, ParamError> {
+    Ok(CodelParams { target: check_positive_duration("target", target.0)?, interval: check_positive_duration("interval", interval.0)?, ecn })
+}
+
+impl DisciplineSpec for CodelSpec {
+    const KIND: &'static str = "codel";
+    type Config = CodelConfig;
+    type Queue = Box<Codel>;
+    fn resolve(&self, _rate: Rate) -> Result<CodelConfig, ParamError> {
+        Ok(CodelConfig { limit: check_limit(self.limit.0)?, params: codel_params(self.target, self.interval, self.ecn)? })
+    }
+    fn build(c: &CodelConfig, _rate: Rate, _salt: u64) -> Box<Codel> {
+        Box::new(Codel::new(c.limit, &c.params))
+    }
+    fn limit_pkts(c: &CodelConfig) -> u64 {
+        limit_in_pkts(c.limit)
+    }
+}
+
+impl QueueDiscipline for Codel {
+    #[inline]
+    fn enqueue(&mut self, p: Packet, _now: SimTime, _rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        Codel::enqueue(self, p, log)
+    }
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, log: &mut QueueLog) -> Option<Packet> {
+        Codel::dequeue(self, now, log)
+    }
+    #[inline]
+    fn len_pkts(&self) -> u64 {
+        self.fifo.len_pkts()
+    }
+    #[inline]
+    fn len_bytes(&self) -> u64 {
+        self.fifo.len_bytes()
     }
 }

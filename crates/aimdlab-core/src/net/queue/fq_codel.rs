@@ -17,10 +17,20 @@
 
 use super::codel::{CodelParams, CodelState};
 use super::fifo::PacketFifo;
-use super::{DropCause, QueueLog};
+use super::log::{DropCause, QueueLog};
 use crate::net::packet::Packet;
 use crate::units::SimTime;
 use std::collections::{HashMap, VecDeque};
+use super::codel::codel_params;
+use super::discipline::QueueDiscipline;
+use super::params::DisciplineSpec;
+use crate::error::ParamError;
+use crate::rng::RngStream;
+use crate::scenario::quantity::{BufferSize, Duration, Size};
+use crate::units::parse::PacketsOrBytes;
+use crate::units::{Bytes, Rate, SimDuration};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Resolved FQ-CoDel parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -179,6 +189,88 @@ impl FqCodel {
 
     /// Bytes held.
     pub fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// FQ-CoDel's parameters (`queue = { kind = "fq_codel", flows = 1024 }`), defaults from
+/// RFC 8290 and Linux.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct FqCodelSpec {
+    /// Capacity, in packets only. Default `"10240pkt"` (RFC 8290).
+    pub limit: BufferSize,
+    /// Number of flow queues, 1 to 65536. Default 1024.
+    pub flows: u32,
+    /// DRR quantum. Default `"1514B"`.
+    pub quantum: Size,
+    /// Each queue's CoDel target. Default `"5ms"`.
+    pub target: Duration,
+    /// Each queue's CoDel interval. Default `"100ms"`.
+    pub interval: Duration,
+    /// Mark ECN-capable packets (CE) instead of dropping them. Default false.
+    pub ecn: bool,
+}
+
+impl Default for FqCodelSpec {
+    fn default() -> Self {
+        FqCodelSpec {
+            limit: BufferSize(PacketsOrBytes::Packets(10240)),
+            flows: 1024,
+            quantum: Size(Bytes(1514)),
+            target: Duration(SimDuration::from_millis(5)),
+            interval: Duration(SimDuration::from_millis(100)),
+            ecn: false,
+        }
+    }
+}
+
+impl DisciplineSpec for FqCodelSpec {
+    const KIND: &'static str = "fq_codel";
+    type Config = FqCodelParams;
+    type Queue = Box<FqCodel>;
+    fn resolve(&self, _rate: Rate) -> Result<FqCodelParams, ParamError> {
+        let limit_pkts = match self.limit.0 {
+            PacketsOrBytes::Packets(0) => return Err(ParamError { field: "limit", message: "\"0pkt\" holds nothing; expected at least 1 packet".into() }),
+            PacketsOrBytes::Packets(n) => n,
+            PacketsOrBytes::Bytes(_) => return Err(ParamError { field: "limit", message: "is in bytes; fq_codel takes a limit in packets such as \"10240pkt\"".into() }),
+        };
+        if self.flows == 0 || self.flows > 65536 {
+            return Err(ParamError { field: "flows", message: format!("{} is out of range; expected 1 to 65536 queues", self.flows) });
+        }
+        if self.quantum.0 .0 == 0 {
+            return Err(ParamError { field: "quantum", message: "\"0B\" is not allowed; expected at least one byte".into() });
+        }
+        Ok(FqCodelParams { limit_pkts, flows: self.flows, quantum: self.quantum.0 .0, codel: codel_params(self.target, self.interval, self.ecn)? })
+    }
+    fn build(p: &FqCodelParams, _rate: Rate, salt: u64) -> Box<FqCodel> {
+        Box::new(FqCodel::new(p, salt))
+    }
+    fn limit_pkts(p: &FqCodelParams) -> u64 {
+        p.limit_pkts.min(1 << 16)
+    }
+    /// A flow queue (FIFO header, CoDel state, deficit) and its map entry, per flow queue
+    /// that traffic can reach.
+    fn extra_bytes(p: &FqCodelParams, flows: u64) -> u64 {
+        (p.flows as u64).min(flows) * 160
+    }
+}
+
+impl QueueDiscipline for FqCodel {
+    #[inline]
+    fn enqueue(&mut self, p: Packet, _now: SimTime, _rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        FqCodel::enqueue(self, p, log)
+    }
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, log: &mut QueueLog) -> Option<Packet> {
+        FqCodel::dequeue(self, now, log)
+    }
+    #[inline]
+    fn len_pkts(&self) -> u64 {
+        self.pkts
+    }
+    #[inline]
+    fn len_bytes(&self) -> u64 {
         self.bytes
     }
 }

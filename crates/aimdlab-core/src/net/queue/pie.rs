@@ -15,12 +15,19 @@
 
 use super::droptail::{fifo_for, push_or_overflow};
 use super::fifo::PacketFifo;
-use super::{DropCause, QueueLog};
+use super::log::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
 use crate::rng::RngStream;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{SimDuration, SimTime};
 use rand::Rng;
+use super::discipline::QueueDiscipline;
+use super::params::{check_limit, check_positive_duration, limit_in_pkts, DisciplineSpec};
+use crate::error::ParamError;
+use crate::scenario::quantity::{BufferSize, Duration};
+use crate::units::Rate;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Resolved PIE parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,5 +154,87 @@ impl Pie {
     /// The stored packets.
     pub fn fifo(&self) -> &PacketFifo {
         &self.fifo
+    }
+}
+
+/// PIE's parameters (`queue = { kind = "pie", target = "15ms" }`), defaults from RFC 8033.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct PieSpec {
+    /// Capacity (tail drop beyond it). Default `"1000pkt"` (Linux).
+    pub limit: BufferSize,
+    /// Reference queuing delay (QDELAY_REF). Default `"15ms"`.
+    pub target: Duration,
+    /// Update period of the drop probability (T_UPDATE). Default `"15ms"`.
+    pub t_update: Duration,
+    /// Integral gain α, Hz. Default 0.125.
+    pub alpha: f64,
+    /// Proportional gain β, Hz. Default 1.25.
+    pub beta: f64,
+    /// Burst allowance (MAX_BURST). Default `"150ms"`.
+    pub max_burst: Duration,
+    /// Mark ECN-capable packets (CE, while p ≤ 0.1) instead of dropping them. Default false.
+    pub ecn: bool,
+}
+
+impl Default for PieSpec {
+    fn default() -> Self {
+        PieSpec {
+            limit: BufferSize(PacketsOrBytes::Packets(1000)),
+            target: Duration(SimDuration::from_millis(15)),
+            t_update: Duration(SimDuration::from_millis(15)),
+            alpha: 0.125,
+            beta: 1.25,
+            max_burst: Duration(SimDuration::from_millis(150)),
+            ecn: false,
+        }
+    }
+}
+
+impl DisciplineSpec for PieSpec {
+    const KIND: &'static str = "pie";
+    type Config = PieParams;
+    type Queue = Box<Pie>;
+    fn resolve(&self, _rate: Rate) -> Result<PieParams, ParamError> {
+        let limit = check_limit(self.limit.0)?;
+        for (field, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(ParamError { field, message: format!("{v} is not positive; expected a gain > 0 (Hz)") });
+            }
+        }
+        Ok(PieParams {
+            limit,
+            target: check_positive_duration("target", self.target.0)?,
+            t_update: check_positive_duration("t_update", self.t_update.0)?,
+            alpha: self.alpha,
+            beta: self.beta,
+            max_burst: self.max_burst.0,
+            ecn: self.ecn,
+        })
+    }
+    fn build(p: &PieParams, _rate: Rate, _salt: u64) -> Box<Pie> {
+        Box::new(Pie::new(p))
+    }
+    fn limit_pkts(p: &PieParams) -> u64 {
+        limit_in_pkts(p.limit)
+    }
+}
+
+impl QueueDiscipline for Pie {
+    #[inline]
+    fn enqueue(&mut self, p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        Pie::enqueue(self, p, now, rng, log)
+    }
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, _log: &mut QueueLog) -> Option<Packet> {
+        Pie::dequeue(self, now)
+    }
+    #[inline]
+    fn len_pkts(&self) -> u64 {
+        self.fifo.len_pkts()
+    }
+    #[inline]
+    fn len_bytes(&self) -> u64 {
+        self.fifo.len_bytes()
     }
 }

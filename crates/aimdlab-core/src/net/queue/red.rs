@@ -23,12 +23,19 @@
 
 use super::droptail::{fifo_for, push_or_overflow};
 use super::fifo::PacketFifo;
-use super::{DropCause, QueueLog};
+use super::log::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
 use crate::rng::RngStream;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Rate, SimTime};
 use rand::Rng;
+use super::discipline::QueueDiscipline;
+use super::params::{check_limit, check_probability, limit_in_pkts, DisciplineSpec};
+use crate::error::ParamError;
+use crate::scenario::quantity::{BufferSize, Duration, Size};
+use crate::units::{Bytes, SimDuration};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Resolved RED parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +182,148 @@ impl Red {
     /// The stored packets.
     pub fn fifo(&self) -> &PacketFifo {
         &self.fifo
+    }
+}
+
+/// RED's parameters (`queue = { kind = "red", min_th = "5pkt", max_th = "15pkt" }`),
+/// defaults from ns-2 and Floyd & Jacobson.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RedSpec {
+    /// Capacity in packets (`"100pkt"`) or bytes (`"150KB"`). Default `"100pkt"`.
+    pub limit: BufferSize,
+    /// Minimum threshold, `"5pkt"` or bytes (byte mode). Default `"5pkt"` (ns-2).
+    pub min_th: Option<BufferSize>,
+    /// Maximum threshold, in the unit of `min_th`. Default `"15pkt"` (ns-2).
+    pub max_th: Option<BufferSize>,
+    /// Marking probability at `max_th`, in (0, 1]. Default 0.1 (ns-2 `linterm_ = 10`).
+    pub max_p: f64,
+    /// Weight of the average queue, in (0, 1]. Default 0.002 (Floyd & Jacobson).
+    pub w_q: Option<f64>,
+    /// Gentle ramp from `max_p` at `max_th` to 1 at `2·max_th`. Default true (ns-2).
+    pub gentle: bool,
+    /// ns-2's `wait` spacing between drops. Default true (ns-2).
+    pub wait: bool,
+    /// Typical packet size for the idle-time decay and byte mode. Default `"500B"` (ns-2).
+    pub mean_pkt_size: Size,
+    /// Set min_th, max_th and w_q from the link rate (Adaptive RED, Floyd et al. 2001):
+    /// min_th = max(5, target·C/2), max_th = 3·min_th, w_q = 1 − exp(−1/C). Default false.
+    pub auto: bool,
+    /// With `auto`: the target delay. Default `"5ms"`.
+    pub target: Option<Duration>,
+    /// Mark (not drop) also above the maximum threshold. Default false.
+    pub mark_forced: bool,
+    /// Mark ECN-capable packets (CE) instead of dropping them early. Default false.
+    pub ecn: bool,
+}
+
+impl Default for RedSpec {
+    fn default() -> Self {
+        RedSpec {
+            limit: BufferSize(PacketsOrBytes::Packets(100)),
+            min_th: None,
+            max_th: None,
+            max_p: 0.1,
+            w_q: None,
+            gentle: true,
+            wait: true,
+            mean_pkt_size: Size(Bytes(500)),
+            auto: false,
+            target: None,
+            mark_forced: false,
+            ecn: false,
+        }
+    }
+}
+
+impl DisciplineSpec for RedSpec {
+    const KIND: &'static str = "red";
+    type Config = RedConfig;
+    type Queue = Box<Red>;
+    fn resolve(&self, rate: Rate) -> Result<RedConfig, ParamError> {
+        let limit = check_limit(self.limit.0)?;
+        let mean_pkt_size = self.mean_pkt_size.0 .0;
+        if mean_pkt_size == 0 {
+            return Err(ParamError { field: "mean_pkt_size", message: "\"0B\" is not allowed; expected a packet size > 0".into() });
+        }
+        let (min_th, max_th, w_q, byte_mode);
+        if self.auto {
+            for (field, given) in [("min_th", self.min_th.is_some()), ("max_th", self.max_th.is_some()), ("w_q", self.w_q.is_some())] {
+                if given {
+                    return Err(ParamError { field, message: "is set automatically when auto = true; remove it or set auto = false".into() });
+                }
+            }
+            // Adaptive RED §5: C in packets of mean_pkt_size per second.
+            let c = rate.bps as f64 / (8.0 * mean_pkt_size as f64);
+            let target = self.target.map(|d| d.0).unwrap_or(SimDuration::from_millis(5)).as_secs_f64();
+            min_th = (target * c / 2.0).max(5.0);
+            max_th = 3.0 * min_th;
+            w_q = 1.0 - (-1.0 / c).exp();
+            byte_mode = false;
+        } else {
+            if self.target.is_some() {
+                return Err(ParamError { field: "target", message: "applies to RED only with auto = true".into() });
+            }
+            let min = self.min_th.map(|t| t.0).unwrap_or(PacketsOrBytes::Packets(5));
+            let max = self.max_th.map(|t| t.0).unwrap_or(PacketsOrBytes::Packets(15));
+            let (lo, hi, bytes) = match (min, max) {
+                (PacketsOrBytes::Packets(a), PacketsOrBytes::Packets(b)) => (a as f64, b as f64, false),
+                (PacketsOrBytes::Bytes(a), PacketsOrBytes::Bytes(b)) => (a.0 as f64, b.0 as f64, true),
+                _ => {
+                    let message = "is in a different unit from min_th; give both in packets (\"5pkt\") or both in bytes (\"7500B\")".into();
+                    return Err(ParamError { field: "max_th", message });
+                }
+            };
+            if lo >= hi {
+                return Err(ParamError { field: "min_th", message: format!("{lo} is not below max_th ({hi}); expected min_th < max_th") });
+            }
+            min_th = lo;
+            max_th = hi;
+            byte_mode = bytes;
+            w_q = check_probability("w_q", self.w_q.unwrap_or(0.002), true)?;
+        }
+        let max_p = check_probability("max_p", self.max_p, true)?;
+        Ok(RedConfig {
+            limit,
+            byte_mode,
+            min_th,
+            max_th,
+            max_p,
+            w_q,
+            gentle: self.gentle,
+            wait: self.wait,
+            mean_pkt_size,
+            ecn: self.ecn,
+            mark_forced: self.mark_forced,
+        })
+    }
+    fn build(c: &RedConfig, rate: Rate, _salt: u64) -> Box<Red> {
+        Box::new(Red::new(c, rate))
+    }
+    fn limit_pkts(c: &RedConfig) -> u64 {
+        limit_in_pkts(c.limit)
+    }
+}
+
+impl QueueDiscipline for Red {
+    #[inline]
+    fn enqueue(&mut self, p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        Red::enqueue(self, p, now, rng, log)
+    }
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, _log: &mut QueueLog) -> Option<Packet> {
+        Red::dequeue(self, now)
+    }
+    #[inline]
+    fn len_pkts(&self) -> u64 {
+        self.fifo.len_pkts()
+    }
+    #[inline]
+    fn len_bytes(&self) -> u64 {
+        self.fifo.len_bytes()
+    }
+    fn red_avg(&self) -> Option<f64> {
+        Some(self.avg)
     }
 }
 

@@ -1,0 +1,159 @@
+//! The registry of queue disciplines: one line per discipline in the `queue_registry!` list
+//! of `net/queue/mod.rs` (its module, its variant name and its parameter struct, see
+//! [`DisciplineSpec`](super::params::DisciplineSpec)). From that list the macro makes the
+//! resolved [`QueueConfig`](super::QueueConfig), the per-link [`Queue`](super::Queue)
+//! (dispatched statically on the hot path), lookup by `kind`, and the JSON Schema of every
+//! `queue` table.
+//!
+//! Adding a discipline: a new file with the queue, its parameter struct and their trait
+//! impls, and one line in that list (the line also declares the file's module).
+
+use super::params::DisciplineSpec;
+use crate::error::ScenarioError;
+use schemars::gen::SchemaGenerator;
+use schemars::schema::{InstanceType, Schema, SchemaObject};
+use serde_json::{Map, Value};
+
+/// Reads the fields `given` of a `queue` table at `path` as `S`'s parameters (defaults for
+/// the rest) and resolves them for a link of `rate`.
+pub fn read<S: DisciplineSpec>(given: &Map<String, Value>, rate: crate::units::Rate, path: &str) -> Result<S::Config, ScenarioError> {
+    let spec: S = serde_path_to_error::deserialize(Value::Object(given.clone())).map_err(|e| {
+        let message = e.inner().to_string();
+        // serde: "unknown field `x`, expected `a`, `b`" / "expected one of `a`, `b`".
+        if let Some(rest) = message.strip_prefix("unknown field `") {
+            if let Some((field, accepted)) = rest.split_once('`') {
+                let accepted = accepted.trim_start_matches(", expected ").trim_start_matches("one of ").replace('`', "");
+                return ScenarioError::new(format!("{path}.{field}"), format!("is not a parameter of kind = {:?}; it takes kind, {accepted}", S::KIND));
+            }
+        }
+        let at = e.path().to_string();
+        let message = message.replace("expected f64", "expected a number");
+        if at == "." {
+            ScenarioError::new(path, message)
+        } else {
+            ScenarioError::new(format!("{path}.{at}"), message)
+        }
+    })?;
+    spec.resolve(rate).map_err(|e| e.at(path))
+}
+
+/// The schema of a `queue` table of `S`: its parameters plus `kind` (required unless `S` is
+/// the default discipline).
+pub fn table_schema<S: DisciplineSpec>(gen: &mut SchemaGenerator, default_kind: &str) -> Schema {
+    let mut s = S::json_schema(gen).into_object();
+    let mut kind = SchemaObject { instance_type: Some(InstanceType::String.into()), enum_values: Some(vec![Value::from(S::KIND)]), ..Default::default() };
+    kind.metadata().description = Some("The discipline.".into());
+    let object = s.object();
+    object.properties.insert("kind".into(), Schema::Object(kind));
+    if S::KIND != default_kind {
+        object.required.insert("kind".into());
+    }
+    Schema::Object(s)
+}
+
+/// Declares the disciplines' modules and makes, from the list, `QueueConfig`, `Queue`,
+/// `queue_kinds`, `table_schemas` and `resolve_kind` in the invoking module. The first line
+/// is the default discipline.
+macro_rules! queue_registry {
+    ($($module:ident :: $variant:ident ( $spec:ident )),* $(,)?) => {
+        $( #[allow(missing_docs)] pub mod $module; )*
+        $( pub use $module::$spec; )*
+
+        /// A queue discipline resolved for one link.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum QueueConfig {
+            $(
+                #[allow(missing_docs)]
+                $variant(<$spec as $crate::net::queue::params::DisciplineSpec>::Config),
+            )*
+        }
+
+        /// An egress queue.
+        pub enum Queue {
+            $(
+                #[allow(missing_docs)]
+                $variant(<$spec as $crate::net::queue::params::DisciplineSpec>::Queue),
+            )*
+        }
+
+        impl QueueConfig {
+            /// The capacity in packets (bytes as 1000-byte packets), for the memory estimate.
+            pub fn limit_pkts(&self) -> u64 {
+                match self { $( QueueConfig::$variant(c) => <$spec as $crate::net::queue::params::DisciplineSpec>::limit_pkts(c), )* }
+            }
+            /// Bytes allocated up front beside the packet ring, for a run of `flows` flows.
+            pub fn extra_bytes(&self, flows: u64) -> u64 {
+                match self { $( QueueConfig::$variant(c) => <$spec as $crate::net::queue::params::DisciplineSpec>::extra_bytes(c, flows), )* }
+            }
+        }
+
+        impl Queue {
+            /// A new empty queue of the configured kind on a link of `rate`; `salt` seeds what a
+            /// discipline fixes at start (FQ-CoDel's hash perturbation).
+            pub fn new(cfg: &QueueConfig, rate: $crate::units::Rate, salt: u64) -> Self {
+                match cfg { $( QueueConfig::$variant(c) => Queue::$variant(<$spec as $crate::net::queue::params::DisciplineSpec>::build(c, rate, salt)), )* }
+            }
+        }
+
+        impl $crate::net::queue::discipline::QueueDiscipline for Queue {
+            #[inline]
+            fn enqueue(&mut self, p: $crate::net::packet::Packet, now: $crate::units::SimTime, rng: &mut $crate::rng::RngStream, log: &mut $crate::net::queue::log::QueueLog) -> bool {
+                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::enqueue(q, p, now, rng, log), )* }
+            }
+            #[inline]
+            fn dequeue(&mut self, now: $crate::units::SimTime, log: &mut $crate::net::queue::log::QueueLog) -> Option<$crate::net::packet::Packet> {
+                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::dequeue(q, now, log), )* }
+            }
+            #[inline]
+            fn len_pkts(&self) -> u64 {
+                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_pkts(q), )* }
+            }
+            #[inline]
+            fn len_bytes(&self) -> u64 {
+                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_bytes(q), )* }
+            }
+            fn red_avg(&self) -> Option<f64> {
+                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::red_avg(q), )* }
+            }
+            #[inline]
+            fn is_passive(&self) -> bool {
+                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::is_passive(q), )* }
+            }
+        }
+
+        /// Every `kind` a scenario may give, the default first.
+        pub fn queue_kinds() -> Vec<&'static str> {
+            vec![$( <$spec as $crate::net::queue::params::DisciplineSpec>::KIND, )*]
+        }
+
+        /// The JSON Schema of each discipline's `queue` table, in registry order.
+        pub fn table_schemas(gen: &mut schemars::gen::SchemaGenerator) -> Vec<schemars::schema::Schema> {
+            let default = queue_kinds()[0];
+            vec![$( $crate::net::queue::registry::table_schema::<$spec>(gen, default), )*]
+        }
+
+        /// The kinds whose parameters include `field` (for error messages).
+        pub fn kinds_accepting(field: &str) -> Vec<&'static str> {
+            let mut kinds = Vec::new();
+            $(
+                let schema = <$spec as schemars::JsonSchema>::json_schema(&mut schemars::gen::SchemaGenerator::default()).into_object();
+                if schema.object.is_some_and(|o| o.properties.contains_key(field)) {
+                    kinds.push(<$spec as $crate::net::queue::params::DisciplineSpec>::KIND);
+                }
+            )*
+            kinds
+        }
+
+        /// Resolves discipline `kind` with the fields `given` (without `kind`) at `path` for a
+        /// link of `rate`; `None` if no discipline has that kind.
+        pub fn resolve_kind(kind: &str, given: &serde_json::Map<String, serde_json::Value>, rate: $crate::units::Rate, path: &str) -> Result<Option<QueueConfig>, $crate::error::ScenarioError> {
+            $(
+                if kind == <$spec as $crate::net::queue::params::DisciplineSpec>::KIND {
+                    return $crate::net::queue::registry::read::<$spec>(given, rate, path).map(|c| Some(QueueConfig::$variant(c)));
+                }
+            )*
+            Ok(None)
+        }
+    };
+}
+pub(crate) use queue_registry;
