@@ -65,3 +65,15 @@ def test_a_python_circle_is_found(tmp_path):
     assert r.returncode == 1, r.stdout
     assert "python/aimdlab/x.py -> python/aimdlab/y.py: g" in r.stdout, r.stdout
     assert "python/aimdlab/y.py -> python/aimdlab/x.py: x" in r.stdout, r.stdout
+
+
+def test_a_parent_that_uses_what_it_re_exports_from_a_child_that_uses_the_parent_is_a_circle(tmp_path):
+    repo = _tree(tmp_path, {
+        "crates/aimdlab-core/src/lib.rs": "pub mod q;\n",
+        "crates/aimdlab-core/src/q/mod.rs": "pub mod red;\npub use red::Red;\npub struct Log;\npub enum Queue { Red(Red) }\n",
+        "crates/aimdlab-core/src/q/red.rs": "use super::Log;\npub struct Red(Log);\n",
+    })
+    r = _check(repo)
+    assert r.returncode == 1, r.stdout
+    assert "crates/aimdlab-core/src/q/mod.rs -> crates/aimdlab-core/src/q/red.rs: Red" in r.stdout, r.stdout
+    assert "crates/aimdlab-core/src/q/red.rs -> crates/aimdlab-core/src/q/mod.rs: Log" in r.stdout, r.stdout

@@ -6,7 +6,8 @@ Usage: python tools/import_circles.py [REPO]
 A file depends on another when it uses a name defined there: `use` declarations and inline
 `crate::`/`super::`/`self::` paths (or paths through a name it imported) in Rust, `import`
 statements in Python. A name taken through a re-export (`pub use`) ties the file to both the
-re-exporting file and the one defining the name; the re-export itself is no edge; `mod` declarations are not edges; comments, strings and each
+re-exporting file and the one defining the name; a re-export is an edge only where the file's
+own code uses the name; `mod` declarations are not edges; comments, strings and each
 file's trailing `#[cfg(test)]` module are ignored (test code may reach anywhere).
 """
 
@@ -158,6 +159,12 @@ class RustCrate:
                 if path:
                     aliases[path[-1]] = path
                 if not is_pub:
+                    targets.append((path, self))
+            # A name a re-export brings in counts where the file's own code uses it.
+            body = re.sub(r"(^|[;{}\s])(pub(\([^)]*\))?\s+)?use\s+[^;]+;", " ", code)
+            used = set(re.findall(r"\b[A-Za-z_]\w*\b", body))
+            for path, is_pub in self.uses[m]:
+                if is_pub and path and path[-1] in used:
                     targets.append((path, self))
             for pm in re.finditer(r"(?<![\w:])((?:\$?crate|super|self|[a-z_][a-z0-9_]*)(?:::\w+)+)", code):
                 segs = pm.group(1).split("::")
