@@ -173,3 +173,24 @@ def test_the_loss_event_rate_is_window_reductions_per_packet_sent():
     assert (f["loss_events"] == f["fast_retransmits"] + f["timeouts"]).all()
     assert ((f["loss_event_rate"] - f["loss_events"] / f["data_pkts_sent"]).abs() < 1e-15).all()
     assert (f["loss_event_rate"] > 0).all() and (f["ecn_event_rate"] == 0).all()
+
+
+def test_an_onoff_application_over_tcp_is_application_limited():
+    # The same ON/OFF source (500 kbit/s while ON, mean ON 1 s / OFF 2 s) over TCP on an idle
+    # 10 Mbps path: TCP sends what the application offers, reliably, and no more.
+    app = {"kind": "onoff", "rate": "500Kbps", "on": "1s", "off": "2s"}
+    tcp = run_checked(dumbbell(duration="300s", flow={"app": app, "transport": "tcp"}))
+    udp = run_checked(dumbbell(duration="300s", flow={"app": app}))
+    ft, fu = tcp.flows.to_pandas().iloc[0], udp.flows.to_pandas().iloc[0]
+    assert ft["cc"] == "reno" and fu["cc"] == "udp"
+    # Same offered data (same seed, same draws): TCP delivers every message UDP sent.
+    assert ft["data_pkts_sent"] == fu["data_pkts_sent"] and ft["retransmitted_pkts"] == 0
+    assert ft["delivered_bytes"] == fu["delivered_bytes"]
+    assert ft["rtt_mean_ms"] > 0 and tcp.summary["packets"]["delivered"] > udp.summary["packets"]["delivered"]  # ACKs
+
+
+def test_udp_needs_a_self_paced_application():
+    with pytest.raises(aimdlab.ScenarioError, match=r'flows\[0\]\.transport: "udp" carries only an application that paces itself'):
+        aimdlab.validate(dumbbell(flow={"transport": "udp"}))
+    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.transport: unknown variant `dccp`"):
+        aimdlab.validate(dumbbell(flow={"transport": "dccp"}))

@@ -8,6 +8,7 @@ use crate::ids::{FlowId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
 use crate::rng::RngStream;
 use crate::scenario::plan::{AppPlan, FlowPlan};
+use crate::scenario::schema::TransportKind;
 use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
 use crate::transport::receiver::TcpReceiver;
 use crate::transport::segments::SegmentSizes;
@@ -59,12 +60,16 @@ impl Flow {
             AppPlan::OnOff(p) => (Application::OnOff(OnOffSource::new(p, Bytes(tcp.mss.0 + tcp.header.0))), None),
         };
         let sizes = SegmentSizes::new(tcp.mss.0, size);
-        let (sender, receiver) = match app {
-            Application::OnOff(_) => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, Bytes(tcp.mss.0 + tcp.header.0))), ReceiverEndpoint::UdpSink),
-            Application::Bulk | Application::Finite(_) => {
+        let (sender, receiver) = match plan.transport {
+            TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, Bytes(tcp.mss.0 + tcp.header.0))), ReceiverEndpoint::UdpSink),
+            TransportKind::Tcp => {
                 let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
+                let mut sender = TcpSender::new(id, plan.dst, tcp, sizes, cc);
+                if let Application::OnOff(_) = app {
+                    sender.limit_to_offered(); // sends only what the application has offered
+                }
                 (
-                    SenderEndpoint::Tcp(TcpSender::new(id, plan.dst, tcp, sizes, cc)),
+                    SenderEndpoint::Tcp(sender),
                     ReceiverEndpoint::Tcp(TcpReceiver::new(id, plan.src, tcp.header, tcp.sack, tcp.delayed_ack, tcp.delayed_ack_timeout)),
                 )
             }

@@ -274,16 +274,15 @@ impl Simulator {
                 self.forward(p, origin);
             }
             Event::FlowStart(f) => {
+                let mut out = std::mem::take(&mut self.outbox);
                 let flow = &mut self.flows[f.idx()];
+                flow.sender.start(self.now, &mut out);
+                let origin = flow.src;
                 if let Application::OnOff(source) = &mut flow.app {
                     let t = source.start(self.now, &mut flow.rng);
                     self.events.schedule(t, Event::AppTimer(f));
-                } else {
-                    let mut out = std::mem::take(&mut self.outbox);
-                    flow.sender.start(self.now, &mut out);
-                    let origin = flow.src;
-                    self.flush(out, f, origin);
                 }
+                self.flush(out, f, origin);
             }
             Event::FlowStop(f) => {
                 let flow = &mut self.flows[f.idx()];
@@ -311,10 +310,7 @@ impl Simulator {
         let Application::OnOff(source) = &mut flow.app else { unreachable!("an application timer belongs to an ON/OFF source") };
         let step = source.on_timer(self.now, &mut flow.rng);
         if step.send {
-            match &mut flow.sender {
-                SenderEndpoint::Udp(udp) => udp.send(self.now, &mut out),
-                SenderEndpoint::Tcp(_) => unreachable!("an ON/OFF source runs over UDP"),
-            }
+            flow.sender.offer_message(self.now, &mut out);
         }
         if let Some(t) = step.next {
             self.events.schedule(t, Event::AppTimer(f));

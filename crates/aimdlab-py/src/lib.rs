@@ -102,8 +102,8 @@ fn run(
     let errors: controller::ErrorSlot = Default::default();
     let mut installed = Vec::new();
     for (i, f) in plan.flows.iter().enumerate() {
-        // An ON/OFF flow runs over UDP: it has no controller to install.
-        let udp = matches!(f.app, aimdlab_core::scenario::plan::AppPlan::OnOff(_));
+        // A UDP flow has no controller to install.
+        let udp = f.transport == aimdlab_core::scenario::schema::TransportKind::Udp;
         let wants = f.cc == aimdlab_core::cc::CcConfig::External && !udp;
         match (wants, controllers.remove(&i)) {
             (true, Some(obj)) => {

@@ -3,7 +3,7 @@
 
 use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
 use super::resolve_loss::resolve_loss;
-use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology};
+use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology, TransportKind};
 use crate::cc;
 use crate::error::ScenarioError;
 use crate::ids::{FlowId, LinkId, NodeId};
@@ -291,6 +291,17 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
             Some(s) => AppPlan::Finite(s.0),
         },
     };
+    let transport = match (g.transport, &app) {
+        (None, AppPlan::OnOff(_)) => TransportKind::Udp,
+        (None, _) => TransportKind::Tcp,
+        (Some(TransportKind::Udp), AppPlan::Bulk | AppPlan::Finite(_)) => {
+            return err(
+                format!("{path}.transport"),
+                "\"udp\" carries only an application that paces itself (app.kind = \"onoff\"); a bulk or finite application needs \"tcp\"",
+            )
+        }
+        (Some(t), _) => t,
+    };
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     if start >= duration {
@@ -303,7 +314,7 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         }
     }
     let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
-    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, start, start_jitter: jitter, stop, tcp })
+    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp })
 }
 
 fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDuration) {

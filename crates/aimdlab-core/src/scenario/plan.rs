@@ -55,6 +55,8 @@ pub struct FlowPlan {
     pub cc: CcConfig,
     /// Application.
     pub app: AppPlan,
+    /// The transport carrying it.
+    pub transport: crate::scenario::schema::TransportKind,
     /// Earliest start time (before jitter).
     pub start: SimDuration,
     /// Width of the uniform start-time jitter.

@@ -238,6 +238,16 @@ pub enum SampledFlows {
     List(Vec<u64>),
 }
 
+/// A flow's transport.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportKind {
+    /// TCP: reliable, window-based, with the group's congestion controller.
+    Tcp,
+    /// UDP: unreliable, no congestion control.
+    Udp,
+}
+
 /// What the application offers the transport.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -303,6 +313,11 @@ pub struct FlowGroup {
     /// The application. Default bulk.
     #[serde(default)]
     pub app: AppSpec,
+    /// The transport: `"tcp"` (reliable, congestion-controlled by `cc`) or `"udp"` (sends
+    /// what the application offers, unacknowledged; only for `app.kind = "onoff"`). Default
+    /// `"tcp"`, or `"udp"` for an ON/OFF application.
+    #[serde(default)]
+    pub transport: Option<TransportKind>,
     /// When the flows start. Default `"0s"`.
     #[serde(default)]
     pub start: Option<Duration>,

@@ -41,6 +41,15 @@ impl SenderEndpoint {
         }
     }
 
+    /// The application offers one message at `now`: UDP sends it in a packet of its own,
+    /// TCP queues one segment of data behind what it has not yet sent.
+    pub fn offer_message(&mut self, now: SimTime, out: &mut Outbox) {
+        match self {
+            SenderEndpoint::Tcp(s) => s.offer_segment(now, out),
+            SenderEndpoint::Udp(s) => s.send(now, out),
+        }
+    }
+
     /// The application stops offering new data.
     pub fn stop_app(&mut self) {
         if let SenderEndpoint::Tcp(s) = self {

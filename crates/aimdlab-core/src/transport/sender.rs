@@ -122,6 +122,9 @@ pub struct TcpSender {
     /// No ECN reaction until the cumulative ACK passes this.
     ecn_recover: u64,
     cwr_pending: bool,
+    /// Segments the application has offered so far, when it offers data over time (an
+    /// ON/OFF source); `None`: everything up to `sizes.total` is available (bulk, finite).
+    offered_segments: Option<u64>,
     /// Counters.
     pub stats: SenderStats,
     /// Wire bytes of data sent since the start of the run (for per-interval sending rates).
@@ -157,6 +160,7 @@ impl TcpSender {
             pacing_timer_at: None,
             ecn_recover: 0,
             cwr_pending: false,
+            offered_segments: None,
             stats: SenderStats::default(),
             sent_total_bytes: 0,
         }
@@ -181,7 +185,20 @@ impl TcpSender {
     }
 
     fn has_new_data(&self) -> bool {
-        self.started && self.app_open && self.sizes.total.is_none_or(|t| self.snd_nxt < t)
+        self.started && self.app_open && self.sizes.total.is_none_or(|t| self.snd_nxt < t) && self.offered_segments.is_none_or(|o| self.snd_nxt < o)
+    }
+
+    /// From now on sends only segments the application offers (`offer`).
+    pub fn limit_to_offered(&mut self) {
+        self.offered_segments = Some(0);
+    }
+
+    /// The application offers one more segment of data at `now` (application-limited TCP).
+    pub fn offer_segment(&mut self, now: SimTime, out: &mut Outbox) {
+        if let Some(o) = self.offered_segments.as_mut() {
+            *o += 1;
+        }
+        self.try_send(now, out);
     }
 
     /// The application starts at `now`.
