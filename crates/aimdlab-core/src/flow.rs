@@ -38,9 +38,7 @@ pub struct Flow {
     pub receiver: ReceiverEndpoint,
     /// Receiver-side measurements.
     pub stats: FlowStats,
-    /// Payload bytes delivered since the start of the run (for per-interval goodput).
-    pub delivered_total_bytes: u64,
-    /// `delivered_total_bytes` at the previous sample.
+    /// `stats.delivered_bytes` at the previous sample.
     pub delivered_at_last_sample: u64,
     /// The sender's `sent_total_bytes` at the previous sample.
     pub sent_at_last_sample: u64,
@@ -85,7 +83,6 @@ impl Flow {
             rng,
             receiver,
             stats: FlowStats::default(),
-            delivered_total_bytes: 0,
             delivered_at_last_sample: 0,
             sent_at_last_sample: 0,
             send_jitter: plan.tcp.send_jitter,

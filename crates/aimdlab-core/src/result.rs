@@ -105,8 +105,8 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     }
     let ws = run.window_start;
     fcol!("start_s", |f| f.start_at.as_secs_f64());
-    fcol!("goodput_bps", |f| rate_bps(f.stats.delivered_bytes, ws.max(f.start_at), end));
-    fcol!("throughput_bps", |f| rate_bps(f.stats.received_bytes, ws.max(f.start_at), end));
+    fcol!("goodput_bps", |f| rate_bps(f.stats.window_delivered_bytes(), ws.max(f.start_at), end));
+    fcol!("throughput_bps", |f| rate_bps(f.stats.window_received_bytes(), ws.max(f.start_at), end));
     fcol!("send_rate_bps", |f| rate_bps(f.sender.stats().data_bytes_sent, ws.max(f.start_at), end));
     fcol!("completion_time_s", |f| f.stats.completed_at.map_or(f64::NAN, |t| t.saturating_since(f.start_at).as_secs_f64()));
     let rtt = |f: &Flow| f.sender.rtt().map_or((f64::NAN, f64::NAN, f64::NAN), |r| r.window_stats_ms());
@@ -136,8 +136,8 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
             cols_u.push(($name, run.flows.iter().map($f).collect()));
         };
     }
-    ucol!("delivered_bytes", |f| f.stats.delivered_bytes);
-    ucol!("received_pkts", |f| f.stats.received_pkts);
+    ucol!("delivered_bytes", |f| f.stats.window_delivered_bytes());
+    ucol!("received_pkts", |f| f.stats.window_received_pkts());
     ucol!("data_pkts_sent", |f| f.sender.stats().data_pkts_sent);
     ucol!("bytes_sent", |f| f.sender.stats().data_bytes_sent);
     ucol!("retransmitted_pkts", |f| f.sender.stats().retransmitted_pkts);
@@ -169,14 +169,14 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     links.push("name", Column::Str(plan.links.iter().map(|l| l.name.clone()).collect()));
     links.push("rate_bps", Column::U64(plan.links.iter().map(|l| l.rate.bps).collect()));
     links.push("delay_ms", Column::F64(plan.links.iter().map(|l| l.delay.as_millis_f64()).collect()));
-    links.push("tx_pkts", Column::U64(run.links.iter().map(|l| l.stats.tx_pkts).collect()));
-    links.push("tx_bytes", Column::U64(run.links.iter().map(|l| l.stats.tx_bytes).collect()));
-    links.push("drops", Column::U64(run.links.iter().map(|l| l.stats.log.dropped()).collect()));
-    links.push("drops_overflow", Column::U64(run.links.iter().map(|l| l.stats.log.overflow).collect()));
-    links.push("drops_early", Column::U64(run.links.iter().map(|l| l.stats.log.early).collect()));
-    links.push("drops_forced", Column::U64(run.links.iter().map(|l| l.stats.log.forced).collect()));
-    links.push("drops_error", Column::U64(run.links.iter().map(|l| l.stats.log.link_error).collect()));
-    links.push("ecn_marks", Column::U64(run.links.iter().map(|l| l.stats.log.ecn_marks).collect()));
+    links.push("tx_pkts", Column::U64(run.links.iter().map(|l| l.stats.window_tx_pkts()).collect()));
+    links.push("tx_bytes", Column::U64(run.links.iter().map(|l| l.stats.window_tx_bytes()).collect()));
+    links.push("drops", Column::U64(run.links.iter().map(|l| l.stats.window_log().dropped()).collect()));
+    links.push("drops_overflow", Column::U64(run.links.iter().map(|l| l.stats.window_log().overflow).collect()));
+    links.push("drops_early", Column::U64(run.links.iter().map(|l| l.stats.window_log().early).collect()));
+    links.push("drops_forced", Column::U64(run.links.iter().map(|l| l.stats.window_log().forced).collect()));
+    links.push("drops_error", Column::U64(run.links.iter().map(|l| l.stats.window_log().link_error).collect()));
+    links.push("ecn_marks", Column::U64(run.links.iter().map(|l| l.stats.window_log().ecn_marks).collect()));
     links.push("utilization", Column::F64(util.clone()));
     links.push("queue_mean_pkts", Column::F64(qmean.clone()));
     links.push("queue_max_pkts", Column::U64(run.links.iter().map(|l| l.stats.max_queue_pkts).collect()));
@@ -199,13 +199,13 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
             "link": plan.links[b.idx()].name,
             "rate_bps": l.rate.bps,
             "utilization": finite_or_null(util[b.idx()]),
-            "drops": l.stats.log.dropped(),
-            "drops_overflow": l.stats.log.overflow,
-            "drops_early": l.stats.log.early,
-            "drops_forced": l.stats.log.forced,
-            "drops_error": l.stats.log.link_error,
-            "ecn_marks": l.stats.log.ecn_marks,
-            "tx_pkts": l.stats.tx_pkts,
+            "drops": l.stats.window_log().dropped(),
+            "drops_overflow": l.stats.window_log().overflow,
+            "drops_early": l.stats.window_log().early,
+            "drops_forced": l.stats.window_log().forced,
+            "drops_error": l.stats.window_log().link_error,
+            "ecn_marks": l.stats.window_log().ecn_marks,
+            "tx_pkts": l.stats.window_tx_pkts(),
             "queue_mean_pkts": finite_or_null(qmean[b.idx()]),
             "queue_max_pkts": l.stats.max_queue_pkts,
             "qdelay_mean_ms": finite_or_null(q.mean_ms()),
@@ -232,7 +232,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         "packets": {
             "sent": run.packets_sent,
             "delivered": run.packets_delivered,
-            "dropped": run.links.iter().map(|l| l.drops_total).sum::<u64>(),
+            "dropped": run.links.iter().map(|l| l.stats.log.dropped()).sum::<u64>(),
             "in_flight": in_flight,
         },
         "events": run.events_processed,

@@ -329,7 +329,6 @@ impl Simulator {
             let flow = &mut self.flows[p.flow.idx()];
             let payload = flow.sizes.mss.min(p.size.0);
             flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
-            flow.delivered_total_bytes += payload;
             return;
         }
         let mut out = std::mem::take(&mut self.outbox);
@@ -340,7 +339,6 @@ impl Simulator {
                 let arrival = flow.receiver.on_packet(&p, now, &mut out);
                 let payload = if arrival.first_arrival { flow.sizes.payload(p.seq) } else { 0 };
                 flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
-                flow.delivered_total_bytes += payload;
                 if arrival.in_order_advance > 0
                     && flow.sizes.total.is_some()
                     && flow.sizes.total == flow.receiver.rcv_nxt()
@@ -396,8 +394,8 @@ impl Simulator {
         let t = self.now.as_secs_f64();
         for &id in &self.plan.sampled_flows {
             let f = &mut self.flows[id.idx()];
-            let delta = f.delivered_total_bytes - f.delivered_at_last_sample;
-            f.delivered_at_last_sample = f.delivered_total_bytes;
+            let delta = f.stats.delivered_bytes - f.delivered_at_last_sample;
+            f.delivered_at_last_sample = f.stats.delivered_bytes;
             let sent_total = f.sender.sent_total_bytes();
             let sent = sent_total - f.sent_at_last_sample;
             f.sent_at_last_sample = sent_total;

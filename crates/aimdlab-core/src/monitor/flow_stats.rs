@@ -3,17 +3,21 @@
 use super::histogram::DelayHistogram;
 use crate::units::{SimDuration, SimTime};
 
-/// What the receiver of one flow saw over the measurement window.
+/// What the receiver of one flow saw: counters over the whole run (a measurement window is
+/// their difference from the snapshot taken when it started), distributions over the window.
 #[derive(Default)]
 pub struct FlowStats {
-    /// Payload bytes of original data received: each segment counted once, at its first
-    /// arrival (goodput; no headers, no duplicate copies).
+    /// Payload bytes of original data received over the run: each segment counted once, at
+    /// its first arrival (goodput; no headers, no duplicate copies).
     pub delivered_bytes: u64,
-    /// Wire bytes of every data packet that arrived (throughput: headers and retransmissions included).
+    /// Wire bytes of every data packet that arrived over the run (throughput: headers and
+    /// retransmissions included).
     pub received_bytes: u64,
-    /// Data packets that arrived.
+    /// Data packets that arrived over the run.
     pub received_pkts: u64,
-    /// One-way delay (sent → arrival) of every arriving data packet.
+    /// The three counters when the measurement window started.
+    at_window_start: (u64, u64, u64),
+    /// One-way delay (sent → arrival) of every data packet arriving in the window.
     pub one_way_delay: DelayHistogram,
     /// Σ |D(i) − D(i−1)| over consecutive arrivals (RFC 3393 IPDV), picoseconds.
     ipdv_sum_ps: u128,
@@ -49,11 +53,25 @@ impl FlowStats {
         }
     }
 
-    /// Forgets the window counters (completion time is kept).
+    /// Payload bytes delivered in the measurement window (goodput).
+    pub fn window_delivered_bytes(&self) -> u64 {
+        self.delivered_bytes - self.at_window_start.0
+    }
+
+    /// Wire bytes received in the measurement window (throughput).
+    pub fn window_received_bytes(&self) -> u64 {
+        self.received_bytes - self.at_window_start.1
+    }
+
+    /// Data packets received in the measurement window.
+    pub fn window_received_pkts(&self) -> u64 {
+        self.received_pkts - self.at_window_start.2
+    }
+
+    /// Starts the measurement window: snapshots the counters, forgets the distributions
+    /// (completion time is kept).
     pub fn start_window(&mut self) {
-        self.delivered_bytes = 0;
-        self.received_bytes = 0;
-        self.received_pkts = 0;
+        self.at_window_start = (self.delivered_bytes, self.received_bytes, self.received_pkts);
         self.one_way_delay.clear();
         self.ipdv_sum_ps = 0;
         self.ipdv_count = 0;

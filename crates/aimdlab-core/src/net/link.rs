@@ -25,12 +25,14 @@ pub const PIPE_INITIAL_CAPACITY: usize = 4;
 
 /// Counters of one link over the measurement window.
 pub struct LinkStats {
-    /// Packets that started transmission.
+    /// Packets that started transmission, over the run.
     pub tx_pkts: u64,
-    /// Wire bytes that started transmission.
+    /// Wire bytes that started transmission, over the run.
     pub tx_bytes: u64,
-    /// Drops by cause and ECN marks.
+    /// Drops by cause and ECN marks, over the run.
     pub log: QueueLog,
+    /// `tx_pkts`, `tx_bytes` and `log` when the measurement window started.
+    at_window_start: (u64, u64, QueueLog),
     /// Largest queue seen, packets.
     pub max_queue_pkts: u64,
     /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
@@ -65,10 +67,23 @@ pub struct Link {
     loss: LinkLoss,
     loss_rng: RngStream,
     aqm_rng: RngStream,
-    /// Packets dropped over the whole run, every cause (for the conservation check).
-    pub drops_total: u64,
     /// Measurement counters.
     pub stats: LinkStats,
+}
+
+impl LinkStats {
+    /// Packets that started transmission in the measurement window.
+    pub fn window_tx_pkts(&self) -> u64 {
+        self.tx_pkts - self.at_window_start.0
+    }
+    /// Wire bytes that started transmission in the measurement window.
+    pub fn window_tx_bytes(&self) -> u64 {
+        self.tx_bytes - self.at_window_start.1
+    }
+    /// Drops by cause and ECN marks in the measurement window.
+    pub fn window_log(&self) -> QueueLog {
+        self.log.since(&self.at_window_start.2)
+    }
 }
 
 impl Link {
@@ -87,7 +102,6 @@ impl Link {
             loss: LinkLoss::new(loss),
             loss_rng: derive_stream(seed, StreamKind::LinkLoss, id.0 as u64),
             aqm_rng,
-            drops_total: 0,
             pipe: VecDeque::with_capacity(PIPE_INITIAL_CAPACITY),
             busy_until: SimTime::ZERO,
             busy_total_ps: 0,
@@ -97,6 +111,7 @@ impl Link {
                 tx_pkts: 0,
                 tx_bytes: 0,
                 log: QueueLog::default(),
+                at_window_start: (0, 0, QueueLog::default()),
                 max_queue_pkts: 0,
                 queuing_delay: DelayHistogram::new(),
                 queue_integral: 0,
@@ -123,9 +138,7 @@ impl Link {
             return;
         }
         self.account_queue(now);
-        let dropped_before = self.stats.log.dropped();
         self.queue.enqueue(p, now, &mut self.aqm_rng, &mut self.stats.log);
-        self.drops_total += self.stats.log.dropped() - dropped_before;
         let len = self.queue.len_pkts();
         if len > self.stats.max_queue_pkts {
             self.stats.max_queue_pkts = len;
@@ -143,9 +156,7 @@ impl Link {
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
         self.tx_event_pending = false;
         self.account_queue(now);
-        let dropped_before = self.stats.log.dropped();
         let next = self.queue.dequeue(now, &mut self.stats.log);
-        self.drops_total += self.stats.log.dropped() - dropped_before;
         if let Some(p) = next {
             self.start_tx(p, now, events);
             if self.queue.len_pkts() > 0 {
@@ -165,7 +176,6 @@ impl Link {
         self.stats.tx_bytes += p.size.0;
         if self.loss.is_lost(&p, &mut self.loss_rng) {
             self.stats.log.drop(DropCause::LinkError);
-            self.drops_total += 1;
             return;
         }
         let arrival = self.busy_until + self.delay;
@@ -201,9 +211,7 @@ impl Link {
         self.account_queue(now);
         let busy = self.busy_ps_until(now);
         let s = &mut self.stats;
-        s.tx_pkts = 0;
-        s.tx_bytes = 0;
-        s.log = QueueLog::default();
+        s.at_window_start = (s.tx_pkts, s.tx_bytes, s.log);
         s.max_queue_pkts = self.queue.len_pkts();
         s.queuing_delay.clear();
         s.queue_integral = 0;

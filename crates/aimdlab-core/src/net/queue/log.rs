@@ -14,7 +14,8 @@ pub enum DropCause {
     LinkError,
 }
 
-/// Drops by cause and ECN marks of one link.
+/// Drops by cause and ECN marks of one link, counted once over the whole run (a measurement
+/// window is the difference of two snapshots: `since`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueueLog {
     /// Buffer overflows.
@@ -43,5 +44,15 @@ impl QueueLog {
     /// Drops of every cause.
     pub fn dropped(&self) -> u64 {
         self.overflow + self.early + self.forced + self.link_error
+    }
+    /// What happened since `base` (an earlier snapshot of the same log).
+    pub fn since(&self, base: &QueueLog) -> QueueLog {
+        QueueLog {
+            overflow: self.overflow - base.overflow,
+            early: self.early - base.early,
+            forced: self.forced - base.forced,
+            link_error: self.link_error - base.link_error,
+            ecn_marks: self.ecn_marks - base.ecn_marks,
+        }
     }
 }
