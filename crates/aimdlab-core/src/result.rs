@@ -120,14 +120,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     fcol!("delay_max_ms", |f| f.stats.one_way_delay.max_ms());
     fcol!("jitter_ms", |f| f.stats.jitter_ms());
     use crate::cc::CongestionControl;
-    fcol!("rto_first_mean_ms", |f| {
-        let s = f.sender.stats();
-        if s.timeout_sequences == 0 {
-            f64::NAN
-        } else {
-            s.rto_first_sum_s / s.timeout_sequences as f64 * 1e3
-        }
-    });
+    fcol!("rto_first_mean_ms", |f| { f.sender.stats().rto_first_mean_ms() });
     fcol!("loss_event_rate", |f| f.sender.stats().loss_event_rate());
     fcol!("ecn_event_rate", |f| f.sender.stats().ecn_event_rate());
     fcol!("cwnd_final_pkts", |f| f.sender.controller().map_or(f64::NAN, |c| c.cwnd_pkts()));

@@ -75,18 +75,18 @@ impl SenderEndpoint {
     }
 
     /// Counters over the measurement window.
-    pub fn stats(&self) -> &SenderStats {
+    pub fn stats(&self) -> SenderStats {
         match self {
-            SenderEndpoint::Tcp(s) => &s.stats,
-            SenderEndpoint::Udp(s) => &s.stats,
+            SenderEndpoint::Tcp(s) => s.window_stats(),
+            SenderEndpoint::Udp(s) => s.window_stats(),
         }
     }
 
     /// Wire bytes of data sent since the start of the run.
     pub fn sent_total_bytes(&self) -> u64 {
         match self {
-            SenderEndpoint::Tcp(s) => s.sent_total_bytes,
-            SenderEndpoint::Udp(s) => s.sent_total_bytes,
+            SenderEndpoint::Tcp(s) => s.stats.data_bytes_sent,
+            SenderEndpoint::Udp(s) => s.stats.data_bytes_sent,
         }
     }
 

@@ -35,7 +35,8 @@ use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet};
 use crate::units::{Bytes, SimTime};
 
-/// Sender-side counters over the measurement window.
+/// Sender-side counters. A sender keeps them over the whole run; a measurement window is
+/// their difference from the snapshot taken when it started (`since`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SenderStats {
     /// Data packets handed to the network (originals and retransmissions).
@@ -51,8 +52,8 @@ pub struct SenderStats {
     /// Timeouts that start a sequence (the RTO was not backed off): one loss indication each,
     /// as Padhye et al. and gaimd.txt count them.
     pub timeout_sequences: u64,
-    /// Sum over those first timeouts of the RTO in effect, in seconds (the models' T0).
-    pub rto_first_sum_s: f64,
+    /// Sum over those first timeouts of the RTO in effect, picoseconds (the models' T0).
+    pub rto_first_sum_ps: u128,
     /// Window reductions in response to ECN-Echo.
     pub ecn_reductions: u64,
     /// ACKs received.
@@ -60,6 +61,29 @@ pub struct SenderStats {
 }
 
 impl SenderStats {
+    /// What happened since `base` (an earlier snapshot of the same counters).
+    pub fn since(&self, base: &SenderStats) -> SenderStats {
+        SenderStats {
+            data_pkts_sent: self.data_pkts_sent - base.data_pkts_sent,
+            data_bytes_sent: self.data_bytes_sent - base.data_bytes_sent,
+            retransmitted_pkts: self.retransmitted_pkts - base.retransmitted_pkts,
+            fast_retransmits: self.fast_retransmits - base.fast_retransmits,
+            timeouts: self.timeouts - base.timeouts,
+            timeout_sequences: self.timeout_sequences - base.timeout_sequences,
+            rto_first_sum_ps: self.rto_first_sum_ps - base.rto_first_sum_ps,
+            ecn_reductions: self.ecn_reductions - base.ecn_reductions,
+            acks_received: self.acks_received - base.acks_received,
+        }
+    }
+
+    /// Mean RTO at the first timeout of each sequence, ms (the models' T0; NaN without one).
+    pub fn rto_first_mean_ms(&self) -> f64 {
+        if self.timeout_sequences == 0 {
+            return f64::NAN;
+        }
+        self.rto_first_sum_ps as f64 / self.timeout_sequences as f64 / 1e9
+    }
+
     /// Loss events: window reductions in response to loss — fast retransmits (entries into
     /// fast recovery, at most one per window) plus every retransmission timeout (each expiry,
     /// backoffs included, cuts the window again, as ns-2's `slowdown` counts it). The papers'
@@ -125,10 +149,10 @@ pub struct TcpSender {
     /// Segments the application has offered so far, when it offers data over time (an
     /// ON/OFF source); `None`: everything up to `sizes.total` is available (bulk, finite).
     offered_segments: Option<u64>,
-    /// Counters.
+    /// Counters over the run.
     pub stats: SenderStats,
-    /// Wire bytes of data sent since the start of the run (for per-interval sending rates).
-    pub sent_total_bytes: u64,
+    /// `stats` when the measurement window started.
+    stats_at_window_start: SenderStats,
 }
 
 impl TcpSender {
@@ -162,7 +186,7 @@ impl TcpSender {
             cwr_pending: false,
             offered_segments: None,
             stats: SenderStats::default(),
-            sent_total_bytes: 0,
+            stats_at_window_start: SenderStats::default(),
         }
     }
 
@@ -231,7 +255,6 @@ impl TcpSender {
         });
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
-        self.sent_total_bytes += size.0;
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
@@ -416,7 +439,7 @@ impl TcpSender {
         self.stats.timeouts += 1;
         if self.rtt.backoff() == 0 {
             self.stats.timeout_sequences += 1;
-            self.stats.rto_first_sum_s += self.rtt.rto().as_secs_f64();
+            self.stats.rto_first_sum_ps += self.rtt.rto().0 as u128;
         }
         self.congestion(CongestionKind::Timeout, now);
         self.rtt.on_timeout();
@@ -432,17 +455,14 @@ impl TcpSender {
         }
     }
 
-    /// Counts a packet sent by an unreliable source that uses this sender only for its
-    /// counters (a UDP ON/OFF flow).
-    pub fn count_unreliable_send(&mut self, wire_bytes: u64) {
-        self.stats.data_pkts_sent += 1;
-        self.stats.data_bytes_sent += wire_bytes;
-        self.sent_total_bytes += wire_bytes;
+    /// Counters over the measurement window.
+    pub fn window_stats(&self) -> SenderStats {
+        self.stats.since(&self.stats_at_window_start)
     }
 
-    /// Forgets the window counters.
+    /// Starts the measurement window: snapshots the counters, forgets the RTT statistics.
     pub fn start_window(&mut self) {
-        self.stats = SenderStats::default();
+        self.stats_at_window_start = self.stats;
         self.rtt.start_window();
     }
 }

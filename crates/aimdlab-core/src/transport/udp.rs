@@ -14,16 +14,16 @@ pub struct UdpSender {
     dst: NodeId,
     pkt_size: Bytes,
     seq: u64,
-    /// Counters (only the data counters move).
+    /// Counters over the run (only the data counters move).
     pub stats: SenderStats,
-    /// Wire bytes sent since the start of the run (for per-interval sending rates).
-    pub sent_total_bytes: u64,
+    /// `stats` when the measurement window started.
+    stats_at_window_start: SenderStats,
 }
 
 impl UdpSender {
     /// A sender of `flow` to `dst` whose packets are `pkt_size` bytes on the wire.
     pub fn new(flow: FlowId, dst: NodeId, pkt_size: Bytes) -> Self {
-        UdpSender { flow, dst, pkt_size, seq: 0, stats: SenderStats::default(), sent_total_bytes: 0 }
+        UdpSender { flow, dst, pkt_size, seq: 0, stats: SenderStats::default(), stats_at_window_start: SenderStats::default() }
     }
 
     /// Sends one message at `now`.
@@ -32,11 +32,15 @@ impl UdpSender {
         self.seq += 1;
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += self.pkt_size.0;
-        self.sent_total_bytes += self.pkt_size.0;
     }
 
-    /// Forgets the window counters.
+    /// Counters over the measurement window.
+    pub fn window_stats(&self) -> SenderStats {
+        self.stats.since(&self.stats_at_window_start)
+    }
+
+    /// Starts the measurement window: snapshots the counters.
     pub fn start_window(&mut self) {
-        self.stats = SenderStats::default();
+        self.stats_at_window_start = self.stats;
     }
 }
