@@ -422,3 +422,39 @@ def test_ctrl_c_surfacing_as_another_exception_is_still_exit_130(tmp_path, monke
     assert exit_.value.code == 130
     assert "interrupted" in capsys.readouterr().err
     assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["s.toml"]
+
+
+def test_ctrl_c_while_saving_is_not_lost_inside_a_callback(tmp_path, monkeypatch, capsys):
+    # Seen in CI: Ctrl-C landing inside importlib's module-lock callback was printed as
+    # "Exception ignored in ..." and lost. Here it lands inside a __del__, where Python
+    # likewise cannot raise it; it must still stop the save (exit 130, nothing written).
+    import os
+    import signal as signal_
+    import time as time_
+
+    import aimdlab.result
+    from aimdlab.cli import main
+
+    class _Interrupting:
+        def __del__(self):
+            os.kill(os.getpid(), signal_.SIGINT)
+            time_.sleep(0.05)  # the handler runs here, inside __del__
+
+    real = aimdlab.result.Result.write_files
+
+    def write_files(self, folder):
+        _Interrupting()  # collected at once: its __del__ runs now
+        return real(self, folder)
+
+    monkeypatch.setattr(aimdlab.result.Result, "write_files", write_files)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('name = "s"\nduration = "1s"\n[topology.dumbbell]\n'
+                        'bottleneck = { rate = "1Mbps", delay = "5ms" }\naccess = { rate = "10Mbps", delay = "1ms" }\n'
+                        '[[flows]]\ncount = 1\ncc = "reno"\n')
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(scenario), "--out", str(out), "--no-figure"])
+    assert exit_.value.code == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Exception ignored" not in err, err
+    assert not out.exists()

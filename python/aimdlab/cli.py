@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Optional, Tuple
@@ -205,15 +207,19 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         t0 = time.perf_counter()
         result = _simulate(run_scenario, sc, scenario.name, seed, limit, quiet=as_json)
         wall = time.perf_counter() - t0
-        result.write_files(folder.staging)
-        figure = None
-        if not no_figure:
-            from .plots import overview, save_figure
+        with _interrupts_between_steps() as check:
+            result.write_files(folder.staging)
+            check()
+            figure = None
+            if not no_figure:
+                from .plots import overview, save_figure
 
-            save_figure(overview(result), folder.staging / f"overview.{fig_format}")
-            figure = Path(out_dir) / f"overview.{fig_format}"
-        folder.commit()
-        _written.append(out_dir)
+                check()
+                save_figure(overview(result), folder.staging / f"overview.{fig_format}")
+                figure = Path(out_dir) / f"overview.{fig_format}"
+            check()
+            folder.commit()
+            _written.append(out_dir)
     except BaseException:
         folder.discard()
         raise
@@ -221,6 +227,29 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         click.echo(result.summary_json(), nl=False)
     else:
         _print_summary(result, Path(out_dir), wall, figure)
+
+
+@contextlib.contextmanager
+def _interrupts_between_steps():
+    """While results are saved, Ctrl-C is recorded and raised as KeyboardInterrupt only where
+    `check()` is called (between steps) or when saving ends — never inside an import or a
+    library callback, where Python can only print it ("Exception ignored in ...") and lose it.
+    Only in the main thread, and only over Python's default handler."""
+    pressed = []
+
+    def check() -> None:
+        if pressed:
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield check
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    check()
 
 
 def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int, quiet: bool):
