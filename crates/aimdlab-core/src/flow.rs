@@ -1,13 +1,12 @@
 //! A flow: an application, a sending endpoint at `src`, a receiving endpoint at `dst`, and
 //! what was measured.
 
-use crate::app::onoff::OnOffSource;
 use crate::app::Application;
 use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
 use crate::rng::RngStream;
-use crate::scenario::plan::{AppPlan, FlowPlan};
+use crate::scenario::plan::FlowPlan;
 use crate::scenario::schema::TransportKind;
 use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
 use crate::transport::receiver::TcpReceiver;
@@ -52,18 +51,15 @@ impl Flow {
     /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`.
     pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
         let tcp = &plan.tcp;
-        let (app, size) = match plan.app {
-            AppPlan::Bulk => (Application::Bulk, None),
-            AppPlan::Finite(b) => (Application::Finite(b.0), Some(b.0)),
-            AppPlan::OnOff(p) => (Application::OnOff(OnOffSource::new(p, Bytes(tcp.mss.0 + tcp.header.0))), None),
-        };
-        let sizes = SegmentSizes::new(tcp.mss.0, size);
+        let packet = Bytes(tcp.mss.0 + tcp.header.0);
+        let app = Application::new(&plan.app, packet);
+        let sizes = SegmentSizes::new(tcp.mss.0, plan.app.transfer_bytes());
         let (sender, receiver) = match plan.transport {
-            TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, Bytes(tcp.mss.0 + tcp.header.0))), ReceiverEndpoint::UdpSink),
+            TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, packet)), ReceiverEndpoint::UdpSink),
             TransportKind::Tcp => {
                 let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
                 let mut sender = TcpSender::new(id, plan.dst, tcp, sizes, cc);
-                if let Application::OnOff(_) = app {
+                if plan.app.self_paced() {
                     sender.limit_to_offered(); // sends only what the application has offered
                 }
                 (

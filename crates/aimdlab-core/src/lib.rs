@@ -24,6 +24,7 @@ pub mod error;
 pub mod event;
 pub mod flow;
 pub mod ids;
+pub mod kind_table;
 pub mod monitor;
 pub mod net;
 pub mod result;

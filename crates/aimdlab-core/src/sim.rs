@@ -1,7 +1,7 @@
 //! The simulator: owns every link and flow in arenas, runs the event loop, and turns what
 //! the monitors saw into a `RunResult`.
 
-use crate::app::Application;
+use crate::app::Source;
 use crate::cc::{CongestionControl, Controller};
 use crate::control::{RunControl, PUBLISH_EVERY_EVENTS};
 use crate::event::{Event, EventQueue};
@@ -278,8 +278,7 @@ impl Simulator {
                 let flow = &mut self.flows[f.idx()];
                 flow.sender.start(self.now, &mut out);
                 let origin = flow.src;
-                if let Application::OnOff(source) = &mut flow.app {
-                    let t = source.start(self.now, &mut flow.rng);
+                if let Some(t) = flow.app.start(self.now, &mut flow.rng) {
                     self.events.schedule(t, Event::AppTimer(f));
                 }
                 self.flush(out, f, origin);
@@ -287,9 +286,7 @@ impl Simulator {
             Event::FlowStop(f) => {
                 let flow = &mut self.flows[f.idx()];
                 flow.sender.stop_app();
-                if let Application::OnOff(source) = &mut flow.app {
-                    source.stop();
-                }
+                flow.app.stop();
             }
             Event::Sample => self.sample(),
             Event::WarmupEnd => self.start_window(),
@@ -303,12 +300,11 @@ impl Simulator {
         self.links[link.idx()].enqueue(p, self.now, &mut self.events);
     }
 
-    /// The application of `f` (an ON/OFF source) may offer a message.
+    /// The application of `f` may offer a message.
     fn app_timer(&mut self, f: FlowId) {
         let mut out = std::mem::take(&mut self.outbox);
         let flow = &mut self.flows[f.idx()];
-        let Application::OnOff(source) = &mut flow.app else { unreachable!("an application timer belongs to an ON/OFF source") };
-        let step = source.on_timer(self.now, &mut flow.rng);
+        let step = flow.app.on_timer(self.now, &mut flow.rng);
         if step.send {
             flow.sender.offer_message(self.now, &mut out);
         }

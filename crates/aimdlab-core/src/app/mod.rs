@@ -1,18 +1,22 @@
-//! Applications: what a flow offers its transport. Bulk (always has data until the flow's
-//! `stop`) and finite (a transfer of a fixed size) are read by the TCP sender through its
-//! segment sizes; the ON/OFF source offers messages on its own timer (the flow's
-//! `AppTimer` event). CBR and VBR video sources come next, as files here.
+//! Applications: what a flow offers its transport — bulk (always has data), finite (a
+//! transfer of a fixed size, read by the TCP sender), ON/OFF and CBR (messages on their own
+//! timer, the flow's `AppTimer` event, carried by UDP or, application-limited, by TCP). Each is one
+//! file with its parameter struct, made selectable by `kind` through the list below.
+//!
+//! Adding an application (VBR video next): one new file plus one line in the
+//! `app_registry!` list.
 
-pub mod onoff;
+pub mod params;
+pub mod registry;
+pub mod source;
+pub mod spec;
 
-use onoff::OnOffSource;
+pub use onoff::{OnOffParams, OnOffSource};
+pub use source::{AppStep, Source};
 
-/// A flow's application.
-pub enum Application {
-    /// Always has data until the flow stops.
-    Bulk,
-    /// A transfer of this many payload bytes.
-    Finite(u64),
-    /// Messages at a constant rate during Pareto ON periods.
-    OnOff(OnOffSource),
+// The applications, `module::Variant(ParamsStruct)`: one line each; the first is the default.
+registry::app_registry! {
+    bulk::Bulk(BulkSpec),
+    finite::Finite(FiniteSpec),
+    onoff::OnOff(OnOffSpec),
 }

@@ -6,7 +6,14 @@
 //!
 //! Pareto(mean m, shape a): scale `x_m = m·(a − 1)/a`, sample `x_m / U^(1/a)`, U uniform in (0, 1].
 
+use super::params::AppParams;
+use super::source::{AppStep, Source};
+use crate::error::ParamError;
 use crate::rng::RngStream;
+use crate::scenario::quantity::{Duration, LinkRate};
+use crate::units::limits::{fmt_rate, MIN_SOURCE_GAP, MIN_TIMER};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use rand::Rng;
 
@@ -31,14 +38,6 @@ pub struct OnOffSource {
     stopped: bool,
 }
 
-/// What the application does when its timer fires.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OnOffStep {
-    /// Whether it offers one message now.
-    pub send: bool,
-    /// When its timer fires next (None once stopped).
-    pub next: Option<SimTime>,
-}
 
 fn pareto(mean: SimDuration, shape: f64, rng: &mut RngStream) -> SimDuration {
     let scale = mean.as_secs_f64() * (shape - 1.0) / shape;
@@ -52,30 +51,86 @@ impl OnOffSource {
     pub fn new(prm: OnOffParams, pkt_size: Bytes) -> Self {
         OnOffSource { gap: prm.rate.serialization_time(pkt_size), prm, on_until: SimTime::ZERO, stopped: false }
     }
+}
 
-    /// The application stops sending.
-    pub fn stop(&mut self) {
-        self.stopped = true;
-    }
-
-    /// Starts the first ON period at `now`; returns when to send.
-    pub fn start(&mut self, now: SimTime, rng: &mut RngStream) -> SimTime {
+impl Source for OnOffSource {
+    /// Starts the first ON period at `now`; its first message leaves at once.
+    fn start(&mut self, now: SimTime, rng: &mut RngStream) -> Option<SimTime> {
         self.on_until = now + pareto(self.prm.on_mean, self.prm.shape, rng);
-        now
+        Some(now)
     }
 
-    /// The timer fired at `now`: offers a message if ON, and says when to fire next.
-    pub fn on_timer(&mut self, now: SimTime, rng: &mut RngStream) -> OnOffStep {
+    /// Offers a message if ON, and says when to fire next.
+    fn on_timer(&mut self, now: SimTime, rng: &mut RngStream) -> AppStep {
         if self.stopped {
-            return OnOffStep { send: false, next: None };
+            return AppStep { send: false, next: None };
         }
         if now >= self.on_until {
             let off = pareto(self.prm.off_mean, self.prm.shape, rng);
             let resume = now + off;
             self.on_until = resume + pareto(self.prm.on_mean, self.prm.shape, rng);
-            return OnOffStep { send: false, next: Some(resume) };
+            return AppStep { send: false, next: Some(resume) };
         }
-        OnOffStep { send: true, next: Some(now + self.gap) }
+        AppStep { send: true, next: Some(now + self.gap) }
+    }
+
+    fn stop(&mut self) {
+        self.stopped = true;
+    }
+}
+
+/// The ON/OFF source's parameters (`app = { kind = "onoff", rate = "500Kbps" }`), defaults
+/// from gaimd.txt §2.4.1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct OnOffSpec {
+    /// Sending rate while ON (on the wire). Default `"500Kbps"`.
+    pub rate: LinkRate,
+    /// Mean ON time. Default `"1s"`.
+    pub on: Duration,
+    /// Mean OFF time. Default `"2s"`.
+    pub off: Duration,
+    /// Pareto shape of ON and OFF times, > 1. Default 1.5.
+    pub shape: f64,
+}
+
+impl Default for OnOffSpec {
+    fn default() -> Self {
+        OnOffSpec { rate: LinkRate(Rate::from_bps(500_000)), on: Duration(SimDuration::from_secs(1)), off: Duration(SimDuration::from_secs(2)), shape: 1.5 }
+    }
+}
+
+impl AppParams for OnOffSpec {
+    const KIND: &'static str = "onoff";
+    const SELF_PACED: bool = true;
+    type Config = OnOffParams;
+    type App = OnOffSource;
+    fn resolve(&self, packet: Bytes) -> Result<OnOffParams, ParamError> {
+        if !(self.shape.is_finite() && self.shape > 1.0) {
+            return Err(ParamError { field: "shape", message: format!("{} is not above 1; expected a Pareto shape > 1 (finite mean)", self.shape) });
+        }
+        for (field, d) in [("on", self.on.0), ("off", self.off.0)] {
+            if d < MIN_TIMER {
+                return Err(ParamError { field, message: format!("{d} is too short; expected a mean duration of at least {MIN_TIMER}") });
+            }
+        }
+        let rate = self.rate.0;
+        if rate.serialization_time(packet) < MIN_SOURCE_GAP {
+            // The source's timer would fire again at (almost) the same instant forever.
+            let max_bps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / MIN_SOURCE_GAP.0 as f64;
+            let gap_ps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / rate.bps as f64;
+            let message = format!(
+                "{} sends a {}-byte packet every {gap_ps:.3}ps; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {} for this packet size)",
+                fmt_rate(rate.bps as f64),
+                packet.0,
+                fmt_rate(max_bps)
+            );
+            return Err(ParamError { field: "rate", message });
+        }
+        Ok(OnOffParams { rate, on_mean: self.on.0, off_mean: self.off.0, shape: self.shape })
+    }
+    fn build(p: &OnOffParams, packet: Bytes) -> OnOffSource {
+        OnOffSource::new(*p, packet)
     }
 }
 
@@ -98,7 +153,7 @@ mod tests {
         let prm = OnOffParams { rate: Rate::from_bps(500_000), on_mean: SimDuration::from_secs(1000), off_mean: SimDuration::from_secs(1), shape: 1.5 };
         let mut s = OnOffSource::new(prm, Bytes(1000));
         let mut rng = derive_stream(1, StreamKind::Flow, 0);
-        let mut t = s.start(SimTime::ZERO, &mut rng);
+        let mut t = s.start(SimTime::ZERO, &mut rng).unwrap();
         let mut sent = 0;
         while t < SimTime::ZERO + SimDuration::from_secs(1) {
             let step = s.on_timer(t, &mut rng);

@@ -1,9 +1,10 @@
 //! Semantic validation of a parsed scenario and its resolution into a `Plan`: defaults,
 //! names → ids, dumbbell expansion, shortest-path routing, per-flow transport settings.
 
-use super::plan::{AppPlan, FlowPlan, LinkPlan, Plan};
+use super::plan::{FlowPlan, LinkPlan, Plan};
 use super::resolve_loss::resolve_loss;
-use super::schema::{AccessOverride, AppKind, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology, TransportKind};
+use super::schema::{AccessOverride, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology, TransportKind};
+use crate::app::spec::resolve_app;
 use crate::cc;
 use crate::error::ScenarioError;
 use crate::ids::{FlowId, LinkId, NodeId};
@@ -12,6 +13,7 @@ use crate::net::queue::spec::resolve_queue;
 use crate::net::queue::QueueConfig;
 use crate::net::routing;
 use crate::transport::config::TcpConfig;
+use crate::units::limits::MIN_TIMER;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Rate, SimDuration};
 use std::collections::HashMap;
@@ -20,21 +22,6 @@ type Res<T> = Result<T, ScenarioError>;
 
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res<T> {
     Err(ScenarioError::new(path, message))
-}
-
-/// Shortest timer a scenario may set (RTO bounds, delayed-ACK timeout, ON/OFF means): every
-/// timer must move the simulated clock.
-pub const MIN_TIMER: SimDuration = SimDuration(1_000_000); // 1 µs
-
-/// Shortest gap between two packets of a rate-driven source (1 ns: 1500 bytes at 12 Tbps).
-pub const MIN_SOURCE_GAP: SimDuration = SimDuration(1_000);
-
-/// A rate in the scenario units, e.g. `8Gbps`, `1000Tbps`.
-fn fmt_rate(bps: f64) -> String {
-    let (v, unit) =
-        [(1e12, "Tbps"), (1e9, "Gbps"), (1e6, "Mbps"), (1e3, "Kbps")].into_iter().find(|&(m, _)| bps >= m).map_or((bps, "bps"), |(m, u)| (bps / m, u));
-    let s = format!("{v:.3}");
-    format!("{}{unit}", s.trim_end_matches('0').trim_end_matches('.'))
 }
 
 /// Most flows one scenario may create.
@@ -232,73 +219,18 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
     }
     let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
     let cc = cc::spec::resolve(&g.cc, &format!("{path}.cc"))?;
-    let a = &g.app;
-    if a.kind != AppKind::Onoff {
-        for (name, given) in [("rate", a.rate.is_some()), ("on", a.on.is_some()), ("off", a.off.is_some()), ("shape", a.shape.is_some())] {
-            if given {
-                return err(format!("{path}.app.{name}"), "applies only to kind = \"onoff\"");
-            }
-        }
-    }
     let tcp = match &g.tcp {
         Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
         None => defaults.clone(),
     };
-    let app = match g.app.kind {
-        AppKind::Bulk => {
-            if g.app.size.is_some() {
-                return err(format!("{path}.app.size"), "applies only to kind = \"finite\"; remove it or set kind = \"finite\"");
-            }
-            AppPlan::Bulk
-        }
-        AppKind::Onoff => {
-            if a.size.is_some() {
-                return err(format!("{path}.app.size"), "applies only to kind = \"finite\"");
-            }
-            let shape = a.shape.unwrap_or(1.5);
-            if !(shape.is_finite() && shape > 1.0) {
-                return err(format!("{path}.app.shape"), format!("{shape} is not above 1; expected a Pareto shape > 1 (finite mean)"));
-            }
-            let on = a.on.map(|d| d.0).unwrap_or(SimDuration::from_secs(1));
-            let off = a.off.map(|d| d.0).unwrap_or(SimDuration::from_secs(2));
-            for (name, d) in [("on", on), ("off", off)] {
-                if d < MIN_TIMER {
-                    return err(format!("{path}.app.{name}"), format!("{d} is too short; expected a mean duration of at least {MIN_TIMER}"));
-                }
-            }
-            let rate = a.rate.map(|r| r.0).unwrap_or(Rate::from_bps(500_000));
-            let packet = crate::units::Bytes(tcp.mss.0 + tcp.header.0);
-            let gap = rate.serialization_time(packet);
-            if gap < MIN_SOURCE_GAP {
-                // The source's timer would fire again at (almost) the same instant forever.
-                let max_bps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / MIN_SOURCE_GAP.0 as f64;
-                let gap_ps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / rate.bps as f64;
-                return err(
-                    format!("{path}.app.rate"),
-                    format!(
-                        "{} sends a {}-byte packet every {gap_ps:.3}ps; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {} for this packet size)",
-                        fmt_rate(rate.bps as f64),
-                        packet.0,
-                        fmt_rate(max_bps)
-                    ),
-                );
-            }
-            AppPlan::OnOff(crate::app::onoff::OnOffParams { rate, on_mean: on, off_mean: off, shape })
-        }
-        AppKind::Finite => match g.app.size {
-            None => return err(format!("{path}.app.size"), "is missing; a finite application needs a size such as \"1MB\""),
-            Some(s) if s.0 .0 == 0 => return err(format!("{path}.app.size"), "\"0B\" is empty; expected at least 1 byte"),
-            Some(s) => AppPlan::Finite(s.0),
-        },
-    };
-    let transport = match (g.transport, &app) {
-        (None, AppPlan::OnOff(_)) => TransportKind::Udp,
-        (None, _) => TransportKind::Tcp,
-        (Some(TransportKind::Udp), AppPlan::Bulk | AppPlan::Finite(_)) => {
-            return err(
-                format!("{path}.transport"),
-                "\"udp\" carries only an application that paces itself (app.kind = \"onoff\"); a bulk or finite application needs \"tcp\"",
-            )
+    let packet = crate::units::Bytes(tcp.mss.0 + tcp.header.0);
+    let app = resolve_app(&g.app, packet, &format!("{path}.app"))?;
+    let transport = match (g.transport, app.self_paced()) {
+        (None, true) => TransportKind::Udp,
+        (None, false) => TransportKind::Tcp,
+        (Some(TransportKind::Udp), false) => {
+            let message = format!("\"udp\" carries only an application that paces itself (such as \"onoff\"); app.kind = {:?} needs \"tcp\"", app.kind());
+            return err(format!("{path}.transport"), message);
         }
         (Some(t), _) => t,
     };

@@ -6,7 +6,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
 use crate::transport::config::TcpConfig;
-use crate::units::{Bytes, Rate, SimDuration};
+use crate::units::{Rate, SimDuration};
 
 /// One unidirectional link.
 #[derive(Clone, Debug)]
@@ -29,17 +29,6 @@ pub struct LinkPlan {
     pub monitor: bool,
 }
 
-/// What a flow's application offers.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum AppPlan {
-    /// Unlimited data.
-    Bulk,
-    /// A transfer of this many payload bytes.
-    Finite(Bytes),
-    /// An unresponsive UDP ON/OFF source.
-    OnOff(crate::app::onoff::OnOffParams),
-}
-
 /// One flow.
 #[derive(Clone, Debug)]
 pub struct FlowPlan {
@@ -54,7 +43,7 @@ pub struct FlowPlan {
     /// Congestion controller.
     pub cc: CcConfig,
     /// Application.
-    pub app: AppPlan,
+    pub app: crate::app::AppConfig,
     /// The transport carrying it.
     pub transport: crate::scenario::schema::TransportKind,
     /// Earliest start time (before jitter).

@@ -92,7 +92,14 @@ unit_string!(
     /// A rate such as `"5Mbps"` (units bps, Kbps, Mbps, Gbps, Tbps).
     LinkRate(Rate),
     parse_rate,
-    |r| format!("{}bps", r.bps),
+    |r| {
+        // The largest unit that divides the rate exactly (so it reads back the same).
+        let (m, unit) = [(1_000_000_000_000, "Tbps"), (1_000_000_000, "Gbps"), (1_000_000, "Mbps"), (1_000, "Kbps")]
+            .into_iter()
+            .find(|&(m, _)| r.bps >= m && r.bps % m == 0)
+            .unwrap_or((1, "bps"));
+        format!("{}{unit}", r.bps / m)
+    },
     "a rate such as \"5Mbps\" (units: bps, Kbps, Mbps, Gbps, Tbps)",
     r"^[0-9]+(\.[0-9]+)? ?(bps|[kK]bps|Mbps|Gbps|Tbps)$",
     "5Mbps"

@@ -5,6 +5,7 @@
 //! silently ignored setting. Defaults are written next to each field.
 
 use super::quantity::{BufferSize, Duration, LinkRate, Size};
+use crate::app::spec::AppSpec;
 use crate::cc::spec::CcSpec;
 use crate::net::queue::spec::QueueSpec;
 use schemars::JsonSchema;
@@ -246,43 +247,6 @@ pub enum TransportKind {
     Tcp,
     /// UDP: unreliable, no congestion control.
     Udp,
-}
-
-/// What the application offers the transport.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AppKind {
-    /// Always has data (FTP-like bulk transfer) until the flow's `stop` time.
-    #[default]
-    Bulk,
-    /// Sends `size` bytes once, then is done; its completion time is recorded.
-    Finite,
-    /// Unresponsive UDP ON/OFF source (Pareto ON and OFF times), e.g. background traffic.
-    Onoff,
-}
-
-/// The application of a flow group.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AppSpec {
-    /// `"bulk"` (default), `"finite"` or `"onoff"`.
-    #[serde(default)]
-    pub kind: AppKind,
-    /// For `finite`: the transfer size, e.g. `"1MB"`.
-    #[serde(default)]
-    pub size: Option<Size>,
-    /// For `onoff`: sending rate while ON. Default `"500Kbps"` (gaimd.txt §2.4.1).
-    #[serde(default)]
-    pub rate: Option<LinkRate>,
-    /// For `onoff`: mean ON time. Default `"1s"`.
-    #[serde(default)]
-    pub on: Option<Duration>,
-    /// For `onoff`: mean OFF time. Default `"2s"`.
-    #[serde(default)]
-    pub off: Option<Duration>,
-    /// For `onoff`: Pareto shape of ON and OFF times, > 1. Default 1.5.
-    #[serde(default)]
-    pub shape: Option<f64>,
 }
 
 /// Overrides of a flow's own access link (dumbbell only).

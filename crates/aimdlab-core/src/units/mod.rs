@@ -1,6 +1,7 @@
 //! Units of the simulation: time, sizes, rates, and the human-readable strings that name them
 //! in scenario files (`"5Mbps"`, `"30ms"`, `"100pkt"`, `"20000KB"`).
 
+pub mod limits;
 pub mod parse;
 pub mod size;
 pub mod time;

@@ -10,45 +10,22 @@
 
 use super::params::DisciplineSpec;
 use crate::error::ScenarioError;
+use crate::kind_table::{kind_schema, read_fields};
 use schemars::gen::SchemaGenerator;
-use schemars::schema::{InstanceType, Schema, SchemaObject};
+use schemars::schema::Schema;
 use serde_json::{Map, Value};
 
 /// Reads the fields `given` of a `queue` table at `path` as `S`'s parameters (defaults for
 /// the rest) and resolves them for a link of `rate`.
 pub fn read<S: DisciplineSpec>(given: &Map<String, Value>, rate: crate::units::Rate, path: &str) -> Result<S::Config, ScenarioError> {
-    let spec: S = serde_path_to_error::deserialize(Value::Object(given.clone())).map_err(|e| {
-        let message = e.inner().to_string();
-        // serde: "unknown field `x`, expected `a`, `b`" / "expected one of `a`, `b`".
-        if let Some(rest) = message.strip_prefix("unknown field `") {
-            if let Some((field, accepted)) = rest.split_once('`') {
-                let accepted = accepted.trim_start_matches(", expected ").trim_start_matches("one of ").replace('`', "");
-                return ScenarioError::new(format!("{path}.{field}"), format!("is not a parameter of kind = {:?}; it takes kind, {accepted}", S::KIND));
-            }
-        }
-        let at = e.path().to_string();
-        let message = message.replace("expected f64", "expected a number");
-        if at == "." {
-            ScenarioError::new(path, message)
-        } else {
-            ScenarioError::new(format!("{path}.{at}"), message)
-        }
-    })?;
+    let spec: S = read_fields(given, S::KIND, path)?;
     spec.resolve(rate).map_err(|e| e.at(path))
 }
 
 /// The schema of a `queue` table of `S`: its parameters plus `kind` (required unless `S` is
 /// the default discipline).
 pub fn table_schema<S: DisciplineSpec>(gen: &mut SchemaGenerator, default_kind: &str) -> Schema {
-    let mut s = S::json_schema(gen).into_object();
-    let mut kind = SchemaObject { instance_type: Some(InstanceType::String.into()), enum_values: Some(vec![Value::from(S::KIND)]), ..Default::default() };
-    kind.metadata().description = Some("The discipline.".into());
-    let object = s.object();
-    object.properties.insert("kind".into(), Schema::Object(kind));
-    if S::KIND != default_kind {
-        object.required.insert("kind".into());
-    }
-    Schema::Object(s)
+    kind_schema::<S>(gen, S::KIND, S::KIND == default_kind)
 }
 
 /// Declares the disciplines' modules and makes, from the list, `QueueConfig`, `Queue`,
@@ -136,8 +113,7 @@ macro_rules! queue_registry {
         pub fn kinds_accepting(field: &str) -> Vec<&'static str> {
             let mut kinds = Vec::new();
             $(
-                let schema = <$spec as schemars::JsonSchema>::json_schema(&mut schemars::gen::SchemaGenerator::default()).into_object();
-                if schema.object.is_some_and(|o| o.properties.contains_key(field)) {
+                if $crate::kind_table::accepts::<$spec>(field) {
                     kinds.push(<$spec as $crate::net::queue::params::DisciplineSpec>::KIND);
                 }
             )*

@@ -1,0 +1,56 @@
+//! Tables chosen by a `kind` field (`queue = { kind = "red", ... }`, `app = { kind = "onoff",
+//! ... }`): reading the remaining fields into the kind's parameter struct with errors that
+//! name the field, and the JSON Schema alternative of one kind.
+
+use crate::error::ScenarioError;
+use schemars::gen::SchemaGenerator;
+use schemars::schema::{InstanceType, Schema, SchemaObject};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// Reads the fields `given` (without `kind`) of a table at `path` into `S`, the parameters
+/// of `kind`; absent fields take `S`'s defaults.
+pub fn read_fields<S: DeserializeOwned>(given: &Map<String, Value>, kind: &str, path: &str) -> Result<S, ScenarioError> {
+    serde_path_to_error::deserialize(Value::Object(given.clone())).map_err(|e| {
+        let message = e.inner().to_string();
+        // serde: "unknown field `x`, expected `a`, `b`" / "expected one of `a`, `b`" /
+        // "there are no fields".
+        if let Some(rest) = message.strip_prefix("unknown field `") {
+            if let Some((field, accepted)) = rest.split_once('`') {
+                let accepted = if accepted.contains("there are no fields") {
+                    "only kind".to_string()
+                } else {
+                    format!("kind, {}", accepted.trim_start_matches(", expected ").trim_start_matches("one of ").replace('`', ""))
+                };
+                return ScenarioError::new(format!("{path}.{field}"), format!("is not a parameter of kind = {kind:?}; it takes {accepted}"));
+            }
+        }
+        let at = e.path().to_string();
+        let message = message.replace("expected f64", "expected a number");
+        if at == "." {
+            ScenarioError::new(path, message)
+        } else {
+            ScenarioError::new(format!("{path}.{at}"), message)
+        }
+    })
+}
+
+/// The schema of a table of `kind` with `S`'s parameters: `S`'s fields plus `kind`
+/// (required unless `kind` is the default one).
+pub fn kind_schema<S: JsonSchema>(gen: &mut SchemaGenerator, kind: &str, is_default: bool) -> Schema {
+    let mut s = S::json_schema(gen).into_object();
+    let mut k = SchemaObject { instance_type: Some(InstanceType::String.into()), enum_values: Some(vec![Value::from(kind)]), ..Default::default() };
+    k.metadata().description = Some("The kind.".into());
+    let object = s.object();
+    object.properties.insert("kind".into(), Schema::Object(k));
+    if !is_default {
+        object.required.insert("kind".into());
+    }
+    Schema::Object(s)
+}
+
+/// Whether `S`'s parameters include `field` (for error messages).
+pub fn accepts<S: JsonSchema>(field: &str) -> bool {
+    S::json_schema(&mut SchemaGenerator::default()).into_object().object.is_some_and(|o| o.properties.contains_key(field))
+}
