@@ -194,3 +194,16 @@ def test_udp_needs_a_self_paced_application():
         aimdlab.validate(dumbbell(flow={"transport": "udp"}))
     with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.transport: unknown variant `dccp`"):
         aimdlab.validate(dumbbell(flow={"transport": "dccp"}))
+
+
+def test_a_cbr_source_sends_at_its_rate_over_udp_and_is_app_limited_over_tcp():
+    udp = run_checked(dumbbell(duration="20s", warmup="1s", flow={"app": {"kind": "cbr", "rate": "2Mbps"}}))
+    f = udp.flows.to_pandas().iloc[0]
+    assert f["cc"] == "udp" and abs(f["send_rate_bps"] / 2e6 - 1) < 0.001, f["send_rate_bps"]
+    tcp = run_checked(dumbbell(duration="20s", warmup="1s", flow={"app": {"kind": "cbr", "rate": "2Mbps"}, "transport": "tcp"}))
+    g = tcp.flows.to_pandas().iloc[0]
+    assert g["cc"] == "reno" and abs(g["send_rate_bps"] / 2e6 - 1) < 0.01 and g["retransmitted_pkts"] == 0, g
+    # Over a 1 Mbit/s bottleneck UDP keeps sending 2 Mbit/s and loses about half.
+    lossy = run_checked(dumbbell(rate="1Mbps", duration="20s", warmup="5s", flow={"app": {"kind": "cbr", "rate": "2Mbps"}}))
+    h = lossy.flows.to_pandas().iloc[0]
+    assert abs(h["send_rate_bps"] / 2e6 - 1) < 0.001 and h["goodput_bps"] < 1e6

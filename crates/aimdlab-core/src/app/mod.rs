@@ -19,4 +19,5 @@ registry::app_registry! {
     bulk::Bulk(BulkSpec),
     finite::Finite(FiniteSpec),
     onoff::OnOff(OnOffSpec),
+    cbr::Cbr(CbrSpec),
 }
