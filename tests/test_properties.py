@@ -116,11 +116,15 @@ def flow_groups(draw):
     g = {"count": draw(st.integers(1, 4)), "cc": "reno", "start": draw(st.sampled_from(["0s", "0.1s", "0.9s"]))}
     if draw(st.booleans()):
         g["start_jitter"] = draw(st.sampled_from(["10ms", "500ms", "2s"]))
-    app = draw(st.sampled_from(["bulk", "finite", "onoff"]))
+    app = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr"]))
     if app == "finite":
         g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "999B", "1000B", "20KB", "300KB"]))}
     elif app == "onoff":
         g["app"] = {"kind": "onoff", "rate": draw(rates), "on": draw(st.sampled_from(["10ms", "1s"])), "off": "500ms"}
+    elif app == "cbr":
+        g["app"] = {"kind": "cbr", "rate": draw(rates)}
+    if app in ("onoff", "cbr"):
+        g["transport"] = draw(st.sampled_from(["udp", "tcp"]))
     if draw(st.booleans()):
         g["stop"] = draw(st.sampled_from(["1.5s", "3s"]))
     if draw(st.booleans()):
@@ -247,13 +251,17 @@ def extreme_groups(draw):
                                      {"name": "gaimd", "beta": 0.999, "alpha": 10.0}, {"name": "gaimd", "beta": 0.01, "alpha": 0.001}])),
          "start": draw(st.sampled_from(["0s", "1ps", "0.4s"])),
          "start_jitter": draw(st.sampled_from(["0s", "1ps", "10s"]))}
-    kind = draw(st.sampled_from(["bulk", "finite", "onoff"]))
+    kind = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr"]))
     if kind == "finite":
         g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "1MB"]))}
     elif kind == "onoff":
         g["app"] = {"kind": "onoff", "rate": draw(st.sampled_from(["1bps", "1Mbps", "8Gbps"])),
                     "on": draw(st.sampled_from(["1us", "1s"])), "off": draw(st.sampled_from(["1us", "1s"])),
                     "shape": draw(st.sampled_from([1.0001, 1.5, 50.0]))}
+    elif kind == "cbr":
+        g["app"] = {"kind": "cbr", "rate": draw(st.sampled_from(["1bps", "1Mbps", "8Gbps"]))}
+    if kind in ("onoff", "cbr") and draw(st.booleans()):
+        g["transport"] = "tcp"  # application-limited TCP
     if draw(st.booleans()):
         g["tcp"] = draw(extreme_tcp())
     if draw(st.booleans()):
@@ -279,6 +287,8 @@ def extreme_scenarios(draw):
           "sample_interval": draw(st.sampled_from(["1us", "1ms", "100ms", "1s"])),
           "tcp": draw(extreme_tcp()),
           "flows": draw(st.lists(extreme_groups(), min_size=1, max_size=3))}
+    if draw(st.booleans()):
+        sc["sampled_flows"] = draw(st.sampled_from(["none", "all", [0]]))
     for g in sc["flows"]:
         if g["start"] == "0.4s" and sc["duration"] == "1ms":
             g["start"] = "0s"
