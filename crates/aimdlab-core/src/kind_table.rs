@@ -4,7 +4,7 @@
 
 use crate::error::ScenarioError;
 use schemars::gen::SchemaGenerator;
-use schemars::schema::{InstanceType, Schema, SchemaObject};
+use schemars::schema::{InstanceType, Schema, SchemaObject, SubschemaValidation};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -53,4 +53,48 @@ pub fn kind_schema<S: JsonSchema>(gen: &mut SchemaGenerator, kind: &str, is_defa
 /// Whether `S`'s parameters include `field` (for error messages).
 pub fn accepts<S: JsonSchema>(field: &str) -> bool {
     S::json_schema(&mut SchemaGenerator::default()).into_object().object.is_some_and(|o| o.properties.contains_key(field))
+}
+
+/// The schema of a table that is one of `alternatives` (one per kind).
+pub fn any_of_schema(alternatives: Vec<Schema>, description: &str) -> Schema {
+    let mut s = SchemaObject { subschemas: Some(Box::new(SubschemaValidation { any_of: Some(alternatives), ..Default::default() })), ..Default::default() };
+    s.metadata().description = Some(description.into());
+    Schema::Object(s)
+}
+
+/// Resolves one kind's fields at a path (`None`: no such kind).
+pub type ResolveKind<'a, C> = &'a dyn Fn(&str, &Map<String, Value>, &str) -> Result<Option<C>, ScenarioError>;
+
+/// How a registry resolves the tables of its kinds.
+pub struct Registry<'a, C> {
+    /// What a kind is, in messages, e.g. `"queue discipline"`.
+    pub what: &'a str,
+    /// Every kind, the default first.
+    pub kinds: Vec<&'static str>,
+    /// Resolves one kind's fields at a path (`None`: no such kind).
+    pub resolve: ResolveKind<'a, C>,
+    /// The kinds whose parameters include a field.
+    pub accepting: &'a dyn Fn(&str) -> Vec<&'static str>,
+}
+
+/// Resolves a table chosen by its `kind` (the registry's default when absent) at `path`.
+/// A field that belongs to another kind is named with its owners.
+pub fn resolve_table<C>(table: &Map<String, Value>, registry: &Registry<C>, path: &str) -> Result<C, ScenarioError> {
+    let mut given = table.clone();
+    let kind = match given.remove("kind") {
+        None => registry.kinds[0].to_string(),
+        Some(Value::String(k)) => k,
+        Some(other) => return Err(ScenarioError::new(format!("{path}.kind"), format!("{other} is not a name; expected one of {:?}", registry.kinds))),
+    };
+    let resolved = (registry.resolve)(&kind, &given, path).map_err(|mut e| {
+        if e.message.starts_with("is not a parameter of kind") {
+            let field = e.path.rsplit('.').next().unwrap_or("");
+            let owners = (registry.accepting)(field);
+            if !owners.is_empty() {
+                e.message = format!("{} ({field} is a setting of {})", e.message, owners.join(", "));
+            }
+        }
+        e
+    })?;
+    resolved.ok_or_else(|| ScenarioError::new(format!("{path}.kind"), format!("{kind:?} is not a {}; expected one of {:?}", registry.what, registry.kinds)))
 }

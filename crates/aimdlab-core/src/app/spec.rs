@@ -4,9 +4,10 @@
 
 use super::{app_kinds, kinds_accepting, resolve_kind, table_schemas, AppConfig};
 use crate::error::ScenarioError;
+use crate::kind_table::{any_of_schema, resolve_table, Registry};
 use crate::units::Bytes;
 use schemars::gen::SchemaGenerator;
-use schemars::schema::{Schema, SchemaObject, SubschemaValidation};
+use schemars::schema::Schema;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -21,35 +22,13 @@ impl JsonSchema for AppSpec {
     }
 
     fn json_schema(gen: &mut SchemaGenerator) -> Schema {
-        let any_of = table_schemas(gen);
-        let mut s = SchemaObject { subschemas: Some(Box::new(SubschemaValidation { any_of: Some(any_of), ..Default::default() })), ..Default::default() };
-        s.metadata().description = Some("The application: `kind` (default \"bulk\") and its parameters; parameters of other applications are rejected.".into());
-        Schema::Object(s)
+        any_of_schema(table_schemas(gen), "The application: `kind` (default \"bulk\") and its parameters; parameters of other applications are rejected.")
     }
 }
 
 /// Resolves the `app` table at `path` for a flow whose data packets are `packet` bytes.
 pub fn resolve_app(spec: &AppSpec, packet: Bytes, path: &str) -> Result<AppConfig, ScenarioError> {
-    let mut given = spec.0.clone();
-    let kind = match given.remove("kind") {
-        None => app_kinds()[0].to_string(),
-        Some(Value::String(k)) => k,
-        Some(other) => {
-            return Err(ScenarioError::new(format!("{path}.kind"), format!("{other} is not an application name; expected one of {:?}", app_kinds())))
-        }
-    };
-    let resolved = resolve_kind(&kind, &given, packet, path).map_err(|mut e| {
-        if e.message.starts_with("is not a parameter of kind") {
-            let field = e.path.rsplit('.').next().unwrap_or("");
-            let owners = kinds_accepting(field);
-            if !owners.is_empty() {
-                e.message = format!("{} ({field} is a setting of {})", e.message, owners.join(", "));
-            }
-        }
-        e
-    })?;
-    match resolved {
-        Some(config) => Ok(config),
-        None => Err(ScenarioError::new(format!("{path}.kind"), format!("{kind:?} is not an application; expected one of {:?}", app_kinds()))),
-    }
+    let resolve = |kind: &str, given: &Map<String, Value>, path: &str| resolve_kind(kind, given, packet, path);
+    let registry = Registry { what: "application", kinds: app_kinds(), resolve: &resolve, accepting: &kinds_accepting };
+    resolve_table(&spec.0, &registry, path)
 }

@@ -4,9 +4,10 @@
 
 use super::{kinds_accepting, queue_kinds, resolve_kind, table_schemas, QueueConfig};
 use crate::error::ScenarioError;
+use crate::kind_table::{any_of_schema, resolve_table, Registry};
 use crate::units::Rate;
 use schemars::gen::SchemaGenerator;
-use schemars::schema::{Schema, SchemaObject, SubschemaValidation};
+use schemars::schema::Schema;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -21,37 +22,16 @@ impl JsonSchema for QueueSpec {
     }
 
     fn json_schema(gen: &mut SchemaGenerator) -> Schema {
-        let any_of = table_schemas(gen);
-        let mut s = SchemaObject { subschemas: Some(Box::new(SubschemaValidation { any_of: Some(any_of), ..Default::default() })), ..Default::default() };
-        s.metadata().description =
-            Some("An egress queue: `kind` (default \"droptail\") and that discipline's parameters; parameters of other disciplines are rejected.".into());
-        Schema::Object(s)
+        any_of_schema(
+            table_schemas(gen),
+            "An egress queue: `kind` (default \"droptail\") and that discipline's parameters; parameters of other disciplines are rejected.",
+        )
     }
 }
 
 /// Resolves the `queue` table at `path` for a link of `rate`.
 pub fn resolve_queue(spec: &QueueSpec, rate: Rate, path: &str) -> Result<QueueConfig, ScenarioError> {
-    let mut given = spec.0.clone();
-    let kind = match given.remove("kind") {
-        None => queue_kinds()[0].to_string(),
-        Some(Value::String(k)) => k,
-        Some(other) => {
-            return Err(ScenarioError::new(format!("{path}.kind"), format!("{other} is not a discipline name; expected one of {:?}", queue_kinds())))
-        }
-    };
-    let resolved = resolve_kind(&kind, &given, rate, path).map_err(|mut e| {
-        // A field of another discipline: say whose it is.
-        if e.message.starts_with("is not a parameter of kind") {
-            let field = e.path.rsplit('.').next().unwrap_or("");
-            let owners = kinds_accepting(field);
-            if !owners.is_empty() {
-                e.message = format!("{} ({field} is a setting of {})", e.message, owners.join(", "));
-            }
-        }
-        e
-    })?;
-    match resolved {
-        Some(config) => Ok(config),
-        None => Err(ScenarioError::new(format!("{path}.kind"), format!("{kind:?} is not a queue discipline; expected one of {:?}", queue_kinds()))),
-    }
+    let resolve = |kind: &str, given: &Map<String, Value>, path: &str| resolve_kind(kind, given, rate, path);
+    let registry = Registry { what: "queue discipline", kinds: queue_kinds(), resolve: &resolve, accepting: &kinds_accepting };
+    resolve_table(&spec.0, &registry, path)
 }
