@@ -77,3 +77,15 @@ def test_a_parent_that_uses_what_it_re_exports_from_a_child_that_uses_the_parent
     assert r.returncode == 1, r.stdout
     assert "crates/aimdlab-core/src/q/mod.rs -> crates/aimdlab-core/src/q/red.rs: Red" in r.stdout, r.stdout
     assert "crates/aimdlab-core/src/q/red.rs -> crates/aimdlab-core/src/q/mod.rs: Log" in r.stdout, r.stdout
+
+
+def test_every_result_column_is_declared_with_a_description():
+    import aimdlab
+    from aimdlab import _core
+    from conftest import dumbbell
+
+    r = aimdlab.run(dumbbell(duration="1s"))
+    declared = _core.columns()
+    for table, names in (("flows", r.flows.column_names), ("links", r.links.column_names)):
+        assert [c[1] for c in declared if c[0] == table] == list(names)
+    assert all(doc for _, _, _, doc in declared)

@@ -286,6 +286,30 @@ def schema() -> None:
     click.echo(_core.schema())
 
 
+@main.command()
+@click.argument("table", required=False, type=click.Choice(["flows", "links"]))
+def columns(table: Optional[str]) -> None:
+    """Print what each column of the result tables means, with its unit.
+
+    \b
+    Examples:
+      aimdlab columns
+      aimdlab columns flows
+    """
+    from . import _core
+
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = [c for c in _core.columns() if table is None or c[0] == table]
+    out = Table(show_header=True, header_style="bold")
+    for head in ("table", "column", "unit", "what it is"):
+        out.add_column(head)
+    for t, name, unit, doc in rows:
+        out.add_row(t, name, unit, doc)
+    Console().print(out)
+
+
 class _ValidateGroup(click.Group):
     """`aimdlab validate` takes a validation name (`gaimd`) or, for anything else, scenario
     files to check: `aimdlab validate a.toml b.toml` is `aimdlab validate files a.toml b.toml`."""

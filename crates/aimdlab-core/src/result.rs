@@ -12,6 +12,7 @@
 //! - `utilization`: fraction of the window a link's serializer was busy.
 
 use crate::flow::Flow;
+use crate::monitor::columns::{flow_columns, flows_table, link_columns, links_table, FlowRow, LinkRow};
 use crate::monitor::table::{Column, Table};
 use crate::monitor::timeseries::{FlowSeries, LinkSeries};
 use crate::net::link::Link;
@@ -43,15 +44,6 @@ pub fn jain_index(xs: &[f64]) -> f64 {
         f64::NAN
     } else {
         sum * sum / (v.len() as f64 * sq)
-    }
-}
-
-fn rate_bps(bytes: u64, from: SimTime, to: SimTime) -> f64 {
-    let span = to.saturating_since(from).as_secs_f64();
-    if span <= 0.0 {
-        f64::NAN
-    } else {
-        bytes as f64 * 8.0 / span
     }
 }
 
@@ -94,90 +86,23 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     let end = run.end;
     let plan = &run.plan;
 
-    let mut flows = Table::default();
     let n = run.flows.len();
-    let mut cols_f: Vec<(&str, Vec<f64>)> = Vec::new();
-    let mut cols_u: Vec<(&str, Vec<u64>)> = Vec::new();
-    macro_rules! fcol {
-        ($name:expr, $f:expr) => {
-            cols_f.push(($name, run.flows.iter().map($f).collect()));
-        };
-    }
     let ws = run.window_start;
-    fcol!("start_s", |f| f.start_at.as_secs_f64());
-    fcol!("goodput_bps", |f| rate_bps(f.stats.window_delivered_bytes(), ws.max(f.start_at), end));
-    fcol!("throughput_bps", |f| rate_bps(f.stats.window_received_bytes(), ws.max(f.start_at), end));
-    fcol!("send_rate_bps", |f| rate_bps(f.sender.stats().data_bytes_sent, ws.max(f.start_at), end));
-    fcol!("completion_time_s", |f| f.stats.completed_at.map_or(f64::NAN, |t| t.saturating_since(f.start_at).as_secs_f64()));
-    let rtt = |f: &Flow| f.sender.rtt().map_or((f64::NAN, f64::NAN, f64::NAN), |r| r.window_stats_ms());
-    fcol!("rtt_mean_ms", |f| rtt(f).0);
-    fcol!("rtt_min_ms", |f| rtt(f).1);
-    fcol!("rtt_max_ms", |f| rtt(f).2);
-    fcol!("delay_mean_ms", |f| f.stats.one_way_delay.mean_ms());
-    fcol!("delay_p50_ms", |f| f.stats.one_way_delay.quantile_ms(0.5));
-    fcol!("delay_p95_ms", |f| f.stats.one_way_delay.quantile_ms(0.95));
-    fcol!("delay_p99_ms", |f| f.stats.one_way_delay.quantile_ms(0.99));
-    fcol!("delay_max_ms", |f| f.stats.one_way_delay.max_ms());
-    fcol!("jitter_ms", |f| f.stats.jitter_ms());
-    use crate::cc::CongestionControl;
-    fcol!("rto_first_mean_ms", |f| { f.sender.stats().rto_first_mean_ms() });
-    fcol!("loss_event_rate", |f| f.sender.stats().loss_event_rate());
-    fcol!("ecn_event_rate", |f| f.sender.stats().ecn_event_rate());
-    fcol!("cwnd_final_pkts", |f| f.sender.controller().map_or(f64::NAN, |c| c.cwnd_pkts()));
-    macro_rules! ucol {
-        ($name:expr, $f:expr) => {
-            cols_u.push(($name, run.flows.iter().map($f).collect()));
-        };
-    }
-    ucol!("delivered_bytes", |f| f.stats.window_delivered_bytes());
-    ucol!("received_pkts", |f| f.stats.window_received_pkts());
-    ucol!("data_pkts_sent", |f| f.sender.stats().data_pkts_sent);
-    ucol!("bytes_sent", |f| f.sender.stats().data_bytes_sent);
-    ucol!("retransmitted_pkts", |f| f.sender.stats().retransmitted_pkts);
-    ucol!("fast_retransmits", |f| f.sender.stats().fast_retransmits);
-    ucol!("timeouts", |f| f.sender.stats().timeouts);
-    ucol!("timeout_sequences", |f| f.sender.stats().timeout_sequences);
-    ucol!("ecn_reductions", |f| f.sender.stats().ecn_reductions);
-    ucol!("loss_events", |f| f.sender.stats().loss_events());
-
-    flows.push("flow", Column::U64((0..n as u64).collect()));
-    flows.push("group", Column::U64(plan.flows.iter().map(|f| f.group as u64).collect()));
-    flows.push("group_name", Column::Str(plan.flows.iter().map(|f| f.group_name.clone()).collect()));
-    flows.push("cc", Column::Str(run.flows.iter().map(|f| f.sender.controller().map_or("udp", |c| c.name()).to_string()).collect()));
-    flows.push("src", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.src.idx()].clone()).collect()));
-    flows.push("dst", Column::Str(plan.flows.iter().map(|f| plan.nodes[f.dst.idx()].clone()).collect()));
-    for (name, v) in cols_f {
-        flows.push(name, Column::F64(v));
-    }
-    for (name, v) in cols_u {
-        flows.push(name, Column::U64(v));
-    }
+    let flow_rows: Vec<FlowRow> =
+        run.flows.iter().zip(&plan.flows).map(|(flow, fp)| FlowRow { flow, plan: fp, nodes: &plan.nodes, window_start: ws, end }).collect();
+    let flows = flows_table(&flow_columns(), &flow_rows);
 
     // Links.
-    let mut links = Table::default();
-    let nl = run.links.len();
     let util: Vec<f64> = run.links.iter().map(|l| l.utilization(end)).collect();
     let qmean: Vec<f64> = run.links.iter_mut().map(|l| l.mean_queue_pkts(end)).collect();
-    links.push("link", Column::U64((0..nl as u64).collect()));
-    links.push("name", Column::Str(plan.links.iter().map(|l| l.name.clone()).collect()));
-    links.push("rate_bps", Column::U64(plan.links.iter().map(|l| l.rate.bps).collect()));
-    links.push("delay_ms", Column::F64(plan.links.iter().map(|l| l.delay.as_millis_f64()).collect()));
-    links.push("tx_pkts", Column::U64(run.links.iter().map(|l| l.stats.window_tx_pkts()).collect()));
-    links.push("tx_bytes", Column::U64(run.links.iter().map(|l| l.stats.window_tx_bytes()).collect()));
-    links.push("drops", Column::U64(run.links.iter().map(|l| l.stats.window_log().dropped()).collect()));
-    links.push("drops_overflow", Column::U64(run.links.iter().map(|l| l.stats.window_log().overflow).collect()));
-    links.push("drops_early", Column::U64(run.links.iter().map(|l| l.stats.window_log().early).collect()));
-    links.push("drops_forced", Column::U64(run.links.iter().map(|l| l.stats.window_log().forced).collect()));
-    links.push("drops_error", Column::U64(run.links.iter().map(|l| l.stats.window_log().link_error).collect()));
-    links.push("ecn_marks", Column::U64(run.links.iter().map(|l| l.stats.window_log().ecn_marks).collect()));
-    links.push("utilization", Column::F64(util.clone()));
-    links.push("queue_mean_pkts", Column::F64(qmean.clone()));
-    links.push("queue_max_pkts", Column::U64(run.links.iter().map(|l| l.stats.max_queue_pkts).collect()));
-    links.push("qdelay_mean_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.mean_ms()).collect()));
-    links.push("qdelay_p50_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.5)).collect()));
-    links.push("qdelay_p95_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.95)).collect()));
-    links.push("qdelay_p99_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.quantile_ms(0.99)).collect()));
-    links.push("qdelay_max_ms", Column::F64(run.links.iter().map(|l| l.stats.queuing_delay.max_ms()).collect()));
+    let link_rows: Vec<LinkRow> = run
+        .links
+        .iter()
+        .zip(&plan.links)
+        .enumerate()
+        .map(|(index, (link, lp))| LinkRow { link, plan: lp, index, end, queue_mean_pkts: qmean[index] })
+        .collect();
+    let links = links_table(&link_columns(), &link_rows);
 
     // Summary.
     let goodputs: Vec<f64> = match flows.get("goodput_bps") {

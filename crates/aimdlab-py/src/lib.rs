@@ -173,6 +173,12 @@ fn controllers() -> Vec<&'static str> {
     aimdlab_core::cc::controller_names()
 }
 
+/// The columns of the result tables: (table, name, unit, description).
+#[pyfunction]
+fn columns() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    aimdlab_core::monitor::columns::column_docs()
+}
+
 /// The native module `aimdlab._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -189,5 +195,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(controllers, m)?)?;
+    m.add_function(wrap_pyfunction!(columns, m)?)?;
     Ok(())
 }

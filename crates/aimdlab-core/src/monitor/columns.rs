@@ -1,0 +1,222 @@
+//! The columns of the flow and link tables: each declared once with its name, unit, a
+//! one-line description and how it is read from a finished run (`aimdlab columns` prints
+//! them). Counters are over the measurement window `[warmup, end)`.
+
+use super::table::{Column, Table};
+use crate::cc::CongestionControl;
+use crate::flow::Flow;
+use crate::net::link::Link;
+use crate::scenario::plan::{FlowPlan, LinkPlan};
+use crate::units::SimTime;
+
+/// What a flow column reads.
+pub struct FlowRow<'a> {
+    /// The flow.
+    pub flow: &'a Flow,
+    /// Its plan.
+    pub plan: &'a FlowPlan,
+    /// Node names.
+    pub nodes: &'a [String],
+    /// Start of the measurement window.
+    pub window_start: SimTime,
+    /// End of the run.
+    pub end: SimTime,
+}
+
+/// What a link column reads.
+pub struct LinkRow<'a> {
+    /// The link.
+    pub link: &'a Link,
+    /// Its plan.
+    pub plan: &'a LinkPlan,
+    /// Its index.
+    pub index: usize,
+    /// End of the run.
+    pub end: SimTime,
+    /// Time-averaged queue length over the window, packets.
+    pub queue_mean_pkts: f64,
+}
+
+/// How a column's value is read: a number (NaN: not available), a count or a label.
+pub enum Read<F, U, S> {
+    /// A number (NaN: not available).
+    F64(F),
+    /// A count.
+    U64(U),
+    /// A label.
+    Str(S),
+}
+
+/// One declared column.
+pub struct ColumnDef<F, U, S> {
+    /// Column name (its unit is in the name's suffix where it has one).
+    pub name: &'static str,
+    /// Unit, e.g. `"bit/s"`, `"ms"`, `"packets"`, or `""`.
+    pub unit: &'static str,
+    /// What it is, in one line.
+    pub doc: &'static str,
+    /// How it is read.
+    pub read: Read<F, U, S>,
+}
+
+/// A column of the flow table.
+pub type FlowColumn = ColumnDef<fn(&FlowRow<'_>) -> f64, fn(&FlowRow<'_>) -> u64, fn(&FlowRow<'_>) -> String>;
+/// A column of the link table.
+pub type LinkColumn = ColumnDef<fn(&LinkRow<'_>) -> f64, fn(&LinkRow<'_>) -> u64, fn(&LinkRow<'_>) -> String>;
+
+/// Bits per second of `bytes` over `[from, to)` (NaN for an empty span).
+pub fn rate_bps(bytes: u64, from: SimTime, to: SimTime) -> f64 {
+    let span = to.saturating_since(from).as_secs_f64();
+    if span <= 0.0 {
+        f64::NAN
+    } else {
+        bytes as f64 * 8.0 / span
+    }
+}
+
+/// Where a flow's window starts: the later of the warm-up's end and the flow's start.
+fn since(r: &FlowRow) -> SimTime {
+    r.window_start.max(r.flow.start_at)
+}
+
+fn rtt(r: &FlowRow) -> (f64, f64, f64) {
+    r.flow.sender.rtt().map_or((f64::NAN, f64::NAN, f64::NAN), |e| e.window_stats_ms())
+}
+
+macro_rules! col {
+    ($kind:ident, $name:expr, $unit:expr, $doc:expr, $read:expr) => {
+        ColumnDef { name: $name, unit: $unit, doc: $doc, read: Read::$kind($read) }
+    };
+}
+
+/// The flow table, in column order.
+pub fn flow_columns() -> Vec<FlowColumn> {
+    vec![
+        col!(U64, "flow", "", "flow index, 0-based, in the order of the flows groups and their counts", |r| r.flow.id.0 as u64),
+        col!(U64, "group", "", "index of the flow's group in `flows`", |r| r.plan.group as u64),
+        col!(Str, "group_name", "", "the group's name", |r| r.plan.group_name.clone()),
+        col!(Str, "cc", "", "congestion controller (`udp` for a UDP flow)", |r| r.flow.sender.controller().map_or("udp", |c| c.name()).to_string()),
+        col!(Str, "src", "", "sending host", |r| r.nodes[r.plan.src.idx()].clone()),
+        col!(Str, "dst", "", "receiving host", |r| r.nodes[r.plan.dst.idx()].clone()),
+        col!(F64, "start_s", "s", "when the flow's application started", |r| r.flow.start_at.as_secs_f64()),
+        col!(F64, "goodput_bps", "bit/s", "payload delivered for the first time, per second of the window", |r| rate_bps(
+            r.flow.stats.window_delivered_bytes(),
+            since(r),
+            r.end
+        )),
+        col!(F64, "throughput_bps", "bit/s", "wire bytes of every data packet received (headers, duplicates), per second", |r| rate_bps(
+            r.flow.stats.window_received_bytes(),
+            since(r),
+            r.end
+        )),
+        col!(F64, "send_rate_bps", "bit/s", "wire bytes of data sent (retransmissions included), per second", |r| rate_bps(
+            r.flow.sender.stats().data_bytes_sent,
+            since(r),
+            r.end
+        )),
+        col!(F64, "completion_time_s", "s", "a finite transfer's duration (NaN if unfinished or not finite)", |r| r
+            .flow
+            .stats
+            .completed_at
+            .map_or(f64::NAN, |t| t.saturating_since(r.flow.start_at).as_secs_f64())),
+        col!(F64, "rtt_mean_ms", "ms", "mean RTT sample (Karn's rule)", |r| rtt(r).0),
+        col!(F64, "rtt_min_ms", "ms", "smallest RTT sample", |r| rtt(r).1),
+        col!(F64, "rtt_max_ms", "ms", "largest RTT sample", |r| rtt(r).2),
+        col!(F64, "delay_mean_ms", "ms", "mean one-way delay of data packets (sent to received)", |r| r.flow.stats.one_way_delay.mean_ms()),
+        col!(F64, "delay_p50_ms", "ms", "median one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.5)),
+        col!(F64, "delay_p95_ms", "ms", "95th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.95)),
+        col!(F64, "delay_p99_ms", "ms", "99th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.99)),
+        col!(F64, "delay_max_ms", "ms", "largest one-way delay", |r| r.flow.stats.one_way_delay.max_ms()),
+        col!(F64, "jitter_ms", "ms", "mean absolute difference of consecutive one-way delays (RFC 3393 IPDV)", |r| r.flow.stats.jitter_ms()),
+        col!(F64, "rto_first_mean_ms", "ms", "mean RTO at the first timeout of each backoff sequence (the models' T0)", |r| r
+            .flow
+            .sender
+            .stats()
+            .rto_first_mean_ms()),
+        col!(F64, "loss_event_rate", "", "loss events (fast retransmits + timeouts) per data packet sent: the papers' p", |r| r
+            .flow
+            .sender
+            .stats()
+            .loss_event_rate()),
+        col!(F64, "ecn_event_rate", "", "window reductions on ECN-Echo per data packet sent", |r| r.flow.sender.stats().ecn_event_rate()),
+        col!(F64, "cwnd_final_pkts", "packets", "congestion window at the end (NaN without a controller)", |r| r
+            .flow
+            .sender
+            .controller()
+            .map_or(f64::NAN, |c| c.cwnd_pkts())),
+        col!(U64, "delivered_bytes", "bytes", "payload delivered for the first time", |r| r.flow.stats.window_delivered_bytes()),
+        col!(U64, "received_pkts", "packets", "data packets received (duplicates included)", |r| r.flow.stats.window_received_pkts()),
+        col!(U64, "data_pkts_sent", "packets", "data packets sent (retransmissions included)", |r| r.flow.sender.stats().data_pkts_sent),
+        col!(U64, "bytes_sent", "bytes", "wire bytes of those packets", |r| r.flow.sender.stats().data_bytes_sent),
+        col!(U64, "retransmitted_pkts", "packets", "retransmitted data packets", |r| r.flow.sender.stats().retransmitted_pkts),
+        col!(U64, "fast_retransmits", "", "entries into fast recovery", |r| r.flow.sender.stats().fast_retransmits),
+        col!(U64, "timeouts", "", "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.stats().timeouts),
+        col!(U64, "timeout_sequences", "", "timeouts that start a backoff sequence (one loss indication each)", |r| r.flow.sender.stats().timeout_sequences),
+        col!(U64, "ecn_reductions", "", "window reductions in response to ECN-Echo", |r| r.flow.sender.stats().ecn_reductions),
+        col!(U64, "loss_events", "", "window reductions in response to loss: fast_retransmits + timeouts", |r| r.flow.sender.stats().loss_events()),
+    ]
+}
+
+/// The link table, in column order.
+pub fn link_columns() -> Vec<LinkColumn> {
+    vec![
+        col!(U64, "link", "", "link index", |r| r.index as u64),
+        col!(Str, "name", "", "`from->to`", |r| r.plan.name.clone()),
+        col!(U64, "rate_bps", "bit/s", "transmission rate", |r| r.plan.rate.bps),
+        col!(F64, "delay_ms", "ms", "propagation delay", |r| r.plan.delay.as_millis_f64()),
+        col!(U64, "tx_pkts", "packets", "packets that started transmission", |r| r.link.stats.window_tx_pkts()),
+        col!(U64, "tx_bytes", "bytes", "wire bytes that started transmission", |r| r.link.stats.window_tx_bytes()),
+        col!(U64, "drops", "packets", "drops of every cause", |r| r.link.stats.window_log().dropped()),
+        col!(U64, "drops_overflow", "packets", "arrivals to a full buffer", |r| r.link.stats.window_log().overflow),
+        col!(U64, "drops_early", "packets", "AQM drops (RED early, CoDel, PIE)", |r| r.link.stats.window_log().early),
+        col!(U64, "drops_forced", "packets", "RED drops above the maximum threshold", |r| r.link.stats.window_log().forced),
+        col!(U64, "drops_error", "packets", "losses on the wire (the link's loss model)", |r| r.link.stats.window_log().link_error),
+        col!(U64, "ecn_marks", "packets", "packets marked CE instead of dropped", |r| r.link.stats.window_log().ecn_marks),
+        col!(F64, "utilization", "", "fraction of the window the link was transmitting", |r| r.link.utilization(r.end)),
+        col!(F64, "queue_mean_pkts", "packets", "time-averaged queue length", |r| r.queue_mean_pkts),
+        col!(U64, "queue_max_pkts", "packets", "largest queue length", |r| r.link.stats.max_queue_pkts),
+        col!(F64, "qdelay_mean_ms", "ms", "mean queuing delay (enqueue to start of transmission)", |r| r.link.stats.queuing_delay.mean_ms()),
+        col!(F64, "qdelay_p50_ms", "ms", "median queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.5)),
+        col!(F64, "qdelay_p95_ms", "ms", "95th percentile of the queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.95)),
+        col!(F64, "qdelay_p99_ms", "ms", "99th percentile of the queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.99)),
+        col!(F64, "qdelay_max_ms", "ms", "largest queuing delay", |r| r.link.stats.queuing_delay.max_ms()),
+    ]
+}
+
+macro_rules! table_of {
+    ($(#[$doc:meta])* $name:ident, $column:ty, $row:ident) => {
+        $(#[$doc])*
+        pub fn $name(columns: &[$column], rows: &[$row<'_>]) -> Table {
+            let mut t = Table::default();
+            for c in columns {
+                let column = match c.read {
+                    Read::F64(f) => Column::F64(rows.iter().map(f).collect()),
+                    Read::U64(f) => Column::U64(rows.iter().map(f).collect()),
+                    Read::Str(f) => Column::Str(rows.iter().map(f).collect()),
+                };
+                t.push(c.name, column);
+            }
+            t
+        }
+    };
+}
+
+table_of!(
+    /// The flow table of `rows`.
+    flows_table,
+    FlowColumn,
+    FlowRow
+);
+table_of!(
+    /// The link table of `rows`.
+    links_table,
+    LinkColumn,
+    LinkRow
+);
+
+/// Every declared column: (table, name, unit, description).
+pub fn column_docs() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    let flows = flow_columns().into_iter().map(|c| ("flows", c.name, c.unit, c.doc));
+    let links = link_columns().into_iter().map(|c| ("links", c.name, c.unit, c.doc));
+    flows.chain(links).collect()
+}
