@@ -25,7 +25,7 @@ def dumbbell(
     seed: int = 1,
 ) -> Dict[str, Any]:
     """A single-bottleneck dumbbell scenario dict with `flows` identical bulk Reno flows."""
-    group: Dict[str, Any] = {"count": flows, "cc": "reno"}
+    group: Dict[str, Any] = {"count": flows}  # cc defaults to reno (UDP flows have none)
     group.update(flow or {})
     return {
         "name": "test",

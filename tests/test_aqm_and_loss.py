@@ -194,6 +194,9 @@ def test_udp_needs_a_self_paced_application():
         aimdlab.validate(dumbbell(flow={"transport": "udp"}))
     with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.transport: unknown variant `dccp`"):
         aimdlab.validate(dumbbell(flow={"transport": "dccp"}))
+    # A controller on a UDP flow would be ignored: it is an error instead.
+    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.cc: applies only to TCP; a UDP flow has no congestion controller"):
+        aimdlab.validate(dumbbell(flow={"app": {"kind": "cbr"}, "cc": "gaimd"}))
 
 
 def test_a_cbr_source_sends_at_its_rate_over_udp_and_is_app_limited_over_tcp():

@@ -125,6 +125,8 @@ def flow_groups(draw):
         g["app"] = {"kind": "cbr", "rate": draw(rates)}
     if app in ("onoff", "cbr"):
         g["transport"] = draw(st.sampled_from(["udp", "tcp"]))
+        if g["transport"] == "udp":
+            del g["cc"]  # a UDP flow has no congestion controller
     if draw(st.booleans()):
         g["stop"] = draw(st.sampled_from(["1.5s", "3s"]))
     if draw(st.booleans()):
@@ -260,8 +262,11 @@ def extreme_groups(draw):
                     "shape": draw(st.sampled_from([1.0001, 1.5, 50.0]))}
     elif kind == "cbr":
         g["app"] = {"kind": "cbr", "rate": draw(st.sampled_from(["1bps", "1Mbps", "8Gbps"]))}
-    if kind in ("onoff", "cbr") and draw(st.booleans()):
-        g["transport"] = "tcp"  # application-limited TCP
+    if kind in ("onoff", "cbr"):
+        if draw(st.booleans()):
+            g["transport"] = "tcp"  # application-limited TCP
+        elif draw(st.integers(0, 9)) > 0:
+            del g["cc"]  # a UDP flow has no congestion controller (now and then: refused)
     if draw(st.booleans()):
         g["tcp"] = draw(extreme_tcp())
     if draw(st.booleans()):

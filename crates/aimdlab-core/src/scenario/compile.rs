@@ -218,7 +218,7 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
     }
     let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
-    let cc = cc::spec::resolve(&g.cc, &format!("{path}.cc"))?;
+    let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"))?;
     let tcp = match &g.tcp {
         Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
         None => defaults.clone(),
@@ -234,6 +234,9 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         }
         (Some(t), _) => t,
     };
+    if transport == TransportKind::Udp && g.cc.is_some() {
+        return err(format!("{path}.cc"), "applies only to TCP; a UDP flow has no congestion controller (remove cc, or set transport = \"tcp\")");
+    }
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     if start >= duration {

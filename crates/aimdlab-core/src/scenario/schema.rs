@@ -271,9 +271,9 @@ pub struct FlowGroup {
     /// How many flows this group makes. Default 1.
     #[serde(default)]
     pub count: Option<u32>,
-    /// Congestion controller. Default `"reno"`.
+    /// Congestion controller of a TCP flow. Default `"reno"` (a UDP flow has none).
     #[serde(default)]
-    pub cc: CcSpec,
+    pub cc: Option<CcSpec>,
     /// The application. Default bulk.
     #[serde(default)]
     pub app: AppSpec,
