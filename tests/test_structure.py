@@ -86,6 +86,7 @@ def test_every_result_column_is_declared_with_a_description():
 
     r = aimdlab.run(dumbbell(duration="1s"))
     declared = _core.columns()
-    for table, names in (("flows", r.flows.column_names), ("links", r.links.column_names)):
-        assert [c[1] for c in declared if c[0] == table] == list(names)
+    for table, names in (("flows", r.flows.column_names), ("links", r.links.column_names),
+                         ("timeseries", r.timeseries.column_names), ("link_timeseries", r.link_timeseries.column_names)):
+        assert [c[1] for c in declared if c[0] == table] == list(names), table
     assert all(doc for _, _, _, doc in declared)

@@ -287,7 +287,7 @@ def schema() -> None:
 
 
 @main.command()
-@click.argument("table", required=False, type=click.Choice(["flows", "links"]))
+@click.argument("table", required=False, type=click.Choice(["flows", "links", "timeseries", "link_timeseries"]))
 def columns(table: Optional[str]) -> None:
     """Print what each column of the result tables means, with its unit.
 
@@ -295,6 +295,7 @@ def columns(table: Optional[str]) -> None:
     Examples:
       aimdlab columns
       aimdlab columns flows
+      aimdlab columns timeseries
     """
     from . import _core
 
