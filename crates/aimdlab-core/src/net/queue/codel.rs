@@ -155,12 +155,7 @@ impl Codel {
     /// Takes the next packet to send at `now`, dropping or marking as CoDel decides.
     pub fn dequeue(&mut self, now: SimTime, log: &mut QueueLog) -> Option<Packet> {
         self.state.dequeue(&mut self.fifo, now, &self.params, log)
-    }
-    /// The stored packets.
-    pub fn fifo(&self) -> &PacketFifo {
-        &self.fifo
-    }
-}
+    }}
 
 /// CoDel's parameters (`queue = { kind = "codel", target = "5ms" }`), defaults from RFC 8289
 /// and Linux.

@@ -68,11 +68,6 @@ impl DropTail {
     pub fn dequeue(&mut self) -> Option<Packet> {
         self.fifo.pop()
     }
-
-    /// The stored packets.
-    pub fn fifo(&self) -> &PacketFifo {
-        &self.fifo
-    }
 }
 
 /// DropTail's parameters (`queue = { kind = "droptail", limit = "100pkt" }`).

@@ -181,16 +181,6 @@ impl FqCodel {
             }
         }
     }
-
-    /// Packets held.
-    pub fn len_pkts(&self) -> u64 {
-        self.pkts
-    }
-
-    /// Bytes held.
-    pub fn len_bytes(&self) -> u64 {
-        self.bytes
-    }
 }
 
 /// FQ-CoDel's parameters (`queue = { kind = "fq_codel", flows = 1024 }`), defaults from

@@ -150,11 +150,6 @@ impl Pie {
         self.qdelay = now.saturating_since(p.enqueued_at).as_secs_f64();
         Some(p)
     }
-
-    /// The stored packets.
-    pub fn fifo(&self) -> &PacketFifo {
-        &self.fifo
-    }
 }
 
 /// PIE's parameters (`queue = { kind = "pie", target = "15ms" }`), defaults from RFC 8033.

@@ -117,11 +117,6 @@ impl Red {
         }
     }
 
-    /// The average queue (packets or bytes).
-    pub fn avg(&self) -> f64 {
-        self.avg
-    }
-
     fn update_avg(&mut self, now: SimTime) {
         let q = if self.cfg.byte_mode { self.fifo.len_bytes() as f64 } else { self.fifo.len_pkts() as f64 };
         let w = self.cfg.w_q;
@@ -177,11 +172,6 @@ impl Red {
             self.idle_since = Some(now);
         }
         p
-    }
-
-    /// The stored packets.
-    pub fn fifo(&self) -> &PacketFifo {
-        &self.fifo
     }
 }
 
