@@ -3,12 +3,11 @@
 //! UDP it sends at `rate` whatever the network does; over TCP it is application-limited.
 //! The rate is on the wire (headers included), as for the ON/OFF source.
 
-use super::params::AppParams;
+use super::params::{check_source_rate, AppParams};
 use super::source::{AppStep, Source};
 use crate::error::ParamError;
 use crate::rng::RngStream;
 use crate::scenario::quantity::LinkRate;
-use crate::units::limits::{fmt_rate, MIN_SOURCE_GAP};
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -56,13 +55,7 @@ impl AppParams for CbrSpec {
     type Config = Rate;
     type App = Cbr;
     fn resolve(&self, packet: Bytes) -> Result<Rate, ParamError> {
-        let rate = self.rate.0;
-        if rate.serialization_time(packet) < MIN_SOURCE_GAP {
-            let max_bps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / MIN_SOURCE_GAP.0 as f64;
-            let message = format!("{} is too fast for {}-byte packets; expected at most {}", fmt_rate(rate.bps as f64), packet.0, fmt_rate(max_bps));
-            return Err(ParamError { field: "rate", message });
-        }
-        Ok(rate)
+        check_source_rate(self.rate.0, packet)
     }
     fn build(rate: &Rate, packet: Bytes) -> Cbr {
         Cbr { gap: rate.serialization_time(packet), stopped: false }

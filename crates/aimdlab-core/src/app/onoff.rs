@@ -6,12 +6,12 @@
 //!
 //! Pareto(mean m, shape a): scale `x_m = m·(a − 1)/a`, sample `x_m / U^(1/a)`, U uniform in (0, 1].
 
-use super::params::AppParams;
+use super::params::{check_source_rate, AppParams};
 use super::source::{AppStep, Source};
 use crate::error::ParamError;
 use crate::rng::RngStream;
 use crate::scenario::quantity::{Duration, LinkRate};
-use crate::units::limits::{fmt_rate, MIN_SOURCE_GAP, MIN_TIMER};
+use crate::units::limits::MIN_TIMER;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
@@ -114,19 +114,7 @@ impl AppParams for OnOffSpec {
                 return Err(ParamError { field, message: format!("{d} is too short; expected a mean duration of at least {MIN_TIMER}") });
             }
         }
-        let rate = self.rate.0;
-        if rate.serialization_time(packet) < MIN_SOURCE_GAP {
-            // The source's timer would fire again at (almost) the same instant forever.
-            let max_bps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / MIN_SOURCE_GAP.0 as f64;
-            let gap_ps = packet.0 as f64 * 8.0 * crate::units::PS_PER_SEC as f64 / rate.bps as f64;
-            let message = format!(
-                "{} sends a {}-byte packet every {gap_ps:.3}ps; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {} for this packet size)",
-                fmt_rate(rate.bps as f64),
-                packet.0,
-                fmt_rate(max_bps)
-            );
-            return Err(ParamError { field: "rate", message });
-        }
+        let rate = check_source_rate(self.rate.0, packet)?;
         Ok(OnOffParams { rate, on_mean: self.on.0, off_mean: self.off.0, shape: self.shape })
     }
     fn build(p: &OnOffParams, packet: Bytes) -> OnOffSource {

@@ -5,7 +5,8 @@
 
 use super::source::Source;
 use crate::error::ParamError;
-use crate::units::Bytes;
+use crate::units::limits::{fmt_rate, MIN_SOURCE_GAP};
+use crate::units::{Bytes, Rate, PS_PER_SEC};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
@@ -28,4 +29,21 @@ pub trait AppParams: Clone + Debug + Default + DeserializeOwned + JsonSchema {
     fn transfer_bytes(_config: &Self::Config) -> Option<u64> {
         None
     }
+}
+
+/// A self-paced source's `rate` must leave at least `MIN_SOURCE_GAP` between its `packet`-byte
+/// packets, else its timer would fire again at (almost) the same instant forever.
+pub fn check_source_rate(rate: Rate, packet: Bytes) -> Result<Rate, ParamError> {
+    if rate.serialization_time(packet) >= MIN_SOURCE_GAP {
+        return Ok(rate);
+    }
+    let bits_ps = packet.0 as f64 * 8.0 * PS_PER_SEC as f64;
+    let message = format!(
+        "{} sends a {}-byte packet every {:.3}ps; expected at least {MIN_SOURCE_GAP} between packets (a rate up to {} for this packet size)",
+        fmt_rate(rate.bps as f64),
+        packet.0,
+        bits_ps / rate.bps as f64,
+        fmt_rate(bits_ps / MIN_SOURCE_GAP.0 as f64)
+    );
+    Err(ParamError { field: "rate", message })
 }
