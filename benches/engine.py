@@ -44,30 +44,27 @@ def vm_hwm_kib() -> int:
     return -1
 
 
-def one(path: str) -> None:
-    """Child process: run one scenario once and print its measurements as JSON."""
-    import aimdlab
+def timed_run(text: str) -> dict:
+    """Runs a scenario (JSON text) through the engine call and returns its wall time, events,
+    bottleneck packets (warm-up is 0 s in every benchmark: the whole run) and utilization."""
     from aimdlab import _core
 
-    scenario = aimdlab.load(path)
-    text = aimdlab.to_json(scenario)
-    base = vm_hwm_kib()
     t0 = time.perf_counter()
     raw = _core.run(text, None)
     wall = time.perf_counter() - t0
     summary = json.loads(raw["summary"])
-    links = aimdlab.result._to_table(raw["links"]).to_pandas()
-    bneck = links[links["name"] == summary["bottleneck"]["link"]].iloc[0]
-    print(json.dumps({
-        "scenario": Path(path).stem,
-        "wall_s": wall,
-        "events": summary["events"],
-        "bottleneck_pkts": int(bneck["tx_pkts"]),  # warm-up is 0 s: the whole run
-        "duration_s": summary["duration_s"],
-        "utilization": summary["bottleneck"]["utilization"],
-        "peak_rss_mib": vm_hwm_kib() / 1024,
-        "baseline_rss_mib": base / 1024,
-    }))
+    return {"wall_s": wall, "events": summary["events"], "bottleneck_pkts": summary["bottleneck"]["tx_pkts"],
+            "duration_s": summary["duration_s"], "utilization": summary["bottleneck"]["utilization"]}
+
+
+def one(path: str) -> None:
+    """Child process: run one scenario once and print its measurements as JSON."""
+    import aimdlab
+
+    text = aimdlab.to_json(aimdlab.load(path))
+    base = vm_hwm_kib()
+    r = timed_run(text)
+    print(json.dumps({"scenario": Path(path).stem, **r, "peak_rss_mib": vm_hwm_kib() / 1024, "baseline_rss_mib": base / 1024}))
 
 
 def scaling_scenario(flows: int, duration: str = "10s") -> dict:
@@ -87,22 +84,11 @@ def scaling_scenario(flows: int, duration: str = "10s") -> dict:
 def one_scaling(flows: int) -> None:
     """Child process: set-up time (a 1 ms run), then the 10 s run; prints JSON."""
     import aimdlab
-    from aimdlab import _core
 
     base = vm_hwm_kib()
-    t0 = time.perf_counter()
-    _core.run(aimdlab.to_json(scaling_scenario(flows, "1ms")), None)
-    setup = time.perf_counter() - t0
-    text = aimdlab.to_json(scaling_scenario(flows))
-    t0 = time.perf_counter()
-    raw = _core.run(text, None)
-    wall = time.perf_counter() - t0
-    summary = json.loads(raw["summary"])
-    links = aimdlab.result._to_table(raw["links"]).to_pandas()
-    bneck = links[links["name"] == summary["bottleneck"]["link"]].iloc[0]
-    print(json.dumps({"flows": flows, "setup_s": setup, "wall_s": wall, "events": summary["events"],
-                      "bottleneck_pkts": int(bneck["tx_pkts"]), "utilization": summary["bottleneck"]["utilization"],
-                      "peak_rss_mib": vm_hwm_kib() / 1024, "baseline_rss_mib": base / 1024}))
+    setup = timed_run(aimdlab.to_json(scaling_scenario(flows, "1ms")))["wall_s"]
+    r = timed_run(aimdlab.to_json(scaling_scenario(flows)))
+    print(json.dumps({"flows": flows, "setup_s": setup, **r, "peak_rss_mib": vm_hwm_kib() / 1024, "baseline_rss_mib": base / 1024}))
 
 
 def scaling(flow_counts, repeat: int) -> None:
