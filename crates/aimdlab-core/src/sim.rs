@@ -14,7 +14,7 @@ use crate::net::queue::QueueDiscipline;
 use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
-use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
+use crate::transport::endpoint::SenderEndpoint;
 use crate::transport::outbox::Outbox;
 use crate::transport::timer::TimerKind;
 use crate::units::{SimDuration, SimTime};
@@ -320,13 +320,6 @@ impl Simulator {
     fn deliver(&mut self, p: Packet) {
         self.counters.delivered += 1;
         let now = self.now;
-        if matches!(self.flows[p.flow.idx()].receiver, ReceiverEndpoint::UdpSink) {
-            // UDP: counted, never acknowledged.
-            let flow = &mut self.flows[p.flow.idx()];
-            let payload = flow.sizes.mss.min(p.size.0);
-            flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
-            return;
-        }
         let mut out = std::mem::take(&mut self.outbox);
         let fid = p.flow;
         let flow = &mut self.flows[fid.idx()];
@@ -335,11 +328,8 @@ impl Simulator {
                 let arrival = flow.receiver.on_packet(&p, now, &mut out);
                 let payload = if arrival.first_arrival { flow.sizes.payload(p.seq) } else { 0 };
                 flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
-                if arrival.in_order_advance > 0
-                    && flow.sizes.total.is_some()
-                    && flow.sizes.total == flow.receiver.rcv_nxt()
-                    && flow.stats.completed_at.is_none()
-                {
+                let done = |total: u64| flow.receiver.rcv_nxt() == Some(total);
+                if arrival.in_order_advance > 0 && flow.sizes.total.is_some_and(done) && flow.stats.completed_at.is_none() {
                     flow.stats.completed_at = Some(now);
                 }
                 let origin = flow.dst;
