@@ -199,7 +199,10 @@ impl Simulator {
     }
 
     /// Hands the finished run's parts to the result builder.
-    fn into_parts(self) -> RunParts {
+    fn into_parts(mut self) -> RunParts {
+        for l in &mut self.links {
+            l.finish(self.end);
+        }
         RunParts {
             plan: self.plan,
             seed: self.seed,
@@ -241,7 +244,7 @@ impl Simulator {
     fn handle(&mut self, ev: Event) {
         match ev {
             Event::LinkArrival(l) => {
-                let p = self.links[l.idx()].on_arrival(&mut self.events);
+                let p = self.links[l.idx()].on_arrival(self.now, &mut self.events);
                 let node = self.links[l.idx()].to;
                 if node == p.dst {
                     self.deliver(p);
@@ -406,7 +409,8 @@ impl Simulator {
             );
         }
         for (i, &l) in self.monitored.iter().enumerate() {
-            let link = &self.links[l.idx()];
+            let link = &mut self.links[l.idx()];
+            link.settle(self.now, &mut self.events);
             let busy = link.busy_ps_until(self.now);
             let util = (busy - self.last_busy_ps[i]) as f64 / interval.0 as f64;
             self.last_busy_ps[i] = busy;
@@ -422,7 +426,7 @@ impl Simulator {
     fn start_window(&mut self) {
         self.window_start = self.now;
         for l in &mut self.links {
-            l.start_window(self.now);
+            l.start_window(self.now, &mut self.events);
         }
         for f in &mut self.flows {
             f.sender.start_window();

@@ -1,13 +1,25 @@
 //! A unidirectional link, htsim-style: an egress queue feeding a serializer at `rate`,
 //! followed by a "dumb" propagation pipe of constant `delay`.
 //!
-//! Events: a packet that finds the link idle starts serializing at once (no event); a queued
-//! one waits for a `LinkTxDone` at the link's busy-until time. A packet in the pipe reaches
-//! the far end with a `LinkArrival`; the pipe is FIFO (constant delay), so at most one
-//! arrival event per link is pending. The queue limit counts waiting packets only, not the
-//! one being serialized (as ns-3's queue discs do). Every arrival passes through an active
-//! queue (RED must see it to update its average); only DropTail lets a packet that finds the
-//! link idle and the queue empty go straight to the wire, which changes nothing there.
+//! Events: a packet that finds the link idle starts serializing at once (no event). A packet
+//! in the pipe reaches the far end with a `LinkArrival`; the pipe is FIFO (constant delay), so
+//! at most one arrival event per link is pending. The queue limit counts waiting packets only,
+//! not the one being serialized (as ns-3's queue discs do).
+//!
+//! **Departures without events.** Behind a passive queue (DropTail) the departure times are
+//! fixed once a packet is queued: the head leaves when the serializer frees, at `busy_until`.
+//! Such a link schedules no event for them; it *catches up* — runs every departure owed up to
+//! the present, each at its own instant, exactly as a transmission-done event would have —
+//! whenever it is touched: a packet offered, the head of its pipe arriving, a sample, the end
+//! of the warm-up, the end of the run. The pipe's arrival events keep it touched: the packet
+//! being serialized reaches the far end at `busy_until + delay`, no earlier than the next
+//! departure, so a departure is never caught up after its packet should have arrived. Only
+//! when that packet was lost on the wire (a lossy link) does the link ask for a
+//! `LinkTxDone` at `busy_until` to wake it. At one instant, departures come before a packet
+//! offered there (it finds the room a departing packet left) and after a sample or the end of
+//! the warm-up (they see the queue as it was). An active queue (RED, CoDel, PIE, FQ-CoDel)
+//! decides at dequeue time, so every arrival passes through it and departures are
+//! `LinkTxDone` events.
 
 use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
@@ -19,6 +31,15 @@ use crate::rng::{derive_stream, RngStream, StreamKind};
 use crate::units::{Rate, SimDuration, SimTime};
 use rand::Rng;
 use std::collections::VecDeque;
+
+/// Whether a departure due exactly at the present instant counts as past.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Instant {
+    /// It runs now.
+    Inclusive,
+    /// It is still to come.
+    Exclusive,
+}
 
 /// Packets a propagation pipe has room for before it grows (it rewinds when empty).
 pub const PIPE_INITIAL_CAPACITY: usize = 4;
@@ -132,8 +153,12 @@ impl Link {
     #[inline]
     pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue) {
         p.enqueued_at = now;
+        let passive = self.queue.is_passive();
+        if passive {
+            self.catch_up(now, Instant::Inclusive, events);
+        }
         let idle = self.busy_until <= now && !self.tx_event_pending;
-        if idle && self.queue.len_pkts() == 0 && self.queue.is_passive() {
+        if idle && passive && self.queue.len_pkts() == 0 {
             self.start_tx(p, now, events);
             return;
         }
@@ -143,7 +168,9 @@ impl Link {
         if len > self.stats.max_queue_pkts {
             self.stats.max_queue_pkts = len;
         }
-        if idle {
+        if passive {
+            self.ensure_woken(events);
+        } else if idle {
             self.on_tx_done(now, events);
         } else if !self.tx_event_pending && len > 0 {
             self.tx_event_pending = true;
@@ -151,10 +178,15 @@ impl Link {
         }
     }
 
-    /// The serializer is free: start the next queued packet, if any.
+    /// The serializer is free (a `LinkTxDone` event): start the next queued packet, if any.
     #[inline]
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
         self.tx_event_pending = false;
+        if self.queue.is_passive() {
+            self.catch_up(now, Instant::Inclusive, events);
+            self.ensure_woken(events);
+            return;
+        }
         self.account_queue(now);
         let next = self.queue.dequeue(now, &mut self.stats.log);
         if let Some(p) = next {
@@ -163,6 +195,51 @@ impl Link {
                 self.tx_event_pending = true;
                 events.schedule(self.busy_until, Event::LinkTxDone(self.id));
             }
+        }
+    }
+
+    /// Runs the departures a passive queue owes up to `now` (see the module doc), each at
+    /// its own instant; `at_now` says whether a departure due exactly at `now` runs too.
+    #[inline]
+    fn catch_up(&mut self, now: SimTime, at_now: Instant, events: &mut EventQueue) {
+        while self.queue.len_pkts() > 0 && (self.busy_until < now || (at_now == Instant::Inclusive && self.busy_until == now)) {
+            let at = self.busy_until;
+            self.account_queue(at);
+            let p = self.queue.dequeue(at, &mut self.stats.log).expect("a non-empty queue yields its head");
+            self.start_tx(p, at, events);
+        }
+    }
+
+    /// Behind a passive queue: if packets wait and no packet on the wire will touch the link
+    /// when the serializer frees (the one being serialized was lost), asks for a `LinkTxDone`.
+    #[inline]
+    fn ensure_woken(&mut self, events: &mut EventQueue) {
+        if self.queue.len_pkts() == 0 || self.tx_event_pending {
+            return;
+        }
+        if self.pipe.back().is_none_or(|&(arrival, _)| arrival < self.busy_until) {
+            self.tx_event_pending = true;
+            events.schedule(self.busy_until, Event::LinkTxDone(self.id));
+        }
+    }
+
+    /// Brings a passive queue's departures up to `now` before its state is read; departures
+    /// due exactly at `now` are left for later (a sample or the end of the warm-up at `now`
+    /// sees the queue before them).
+    pub fn settle(&mut self, now: SimTime, events: &mut EventQueue) {
+        if self.queue.is_passive() {
+            self.catch_up(now, Instant::Exclusive, events);
+            self.ensure_woken(events);
+        }
+    }
+
+    /// Runs every departure due up to and including `end`, the end of the run (the events
+    /// at `end` run too).
+    pub fn finish(&mut self, end: SimTime) {
+        if self.queue.is_passive() {
+            // Arrivals this schedules fall after the end and never run.
+            let mut after_end = EventQueue::with_capacity(0);
+            self.catch_up(end, Instant::Inclusive, &mut after_end);
         }
     }
 
@@ -187,27 +264,36 @@ impl Link {
 
     /// The packet at the head of the pipe reaches the far end at `now`.
     #[inline]
-    pub fn on_arrival(&mut self, events: &mut EventQueue) -> Packet {
+    pub fn on_arrival(&mut self, now: SimTime, events: &mut EventQueue) -> Packet {
+        let passive = self.queue.is_passive();
+        if passive {
+            self.catch_up(now, Instant::Inclusive, events);
+        }
         let (_, p) = self.pipe.pop_front().expect("an arrival event has a packet in the pipe");
         match self.pipe.front() {
             Some(&(next, _)) => events.schedule(next, Event::LinkArrival(self.id)),
             None => self.pipe.clear(), // rewinds the ring to its start
         }
+        if passive {
+            self.ensure_woken(events);
+        }
         p
     }
 
-    /// Time the serializer has been busy up to `t` since the start of the run, picoseconds.
+    /// Time the serializer has been busy up to `t` since the start of the run, picoseconds
+    /// (after `settle(t)` or `finish`).
     pub fn busy_ps_until(&self, t: SimTime) -> u64 {
         self.busy_total_ps - self.busy_until.0.saturating_sub(t.0).min(self.busy_total_ps)
     }
 
-    /// Packets held by the link (waiting or on the wire).
+    /// Packets held by the link (waiting or on the wire; after `settle` or `finish`).
     pub fn packets_held(&self) -> u64 {
         self.queue.len_pkts() + self.pipe.len() as u64
     }
 
     /// Starts the measurement window at `now`, forgetting everything before.
-    pub fn start_window(&mut self, now: SimTime) {
+    pub fn start_window(&mut self, now: SimTime, events: &mut EventQueue) {
+        self.settle(now, events);
         self.account_queue(now);
         let busy = self.busy_ps_until(now);
         let s = &mut self.stats;
@@ -219,7 +305,7 @@ impl Link {
         s.busy_base_ps = busy;
     }
 
-    /// Fraction of the window `[window start, now]` the serializer was busy.
+    /// Fraction of the window `[window start, now]` the serializer was busy (after `finish`).
     pub fn utilization(&self, now: SimTime) -> f64 {
         let span = now.0.saturating_sub(self.stats.window_start.0);
         if span == 0 {
@@ -228,7 +314,7 @@ impl Link {
         (self.busy_ps_until(now) - self.stats.busy_base_ps) as f64 / span as f64
     }
 
-    /// Time-averaged queue length over the window, packets.
+    /// Time-averaged queue length over the window, packets (after `finish`).
     pub fn mean_queue_pkts(&mut self, now: SimTime) -> f64 {
         self.account_queue(now);
         let span = now.0.saturating_sub(self.stats.window_start.0);
@@ -236,5 +322,111 @@ impl Link {
             return f64::NAN;
         }
         self.stats.queue_integral as f64 / span as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::FlowId;
+    use crate::net::loss::LossTarget;
+    use crate::units::parse::PacketsOrBytes;
+    use crate::units::Bytes;
+
+    const US: u64 = 1_000_000; // picoseconds
+
+    /// A 8 Gbit/s link (1000-byte packets take 1 µs) with a DropTail queue of `limit`.
+    fn link(delay_us: u64, limit: u64, loss: LossModel) -> Link {
+        let queue = QueueConfig::DropTail(PacketsOrBytes::Packets(limit));
+        Link::new(LinkId(0), NodeId(0), NodeId(1), Rate::from_bps(8_000_000_000), SimDuration(delay_us * US), &queue, &loss, 1)
+    }
+
+    fn pkt(seq: u64) -> Packet {
+        Packet::data(FlowId(0), NodeId(1), seq, Bytes(1000), SimTime::ZERO)
+    }
+
+    /// Runs the link's events; returns (arrival time µs, seq) of every packet that reached
+    /// the far end, and how many `LinkTxDone` events ran.
+    fn run(l: &mut Link, events: &mut EventQueue) -> (Vec<(u64, u64)>, usize) {
+        let (mut arrived, mut tx_done) = (vec![], 0);
+        while let Some((t, ev)) = events.pop() {
+            match ev {
+                Event::LinkArrival(_) => arrived.push((t.0 / US, l.on_arrival(t, events).seq)),
+                Event::LinkTxDone(_) => {
+                    tx_done += 1;
+                    l.on_tx_done(t, events)
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        (arrived, tx_done)
+    }
+
+    #[test]
+    fn a_droptail_link_serializes_back_to_back_without_departure_events() {
+        let mut l = link(5, 3, LossModel::None);
+        let mut events = EventQueue::with_capacity(8);
+        for seq in 0..6 {
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
+        }
+        // One on the wire, three waiting, two over the limit.
+        assert_eq!(l.stats.log.overflow, 2);
+        let (arrived, tx_done) = run(&mut l, &mut events);
+        // Each leaves when the one before has been serialized: 1 µs apart, plus 5 µs.
+        assert_eq!(arrived, vec![(6, 0), (7, 1), (8, 2), (9, 3)]);
+        assert_eq!(tx_done, 0);
+        l.finish(SimTime(20 * US));
+        assert_eq!(l.stats.tx_pkts, 4);
+        // Waits of 0, 1, 2 and 3 µs.
+        assert!((l.stats.queuing_delay.mean_ms() - 0.0015).abs() < 1e-12);
+        // Queue lengths 3, 2, 1 over the first three µs: 6 packet·µs over 20 µs.
+        assert!((l.mean_queue_pkts(SimTime(20 * US)) - 0.3).abs() < 1e-12);
+        assert!((l.utilization(SimTime(20 * US)) - 0.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_departure_at_the_instant_of_an_arrival_makes_room_for_it() {
+        let mut l = link(5, 1, LossModel::None);
+        let mut events = EventQueue::with_capacity(8);
+        l.enqueue(pkt(0), SimTime::ZERO, &mut events);
+        l.enqueue(pkt(1), SimTime::ZERO, &mut events);
+        // At 1 µs packet 1 starts; packet 2, offered then, finds the queue empty.
+        l.enqueue(pkt(2), SimTime(US), &mut events);
+        l.settle(SimTime(US), &mut events);
+        assert_eq!(l.queue.len_pkts(), 1);
+        assert_eq!(run(&mut l, &mut events).0, vec![(6, 0), (7, 1), (8, 2)]);
+    }
+
+    #[test]
+    fn a_sample_sees_the_queue_before_a_departure_due_at_its_instant() {
+        let mut l = link(5, 10, LossModel::None);
+        let mut events = EventQueue::with_capacity(8);
+        for seq in 0..3 {
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
+        }
+        l.settle(SimTime(US), &mut events);
+        assert_eq!(l.queue.len_pkts(), 2, "packet 1 leaves at 1 µs, after the sample");
+        l.settle(SimTime(US + 1), &mut events);
+        assert_eq!(l.queue.len_pkts(), 1);
+    }
+
+    #[test]
+    fn a_lossy_link_still_drains_its_queue() {
+        // Every packet is lost on the wire, so no arrival touches the link: it wakes itself.
+        let loss = LossModel::Bernoulli { rate: 1.0, applies_to: LossTarget::Both };
+        let mut l = link(5, 10, loss);
+        let mut events = EventQueue::with_capacity(8);
+        for seq in 0..4 {
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
+        }
+        let (arrived, tx_done) = run(&mut l, &mut events);
+        assert!(arrived.is_empty());
+        assert_eq!(tx_done, 3, "one wake-up as each lost packet's serialization ends");
+        assert_eq!(l.stats.tx_pkts, 4);
+        assert_eq!(l.stats.log.link_error, 4);
+        assert_eq!(l.packets_held(), 0);
+        // Idle again at 4 µs: a packet offered at 10 µs starts at once.
+        l.enqueue(pkt(9), SimTime(10 * US), &mut events);
+        assert_eq!(l.busy_until, SimTime(11 * US));
     }
 }
