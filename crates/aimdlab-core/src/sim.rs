@@ -103,7 +103,7 @@ impl Simulator {
             seed,
             now: SimTime::ZERO,
             end: SimTime::ZERO + plan.duration,
-            events: EventQueue::with_capacity(4 * (links.len() + flows.len()) + 16),
+            events: EventQueue::new(),
             flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
             last_busy_ps: vec![0; monitored.len()],
@@ -200,8 +200,9 @@ impl Simulator {
 
     /// Hands the finished run's parts to the result builder.
     fn into_parts(mut self) -> RunParts {
+        let mut after_end = EventQueue::new();
         for l in &mut self.links {
-            l.finish(self.end);
+            l.finish(self.end, &mut after_end);
         }
         RunParts {
             plan: self.plan,

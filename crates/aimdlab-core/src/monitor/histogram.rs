@@ -1,8 +1,11 @@
 //! A log-linear histogram of durations (HDR-histogram style) for delay percentiles without
 //! storing samples: values below 128 ns are exact, larger ones fall in buckets 1/128 of an
-//! octave wide (relative error ≤ 0.8 %). Buckets live in chunks of one octave (128 counters,
-//! 512 bytes), allocated the first time a sample falls in that octave; zero delays (an idle
-//! queue) are counted inline, so a histogram that only ever sees zeros allocates nothing.
+//! octave wide (relative error ≤ 0.8 %). The counters are one contiguous run of whole octaves
+//! (128 counters, 512 bytes each) from the lowest to the highest octave a sample has fallen
+//! in, grown when a sample falls outside: recording is one bounds check and one increment
+//! behind a single pointer (a delay stays within an octave or two, so the run stays short).
+//! Zero delays (an idle queue) are counted inline, so a histogram that only ever sees zeros
+//! allocates nothing.
 
 use crate::units::SimDuration;
 
@@ -10,21 +13,23 @@ const MANTISSA_BITS: u32 = 7;
 const SUB: u64 = 1 << MANTISSA_BITS;
 const MAX_EXP: u32 = 50; // 2^50 ns ≈ 13 days
 const BUCKETS: usize = ((MAX_EXP - MANTISSA_BITS + 2) as u64 * SUB) as usize;
-/// Buckets per chunk: one octave.
-const CHUNK: usize = SUB as usize;
-/// Chunks covering every bucket.
-const CHUNKS: usize = BUCKETS / CHUNK;
+/// Buckets per octave: the run of counters starts and ends on octave boundaries.
+const OCTAVE: usize = SUB as usize;
 
-/// Distribution of a delay (count, mean, min, max, quantiles).
+/// Distribution of a delay (count, mean, min, max, quantiles). Laid out in declaration
+/// order, what a zero delay touches first.
 #[derive(Clone, Default)]
+#[repr(C)]
 pub struct DelayHistogram {
-    /// Empty until the first non-zero sample, then one slot per octave.
-    chunks: Vec<Option<Box<[u32; CHUNK]>>>,
-    zeros: u64,
     count: u64,
-    sum_ns: u128,
+    zeros: u64,
     min_ns: u64,
     max_ns: u64,
+    sum_ns: u128,
+    /// Counters of buckets `first_bucket ..`, whole octaves; empty until the first non-zero
+    /// sample.
+    counts: Vec<u32>,
+    first_bucket: usize,
 }
 
 fn bucket_of(ns: u64) -> usize {
@@ -49,10 +54,8 @@ fn bucket_mid_ns(b: usize) -> f64 {
 }
 
 impl DelayHistogram {
-    /// Heap bytes of one chunk of counters (an octave of buckets).
-    pub const CHUNK_BYTES: usize = CHUNK * std::mem::size_of::<u32>();
-    /// Heap bytes of the chunk index, allocated with the first non-zero sample.
-    pub const INDEX_BYTES: usize = CHUNKS * std::mem::size_of::<Option<Box<[u32; CHUNK]>>>();
+    /// Heap bytes of one octave of counters.
+    pub const OCTAVE_BYTES: usize = OCTAVE * std::mem::size_of::<u32>();
 
     /// An empty histogram (allocates nothing).
     pub fn new() -> Self {
@@ -64,29 +67,52 @@ impl DelayHistogram {
     pub fn record(&mut self, d: SimDuration) {
         let ns = d.0 / 1000;
         self.count += 1;
+        if ns == 0 {
+            self.zeros += 1;
+            self.min_ns = 0;
+            return;
+        }
         self.sum_ns += ns as u128;
         self.min_ns = self.min_ns.min(ns);
         self.max_ns = self.max_ns.max(ns);
-        if ns == 0 {
-            self.zeros += 1;
-            return;
-        }
         let b = bucket_of(ns).min(BUCKETS - 1);
-        if self.chunks.is_empty() {
-            self.chunks.resize_with(CHUNKS, || None);
+        match self.counts.get_mut(b.wrapping_sub(self.first_bucket)) {
+            Some(n) => *n = n.saturating_add(1),
+            None => self.widen_and_count(b),
         }
-        let chunk = self.chunks[b / CHUNK].get_or_insert_with(|| Box::new([0; CHUNK]));
-        chunk[b % CHUNK] = chunk[b % CHUNK].saturating_add(1);
+    }
+
+    /// Extends the run of counters to the octave of bucket `b`, then counts one sample there.
+    #[cold]
+    fn widen_and_count(&mut self, b: usize) {
+        let octave_start = b / OCTAVE * OCTAVE;
+        if self.counts.is_empty() {
+            self.first_bucket = octave_start;
+            self.counts = vec![0; OCTAVE];
+        } else if b < self.first_bucket {
+            let mut counts = vec![0; self.first_bucket - octave_start + self.counts.len()];
+            counts[self.first_bucket - octave_start..].copy_from_slice(&self.counts);
+            self.counts = counts;
+            self.first_bucket = octave_start;
+        } else {
+            self.counts.resize(octave_start + OCTAVE - self.first_bucket, 0);
+        }
+        self.counts[b - self.first_bucket] += 1;
     }
 
     /// Forgets every sample (at the end of the warm-up).
     pub fn clear(&mut self) {
-        self.chunks.iter_mut().flatten().for_each(|c| c.fill(0));
+        self.counts.fill(0);
         self.zeros = 0;
         self.count = 0;
         self.sum_ns = 0;
         self.min_ns = u64::MAX;
         self.max_ns = 0;
+    }
+
+    /// Heap bytes held by the counters.
+    pub fn heap_bytes(&self) -> usize {
+        self.counts.capacity() * std::mem::size_of::<u32>()
     }
 
     /// Number of samples.
@@ -132,13 +158,10 @@ impl DelayHistogram {
         if seen >= rank {
             return at(0);
         }
-        for (c, chunk) in self.chunks.iter().enumerate() {
-            let Some(chunk) = chunk else { continue };
-            for (i, &n) in chunk.iter().enumerate() {
-                seen += n as u64;
-                if seen >= rank {
-                    return at(c * CHUNK + i);
-                }
+        for (i, &n) in self.counts.iter().enumerate() {
+            seen += n as u64;
+            if seen >= rank {
+                return at(self.first_bucket + i);
             }
         }
         self.max_ns as f64 / 1e6
@@ -166,18 +189,26 @@ mod tests {
     }
 
     #[test]
-    fn zeros_allocate_nothing_and_octaves_allocate_one_chunk_each() {
+    fn zeros_allocate_nothing_and_the_counters_span_the_octaves_seen() {
         let mut h = DelayHistogram::new();
         for _ in 0..1000 {
             h.record(SimDuration::ZERO);
         }
-        assert!(h.chunks.is_empty());
+        assert_eq!(h.heap_bytes(), 0);
         assert_eq!(h.quantile_ms(0.99), 0.0);
         h.record(SimDuration::from_micros(3)); // 3000 ns: one octave
         h.record(SimDuration::from_micros(3) + SimDuration(500_000));
-        assert_eq!(h.chunks.iter().flatten().count(), 1);
+        assert_eq!(h.heap_bytes(), DelayHistogram::OCTAVE_BYTES);
         assert_eq!(h.quantile_ms(0.5), 0.0);
         assert!((h.quantile_ms(1.0) - 0.0035).abs() < 0.0035 * 0.008);
+        // Octaves below and above the first: the run widens both ways, counts kept.
+        h.record(SimDuration(700_000)); // 700 ns, two octaves lower
+        h.record(SimDuration::from_micros(20)); // 20 µs, three octaves higher
+        assert_eq!(h.heap_bytes(), 6 * DelayHistogram::OCTAVE_BYTES);
+        assert_eq!(h.count(), 1004);
+        assert!((h.quantile_ms(1.0) - 0.020).abs() < 0.020 * 0.008);
+        assert!((h.quantile_ms(1001.0 / 1004.0) - 0.0007).abs() < 0.0007 * 0.008);
+        assert!((h.quantile_ms(1002.0 / 1004.0) - 0.003).abs() < 0.003 * 0.008);
         h.clear();
         assert_eq!(h.count(), 0);
         assert!(h.quantile_ms(0.5).is_nan());

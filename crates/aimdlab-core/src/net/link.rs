@@ -44,52 +44,59 @@ enum Instant {
 /// Packets a propagation pipe has room for before it grows (it rewinds when empty).
 pub const PIPE_INITIAL_CAPACITY: usize = 4;
 
-/// Counters of one link over the measurement window.
+/// Counters of one link over the measurement window. Laid out in declaration order, the
+/// counters every packet updates first.
+#[repr(C)]
 pub struct LinkStats {
     /// Packets that started transmission, over the run.
     pub tx_pkts: u64,
     /// Wire bytes that started transmission, over the run.
     pub tx_bytes: u64,
+    /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
+    pub queuing_delay: DelayHistogram,
+    /// Largest queue seen, packets.
+    pub max_queue_pkts: u64,
+    /// ∫ queue length dt, packet·picoseconds.
+    queue_integral: u128,
     /// Drops by cause and ECN marks, over the run.
     pub log: QueueLog,
     /// `tx_pkts`, `tx_bytes` and `log` when the measurement window started.
     at_window_start: (u64, u64, QueueLog),
-    /// Largest queue seen, packets.
-    pub max_queue_pkts: u64,
-    /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
-    pub queuing_delay: DelayHistogram,
-    /// ∫ queue length dt, packet·picoseconds.
-    queue_integral: u128,
     /// Start of the measurement window.
     window_start: SimTime,
     /// Busy time before the window started, picoseconds.
     busy_base_ps: u64,
 }
 
-/// One link.
+/// One link. Laid out in declaration order: what every packet touches (serializer, pipe,
+/// queue, loss check, per-packet counters) comes first, in as few cache lines as it takes,
+/// since with thousands of flows an access link is rarely in cache.
+#[repr(C)]
 pub struct Link {
-    /// Its id.
-    pub id: LinkId,
-    /// Upstream node.
-    pub from: NodeId,
-    /// Downstream node.
-    pub to: NodeId,
+    busy_until: SimTime,
     /// Transmission rate.
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
+    busy_total_ps: u64,
+    pipe: VecDeque<(SimTime, Packet)>,
     /// Egress queue.
     pub queue: Queue,
-    pipe: VecDeque<(SimTime, Packet)>,
-    busy_until: SimTime,
-    busy_total_ps: u64,
+    /// Downstream node.
+    pub to: NodeId,
     tx_event_pending: bool,
+    /// Whether the queue is passive (DropTail): departures then run without events.
+    passive: bool,
     last_queue_change: SimTime,
+    /// Measurement counters.
+    pub stats: LinkStats,
     loss: LinkLoss,
     loss_rng: RngStream,
     aqm_rng: RngStream,
-    /// Measurement counters.
-    pub stats: LinkStats,
+    /// Its id.
+    pub id: LinkId,
+    /// Upstream node.
+    pub from: NodeId,
 }
 
 impl LinkStats {
@@ -113,13 +120,15 @@ impl Link {
     pub fn new(id: LinkId, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: &QueueConfig, loss: &LossModel, seed: u64) -> Self {
         let mut aqm_rng = derive_stream(seed, StreamKind::Aqm, id.0 as u64);
         let salt = aqm_rng.gen::<u64>();
+        let queue = Queue::new(queue, rate, salt);
         Link {
             id,
             from,
             to,
             rate,
             delay,
-            queue: Queue::new(queue, rate, salt),
+            passive: queue.is_passive(),
+            queue,
             loss: LinkLoss::new(loss),
             loss_rng: derive_stream(seed, StreamKind::LinkLoss, id.0 as u64),
             aqm_rng,
@@ -153,7 +162,7 @@ impl Link {
     #[inline]
     pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue) {
         p.enqueued_at = now;
-        let passive = self.queue.is_passive();
+        let passive = self.passive;
         if passive {
             self.catch_up(now, Instant::Inclusive, events);
         }
@@ -182,7 +191,7 @@ impl Link {
     #[inline]
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
         self.tx_event_pending = false;
-        if self.queue.is_passive() {
+        if self.passive {
             self.catch_up(now, Instant::Inclusive, events);
             self.ensure_woken(events);
             return;
@@ -227,19 +236,18 @@ impl Link {
     /// due exactly at `now` are left for later (a sample or the end of the warm-up at `now`
     /// sees the queue before them).
     pub fn settle(&mut self, now: SimTime, events: &mut EventQueue) {
-        if self.queue.is_passive() {
+        if self.passive {
             self.catch_up(now, Instant::Exclusive, events);
             self.ensure_woken(events);
         }
     }
 
     /// Runs every departure due up to and including `end`, the end of the run (the events
-    /// at `end` run too).
-    pub fn finish(&mut self, end: SimTime) {
-        if self.queue.is_passive() {
-            // Arrivals this schedules fall after the end and never run.
-            let mut after_end = EventQueue::with_capacity(0);
-            self.catch_up(end, Instant::Inclusive, &mut after_end);
+    /// at `end` run too). The arrivals it schedules fall after the end and never run: they go
+    /// to `after_end`, a queue that is thrown away.
+    pub fn finish(&mut self, end: SimTime, after_end: &mut EventQueue) {
+        if self.passive {
+            self.catch_up(end, Instant::Inclusive, after_end);
         }
     }
 
@@ -265,7 +273,7 @@ impl Link {
     /// The packet at the head of the pipe reaches the far end at `now`.
     #[inline]
     pub fn on_arrival(&mut self, now: SimTime, events: &mut EventQueue) -> Packet {
-        let passive = self.queue.is_passive();
+        let passive = self.passive;
         if passive {
             self.catch_up(now, Instant::Inclusive, events);
         }
@@ -365,7 +373,7 @@ mod tests {
     #[test]
     fn a_droptail_link_serializes_back_to_back_without_departure_events() {
         let mut l = link(5, 3, LossModel::None);
-        let mut events = EventQueue::with_capacity(8);
+        let mut events = EventQueue::new();
         for seq in 0..6 {
             l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
         }
@@ -375,7 +383,7 @@ mod tests {
         // Each leaves when the one before has been serialized: 1 µs apart, plus 5 µs.
         assert_eq!(arrived, vec![(6, 0), (7, 1), (8, 2), (9, 3)]);
         assert_eq!(tx_done, 0);
-        l.finish(SimTime(20 * US));
+        l.finish(SimTime(20 * US), &mut events);
         assert_eq!(l.stats.tx_pkts, 4);
         // Waits of 0, 1, 2 and 3 µs.
         assert!((l.stats.queuing_delay.mean_ms() - 0.0015).abs() < 1e-12);
@@ -387,7 +395,7 @@ mod tests {
     #[test]
     fn a_departure_at_the_instant_of_an_arrival_makes_room_for_it() {
         let mut l = link(5, 1, LossModel::None);
-        let mut events = EventQueue::with_capacity(8);
+        let mut events = EventQueue::new();
         l.enqueue(pkt(0), SimTime::ZERO, &mut events);
         l.enqueue(pkt(1), SimTime::ZERO, &mut events);
         // At 1 µs packet 1 starts; packet 2, offered then, finds the queue empty.
@@ -400,7 +408,7 @@ mod tests {
     #[test]
     fn a_sample_sees_the_queue_before_a_departure_due_at_its_instant() {
         let mut l = link(5, 10, LossModel::None);
-        let mut events = EventQueue::with_capacity(8);
+        let mut events = EventQueue::new();
         for seq in 0..3 {
             l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
         }
@@ -415,7 +423,7 @@ mod tests {
         // Every packet is lost on the wire, so no arrival touches the link: it wakes itself.
         let loss = LossModel::Bernoulli { rate: 1.0, applies_to: LossTarget::Both };
         let mut l = link(5, 10, loss);
-        let mut events = EventQueue::with_capacity(8);
+        let mut events = EventQueue::new();
         for seq in 0..4 {
             l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
         }

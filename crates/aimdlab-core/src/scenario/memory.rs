@@ -64,9 +64,9 @@ pub fn estimate(
 ) -> MemoryEstimate {
     let n_flows = flows.len() as u64;
     let n_links = links.len() as u64;
-    // A delay histogram allocates one 512-byte chunk per octave its samples span: assume 16
-    // octaves (1 µs to 65 ms of queuing, or of one-way delay variation).
-    let histogram = (DelayHistogram::INDEX_BYTES + 16 * DelayHistogram::CHUNK_BYTES) as u64;
+    // A delay histogram holds 512 bytes per octave its samples span: assume 16 octaves (1 µs
+    // to 65 ms of queuing, or of one-way delay variation).
+    let histogram = 16 * DelayHistogram::OCTAVE_BYTES as u64;
     let packet = size_of::<Packet>() as u64;
     // The plan is kept by the caller and copied into the simulator: two copies.
     let plan_flow = 2 * (size_of::<FlowPlan>() as u64 + 16);
