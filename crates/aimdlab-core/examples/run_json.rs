@@ -19,7 +19,7 @@ fn main() {
     });
     let seed = args.get(2).map(|s| s.parse().expect("seed is an integer"));
     let t0 = std::time::Instant::now();
-    let r = aimdlab_core::run(&plan, seed).expect("run");
+    let r = aimdlab_core::run(plan, seed).expect("run");
     let wall = t0.elapsed().as_secs_f64();
     println!("{}", serde_json::to_string_pretty(&r.summary).unwrap());
     eprintln!("wall {wall:.3}s");

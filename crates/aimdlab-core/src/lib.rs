@@ -12,7 +12,7 @@
 //!     "access": {"rate": "10Mbps", "delay": "1ms"}}},
 //!   "flows": [{"count": 2}]
 //! }"#).unwrap();
-//! let result = aimdlab_core::run(&plan, None).unwrap();
+//! let result = aimdlab_core::run(plan, None).unwrap();
 //! assert!(result.summary["bottleneck"]["utilization"].as_f64().unwrap() > 0.5);
 //! ```
 #![warn(missing_docs)]
@@ -63,7 +63,8 @@ impl std::fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 /// Runs `plan` (with `seed` overriding its seed), turning a panic into an `EngineError`.
-pub fn run(plan: &Plan, seed: Option<u64>) -> Result<RunResult, EngineError> {
+/// The simulator keeps the plan (its routes and names) for the run, so it takes it.
+pub fn run(plan: Plan, seed: Option<u64>) -> Result<RunResult, EngineError> {
     run_simulator(|| Simulator::new(plan, seed), &control::RunControl::new())
 }
 

@@ -79,8 +79,9 @@ impl std::fmt::Display for Stall {
 }
 
 impl Simulator {
-    /// Builds the network and flows of `plan`; `seed` overrides the plan's seed.
-    pub fn new(plan: &Plan, seed: Option<u64>) -> Self {
+    /// Builds the network and flows of `plan` (kept for the run: routes, names); `seed`
+    /// overrides the plan's seed.
+    pub fn new(plan: Plan, seed: Option<u64>) -> Self {
         let seed = seed.unwrap_or(plan.seed);
         let links: Vec<Link> =
             plan.links.iter().enumerate().map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, &l.queue, &l.loss, seed)).collect();
@@ -116,20 +117,20 @@ impl Simulator {
             events_processed: 0,
             window_start: SimTime::ZERO,
             stall_events: STALL_EVENTS,
-            plan: plan.clone(),
+            plan,
         };
         for f in &sim.flows {
             sim.events.schedule(f.start_at, Event::FlowStart(f.id));
         }
-        for (i, fp) in plan.flows.iter().enumerate() {
+        for (i, fp) in sim.plan.flows.iter().enumerate() {
             if let Some(stop) = fp.stop {
                 sim.events.schedule(SimTime::ZERO + stop, Event::FlowStop(FlowId(i as u32)));
             }
         }
-        if plan.warmup > SimDuration::ZERO {
-            sim.events.schedule(SimTime::ZERO + plan.warmup, Event::WarmupEnd);
+        if sim.plan.warmup > SimDuration::ZERO {
+            sim.events.schedule(SimTime::ZERO + sim.plan.warmup, Event::WarmupEnd);
         }
-        sim.events.schedule(SimTime::ZERO + plan.sample_interval, Event::Sample);
+        sim.events.schedule(SimTime::ZERO + sim.plan.sample_interval, Event::Sample);
         sim
     }
 

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 fn run(s: Value, seed: Option<u64>) -> aimdlab_core::RunResult {
     let plan = load_json(&s.to_string()).expect("valid scenario");
-    aimdlab_core::run(&plan, seed).expect("run")
+    aimdlab_core::run(plan, seed).expect("run")
 }
 
 fn assert_conserved(r: &aimdlab_core::RunResult) {
@@ -99,7 +99,7 @@ fn a_clock_that_stops_is_an_error_naming_the_component() {
     let control = aimdlab_core::control::RunControl::new();
     let err = aimdlab_core::run_simulator(
         || {
-            let mut sim = aimdlab_core::Simulator::new(&plan, None);
+            let mut sim = aimdlab_core::Simulator::new(plan, None);
             sim.set_stall_events(100_000);
             sim
         },

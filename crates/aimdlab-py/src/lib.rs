@@ -129,7 +129,7 @@ fn run(
     let outcome = py.allow_threads(|| {
         aimdlab_core::run_simulator(
             || {
-                let mut sim = aimdlab_core::Simulator::new(&plan, seed);
+                let mut sim = aimdlab_core::Simulator::new(plan, seed);
                 for (i, c) in installed {
                     sim.set_controller(aimdlab_core::ids::FlowId(i as u32), Box::new(c));
                 }

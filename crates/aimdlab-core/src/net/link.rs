@@ -41,7 +41,8 @@ enum Instant {
     Exclusive,
 }
 
-/// Packets a propagation pipe has room for before it grows (it rewinds when empty).
+/// Packets a propagation pipe has room for once it has held one (it allocates nothing before,
+/// grows on demand and rewinds when empty).
 pub const PIPE_INITIAL_CAPACITY: usize = 4;
 
 /// Counters of one link over the measurement window. Laid out in declaration order, the
@@ -132,7 +133,7 @@ impl Link {
             loss: LinkLoss::new(loss),
             loss_rng: derive_stream(seed, StreamKind::LinkLoss, id.0 as u64),
             aqm_rng,
-            pipe: VecDeque::with_capacity(PIPE_INITIAL_CAPACITY),
+            pipe: VecDeque::new(),
             busy_until: SimTime::ZERO,
             busy_total_ps: 0,
             tx_event_pending: false,

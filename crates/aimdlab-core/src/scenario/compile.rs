@@ -95,6 +95,11 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     }
     let routes = routing::Routes::build(net.nodes.len(), &link_ends, &endpoints, &statics);
     check_routes(&net, &routes, &s.topology, &flows)?;
+    // The plan lives as long as the run: no growth slack.
+    let (mut nodes, mut links, mut flows) = (net.nodes, net.links, flows);
+    nodes.shrink_to_fit();
+    links.shrink_to_fit();
+    flows.shrink_to_fit();
     Ok(Plan {
         name: s.name.clone(),
         duration,
@@ -102,8 +107,8 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         seed: s.seed.unwrap_or(1),
         sample_interval,
         sampled_flows,
-        nodes: net.nodes,
-        links: net.links,
+        nodes,
+        links,
         bottleneck,
         flows,
         routes,

@@ -15,7 +15,6 @@ use crate::flow::Flow;
 use crate::monitor::histogram::DelayHistogram;
 use crate::net::link::{Link, PIPE_INITIAL_CAPACITY};
 use crate::net::packet::Packet;
-use crate::net::queue::fifo::PacketFifo;
 use crate::net::queue::QueueConfig;
 
 use std::mem::size_of;
@@ -28,10 +27,11 @@ const STATE_COLUMNS: u64 = 4;
 /// vector may hold up to twice its length) plus the copy handed to the caller.
 const SERIES_COPIES: u64 = 3;
 
-/// Bytes a queue allocates up front: its FIFO's first ring, and what a discipline keeps
-/// beside it (FQ-CoDel's flow queues).
+/// Bytes a queue allocates: its FIFO's first ring (at its first packet: the standard ring's
+/// smallest allocation, 4 packets), and what a discipline keeps beside it (FQ-CoDel's flow
+/// queues).
 fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
-    let ring = (q.limit_pkts() + 1).min(PacketFifo::INITIAL_CAPACITY as u64) * size_of::<Packet>() as u64;
+    let ring = (q.limit_pkts() + 1).min(4) * size_of::<Packet>() as u64;
     ring + q.extra_bytes(flows)
 }
 
@@ -68,9 +68,9 @@ pub fn estimate(
     // to 65 ms of queuing, or of one-way delay variation).
     let histogram = 16 * DelayHistogram::OCTAVE_BYTES as u64;
     let packet = size_of::<Packet>() as u64;
-    // The plan is kept by the caller and copied into the simulator: two copies.
-    let plan_flow = 2 * (size_of::<FlowPlan>() as u64 + 16);
-    let plan_link = 2 * (size_of::<LinkPlan>() as u64 + 16);
+    // The plan moves into the simulator: one copy (and a link's name).
+    let plan_flow = size_of::<FlowPlan>() as u64 + 16;
+    let plan_link = size_of::<LinkPlan>() as u64 + 32;
     // A flow: its struct, delay histogram, scoreboard, out-of-order list, a few events.
     let flow = size_of::<Flow>() as u64 + histogram + 64 + 16 * 16 + 4 * 16 + plan_flow;
     // A link: its struct, queuing-delay histogram, propagation pipe's first ring.

@@ -60,7 +60,7 @@ impl TcpReceiver {
             delayed_ack,
             delayed_ack_timeout,
             rcv_nxt: 0,
-            ooo: Vec::with_capacity(16),
+            ooo: Vec::new(),
             touch: 0,
             pending: 0,
             pending_echo: (SimTime::ZERO, false),

@@ -139,7 +139,7 @@ pub struct Codel {
 impl Codel {
     /// An empty CoDel queue.
     pub fn new(limit: crate::units::parse::PacketsOrBytes, params: &CodelParams) -> Self {
-        Codel { fifo: super::droptail::fifo_for(limit), limit, params: params.clone(), state: CodelState::default() }
+        Codel { fifo: super::fifo::PacketFifo::new(), limit, params: params.clone(), state: CodelState::default() }
     }
     /// Appends `p` unless the buffer is full (then an overflow drop).
     pub fn enqueue(&mut self, p: Packet, log: &mut QueueLog) -> bool {

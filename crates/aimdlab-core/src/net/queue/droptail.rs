@@ -41,20 +41,10 @@ pub fn push_or_overflow(fifo: &mut PacketFifo, limit: PacketsOrBytes, p: Packet,
     }
 }
 
-/// A FIFO for a queue of `limit`: room for the limit (plus the packet being admitted) up
-/// to `PacketFifo::INITIAL_CAPACITY` packets; it grows beyond that on demand.
-pub fn fifo_for(limit: PacketsOrBytes) -> PacketFifo {
-    let capacity = match limit {
-        PacketsOrBytes::Packets(n) => n.min(1 << 16) as usize,
-        PacketsOrBytes::Bytes(b) => (b.0 / 1000).min(1 << 16) as usize,
-    };
-    PacketFifo::with_capacity((capacity + 1).min(PacketFifo::INITIAL_CAPACITY))
-}
-
 impl DropTail {
     /// An empty queue that holds at most `limit` (packets or bytes) waiting packets.
     pub fn new(limit: PacketsOrBytes) -> Self {
-        DropTail { fifo: fifo_for(limit), limit }
+        DropTail { fifo: PacketFifo::new(), limit }
     }
 
     /// Appends `p` if it fits, else drops it (overflow). Returns whether it was queued.

@@ -1,9 +1,10 @@
 //! The packet FIFO every queue discipline stores its packets in, with a running byte count.
 //!
-//! A ring buffer that starts small and doubles when full (so a 1000-packet limit on an idle
-//! access link costs 32 packets, not 1000), and rewinds to its start when it empties: a link
-//! that holds one packet at a time keeps using the same cache line instead of walking (and
-//! paging in) its whole buffer.
+//! A ring buffer that allocates nothing until its first packet (a DropTail link that is
+//! never busy when a packet comes never queues one), starts at 4 packets and doubles when
+//! full (so a 1000-packet limit on an idle access link costs a few packets, not 1000), and
+//! rewinds to its start when it empties: a link that holds one packet at a time keeps using
+//! the same cache line instead of walking (and paging in) its whole buffer.
 
 use crate::net::packet::Packet;
 use std::collections::VecDeque;
@@ -15,12 +16,9 @@ pub struct PacketFifo {
 }
 
 impl PacketFifo {
-    /// Packets a FIFO has room for before its first growth.
-    pub const INITIAL_CAPACITY: usize = 4;
-
-    /// An empty FIFO with room for `capacity` packets before it grows.
-    pub fn with_capacity(capacity: usize) -> Self {
-        PacketFifo { packets: VecDeque::with_capacity(capacity), bytes: 0 }
+    /// An empty FIFO (allocates nothing).
+    pub fn new() -> Self {
+        PacketFifo { packets: VecDeque::new(), bytes: 0 }
     }
     /// Appends at the tail.
     #[inline]

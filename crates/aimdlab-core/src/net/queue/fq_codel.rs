@@ -101,7 +101,7 @@ impl FqCodel {
         let next = self.queues.len() as u32;
         let i = *self.slot_of_bucket.entry(bucket).or_insert(next);
         if i == next {
-            self.queues.push(FlowQueue { fifo: PacketFifo::with_capacity(0), codel: CodelState::default(), deficit: 0, list: List::None });
+            self.queues.push(FlowQueue { fifo: PacketFifo::new(), codel: CodelState::default(), deficit: 0, list: List::None });
         }
         i
     }

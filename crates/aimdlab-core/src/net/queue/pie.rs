@@ -13,7 +13,7 @@
 //! max_burst 150 ms. The periodic update runs lazily at each arrival for the periods that
 //! have elapsed, which gives the same sequence of probabilities as a timer.
 
-use super::droptail::{fifo_for, push_or_overflow};
+use super::droptail::push_or_overflow;
 use super::fifo::PacketFifo;
 use super::log::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
@@ -67,7 +67,7 @@ impl Pie {
     /// An empty PIE queue.
     pub fn new(prm: &PieParams) -> Self {
         Pie {
-            fifo: fifo_for(prm.limit),
+            fifo: PacketFifo::new(),
             drop_prob: 0.0,
             qdelay: 0.0,
             qdelay_old: 0.0,

@@ -21,7 +21,7 @@
 //! `min_th = max(5, target_delay·C/2)` packets, `max_th = 3·min_th`, `w_q = 1 − e^(−1/C)`,
 //! with C the link rate in packets of `mean_pkt_size` per second.
 
-use super::droptail::{fifo_for, push_or_overflow};
+use super::droptail::push_or_overflow;
 use super::fifo::PacketFifo;
 use super::log::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
@@ -107,7 +107,7 @@ impl Red {
     /// An empty RED queue on a link of `rate`.
     pub fn new(cfg: &RedConfig, rate: Rate) -> Self {
         Red {
-            fifo: fifo_for(cfg.limit),
+            fifo: PacketFifo::new(),
             avg: 0.0,
             count: 0,
             above_min: false,
