@@ -10,6 +10,7 @@ use crate::net::packet::Packet;
 use std::collections::VecDeque;
 
 /// A FIFO of packets.
+#[derive(Default)]
 pub struct PacketFifo {
     packets: VecDeque<Packet>,
     bytes: u64,
