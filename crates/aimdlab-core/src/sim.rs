@@ -10,6 +10,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSeries};
 use crate::net::link::Link;
 use crate::net::packet::{Packet, PacketKind};
+use crate::net::packet_pool::PacketPool;
 use crate::net::queue::QueueDiscipline;
 use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
@@ -37,6 +38,8 @@ pub struct Simulator {
     pub(crate) now: SimTime,
     pub(crate) end: SimTime,
     events: EventQueue,
+    /// The packets on the links' wires.
+    wire: PacketPool,
     pub(crate) links: Vec<Link>,
     pub(crate) flows: Vec<Flow>,
     outbox: Outbox,
@@ -105,6 +108,7 @@ impl Simulator {
             now: SimTime::ZERO,
             end: SimTime::ZERO + plan.duration,
             events: EventQueue::new(),
+            wire: PacketPool::new(),
             flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
             last_busy_ps: vec![0; monitored.len()],
@@ -203,7 +207,7 @@ impl Simulator {
     fn into_parts(mut self) -> RunParts {
         let mut after_end = EventQueue::new();
         for l in &mut self.links {
-            l.finish(self.end, &mut after_end);
+            l.finish(self.end, &mut after_end, &mut self.wire);
         }
         RunParts {
             plan: self.plan,
@@ -246,7 +250,7 @@ impl Simulator {
     fn handle(&mut self, ev: Event) {
         match ev {
             Event::LinkArrival(l) => {
-                let p = self.links[l.idx()].on_arrival(self.now, &mut self.events);
+                let p = self.links[l.idx()].on_arrival(self.now, &mut self.events, &mut self.wire);
                 let node = self.links[l.idx()].to;
                 if node == p.dst {
                     self.deliver(p);
@@ -254,7 +258,7 @@ impl Simulator {
                     self.forward(p, node);
                 }
             }
-            Event::LinkTxDone(l) => self.links[l.idx()].on_tx_done(self.now, &mut self.events),
+            Event::LinkTxDone(l) => self.links[l.idx()].on_tx_done(self.now, &mut self.events, &mut self.wire),
             Event::Timer(f, kind) => {
                 let mut out = std::mem::take(&mut self.outbox);
                 let flow = &mut self.flows[f.idx()];
@@ -302,7 +306,7 @@ impl Simulator {
     #[inline]
     fn forward(&mut self, p: Packet, node: NodeId) {
         let link = self.plan.routes.next_link(node, p.dst).expect("routes are validated when the scenario is compiled");
-        self.links[link.idx()].enqueue(p, self.now, &mut self.events);
+        self.links[link.idx()].enqueue(p, self.now, &mut self.events, &mut self.wire);
     }
 
     /// The application of `f` may offer a message.
@@ -412,7 +416,7 @@ impl Simulator {
         }
         for (i, &l) in self.monitored.iter().enumerate() {
             let link = &mut self.links[l.idx()];
-            link.settle(self.now, &mut self.events);
+            link.settle(self.now, &mut self.events, &mut self.wire);
             let busy = link.busy_ps_until(self.now);
             let util = (busy - self.last_busy_ps[i]) as f64 / interval.0 as f64;
             self.last_busy_ps[i] = busy;
@@ -428,7 +432,7 @@ impl Simulator {
     fn start_window(&mut self) {
         self.window_start = self.now;
         for l in &mut self.links {
-            l.start_window(self.now, &mut self.events);
+            l.start_window(self.now, &mut self.events, &mut self.wire);
         }
         for f in &mut self.flows {
             f.sender.start_window();

@@ -23,6 +23,7 @@
 
 use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
+use super::packet_pool::{PacketPool, PacketSlot};
 use super::queue::{DropCause, Queue, QueueConfig, QueueDiscipline, QueueLog};
 use crate::event::{Event, EventQueue};
 use crate::ids::{LinkId, NodeId};
@@ -80,7 +81,9 @@ pub struct Link {
     /// Propagation delay.
     pub delay: SimDuration,
     busy_total_ps: u64,
-    pipe: VecDeque<(SimTime, Packet)>,
+    /// Packets on the wire, oldest first: when each reaches the far end, and its slot in the
+    /// network's packet pool.
+    pipe: VecDeque<(SimTime, PacketSlot)>,
     /// Egress queue.
     pub queue: Queue,
     /// Downstream node.
@@ -161,15 +164,15 @@ impl Link {
 
     /// Offers `p` to the link at `now`; the queue may drop it (recorded in the stats).
     #[inline]
-    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue) {
+    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         p.enqueued_at = now;
         let passive = self.passive;
         if passive {
-            self.catch_up(now, Instant::Inclusive, events);
+            self.catch_up(now, Instant::Inclusive, events, pool);
         }
         let idle = self.busy_until <= now && !self.tx_event_pending;
         if idle && passive && self.queue.len_pkts() == 0 {
-            self.start_tx(p, now, events);
+            self.start_tx(p, now, events, pool);
             return;
         }
         self.account_queue(now);
@@ -181,7 +184,7 @@ impl Link {
         if passive {
             self.ensure_woken(events);
         } else if idle {
-            self.on_tx_done(now, events);
+            self.on_tx_done(now, events, pool);
         } else if !self.tx_event_pending && len > 0 {
             self.tx_event_pending = true;
             events.schedule(self.busy_until, Event::LinkTxDone(self.id));
@@ -190,17 +193,17 @@ impl Link {
 
     /// The serializer is free (a `LinkTxDone` event): start the next queued packet, if any.
     #[inline]
-    pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
+    pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         self.tx_event_pending = false;
         if self.passive {
-            self.catch_up(now, Instant::Inclusive, events);
+            self.catch_up(now, Instant::Inclusive, events, pool);
             self.ensure_woken(events);
             return;
         }
         self.account_queue(now);
         let next = self.queue.dequeue(now, &mut self.stats.log);
         if let Some(p) = next {
-            self.start_tx(p, now, events);
+            self.start_tx(p, now, events, pool);
             if self.queue.len_pkts() > 0 {
                 self.tx_event_pending = true;
                 events.schedule(self.busy_until, Event::LinkTxDone(self.id));
@@ -211,12 +214,12 @@ impl Link {
     /// Runs the departures a passive queue owes up to `now` (see the module doc), each at
     /// its own instant; `at_now` says whether a departure due exactly at `now` runs too.
     #[inline]
-    fn catch_up(&mut self, now: SimTime, at_now: Instant, events: &mut EventQueue) {
+    fn catch_up(&mut self, now: SimTime, at_now: Instant, events: &mut EventQueue, pool: &mut PacketPool) {
         while self.queue.len_pkts() > 0 && (self.busy_until < now || (at_now == Instant::Inclusive && self.busy_until == now)) {
             let at = self.busy_until;
             self.account_queue(at);
             let p = self.queue.dequeue(at, &mut self.stats.log).expect("a non-empty queue yields its head");
-            self.start_tx(p, at, events);
+            self.start_tx(p, at, events, pool);
         }
     }
 
@@ -236,9 +239,9 @@ impl Link {
     /// Brings a passive queue's departures up to `now` before its state is read; departures
     /// due exactly at `now` are left for later (a sample or the end of the warm-up at `now`
     /// sees the queue before them).
-    pub fn settle(&mut self, now: SimTime, events: &mut EventQueue) {
+    pub fn settle(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         if self.passive {
-            self.catch_up(now, Instant::Exclusive, events);
+            self.catch_up(now, Instant::Exclusive, events, pool);
             self.ensure_woken(events);
         }
     }
@@ -246,14 +249,14 @@ impl Link {
     /// Runs every departure due up to and including `end`, the end of the run (the events
     /// at `end` run too). The arrivals it schedules fall after the end and never run: they go
     /// to `after_end`, a queue that is thrown away.
-    pub fn finish(&mut self, end: SimTime, after_end: &mut EventQueue) {
+    pub fn finish(&mut self, end: SimTime, after_end: &mut EventQueue, pool: &mut PacketPool) {
         if self.passive {
-            self.catch_up(end, Instant::Inclusive, after_end);
+            self.catch_up(end, Instant::Inclusive, after_end, pool);
         }
     }
 
     #[inline]
-    fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue) {
+    fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         self.stats.queuing_delay.record(now.saturating_since(p.enqueued_at));
         let tx = self.rate.serialization_time(p.size);
         self.busy_until = now + tx;
@@ -265,7 +268,7 @@ impl Link {
             return;
         }
         let arrival = self.busy_until + self.delay;
-        self.pipe.push_back((arrival, p));
+        self.pipe.push_back((arrival, pool.put(p)));
         if self.pipe.len() == 1 {
             events.schedule(arrival, Event::LinkArrival(self.id));
         }
@@ -273,12 +276,13 @@ impl Link {
 
     /// The packet at the head of the pipe reaches the far end at `now`.
     #[inline]
-    pub fn on_arrival(&mut self, now: SimTime, events: &mut EventQueue) -> Packet {
+    pub fn on_arrival(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) -> Packet {
         let passive = self.passive;
         if passive {
-            self.catch_up(now, Instant::Inclusive, events);
+            self.catch_up(now, Instant::Inclusive, events, pool);
         }
-        let (_, p) = self.pipe.pop_front().expect("an arrival event has a packet in the pipe");
+        let (_, slot) = self.pipe.pop_front().expect("an arrival event has a packet in the pipe");
+        let p = pool.take(slot);
         match self.pipe.front() {
             Some(&(next, _)) => events.schedule(next, Event::LinkArrival(self.id)),
             None => self.pipe.clear(), // rewinds the ring to its start
@@ -301,8 +305,8 @@ impl Link {
     }
 
     /// Starts the measurement window at `now`, forgetting everything before.
-    pub fn start_window(&mut self, now: SimTime, events: &mut EventQueue) {
-        self.settle(now, events);
+    pub fn start_window(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
+        self.settle(now, events, pool);
         self.account_queue(now);
         let busy = self.busy_ps_until(now);
         let s = &mut self.stats;
@@ -356,14 +360,14 @@ mod tests {
 
     /// Runs the link's events; returns (arrival time µs, seq) of every packet that reached
     /// the far end, and how many `LinkTxDone` events ran.
-    fn run(l: &mut Link, events: &mut EventQueue) -> (Vec<(u64, u64)>, usize) {
+    fn run(l: &mut Link, events: &mut EventQueue, pool: &mut PacketPool) -> (Vec<(u64, u64)>, usize) {
         let (mut arrived, mut tx_done) = (vec![], 0);
         while let Some((t, ev)) = events.pop() {
             match ev {
-                Event::LinkArrival(_) => arrived.push((t.0 / US, l.on_arrival(t, events).seq)),
+                Event::LinkArrival(_) => arrived.push((t.0 / US, l.on_arrival(t, events, pool).seq)),
                 Event::LinkTxDone(_) => {
                     tx_done += 1;
-                    l.on_tx_done(t, events)
+                    l.on_tx_done(t, events, pool)
                 }
                 other => panic!("unexpected {other:?}"),
             }
@@ -375,16 +379,18 @@ mod tests {
     fn a_droptail_link_serializes_back_to_back_without_departure_events() {
         let mut l = link(5, 3, LossModel::None);
         let mut events = EventQueue::new();
+        let mut pool = PacketPool::new();
         for seq in 0..6 {
-            l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events, &mut pool);
         }
         // One on the wire, three waiting, two over the limit.
         assert_eq!(l.stats.log.overflow, 2);
-        let (arrived, tx_done) = run(&mut l, &mut events);
+        let (arrived, tx_done) = run(&mut l, &mut events, &mut pool);
         // Each leaves when the one before has been serialized: 1 µs apart, plus 5 µs.
         assert_eq!(arrived, vec![(6, 0), (7, 1), (8, 2), (9, 3)]);
         assert_eq!(tx_done, 0);
-        l.finish(SimTime(20 * US), &mut events);
+        l.finish(SimTime(20 * US), &mut events, &mut pool);
+        assert!(pool.is_empty(), "every packet reached the far end");
         assert_eq!(l.stats.tx_pkts, 4);
         // Waits of 0, 1, 2 and 3 µs.
         assert!((l.stats.queuing_delay.mean_ms() - 0.0015).abs() < 1e-12);
@@ -397,25 +403,27 @@ mod tests {
     fn a_departure_at_the_instant_of_an_arrival_makes_room_for_it() {
         let mut l = link(5, 1, LossModel::None);
         let mut events = EventQueue::new();
-        l.enqueue(pkt(0), SimTime::ZERO, &mut events);
-        l.enqueue(pkt(1), SimTime::ZERO, &mut events);
+        let mut pool = PacketPool::new();
+        l.enqueue(pkt(0), SimTime::ZERO, &mut events, &mut pool);
+        l.enqueue(pkt(1), SimTime::ZERO, &mut events, &mut pool);
         // At 1 µs packet 1 starts; packet 2, offered then, finds the queue empty.
-        l.enqueue(pkt(2), SimTime(US), &mut events);
-        l.settle(SimTime(US), &mut events);
+        l.enqueue(pkt(2), SimTime(US), &mut events, &mut pool);
+        l.settle(SimTime(US), &mut events, &mut pool);
         assert_eq!(l.queue.len_pkts(), 1);
-        assert_eq!(run(&mut l, &mut events).0, vec![(6, 0), (7, 1), (8, 2)]);
+        assert_eq!(run(&mut l, &mut events, &mut pool).0, vec![(6, 0), (7, 1), (8, 2)]);
     }
 
     #[test]
     fn a_sample_sees_the_queue_before_a_departure_due_at_its_instant() {
         let mut l = link(5, 10, LossModel::None);
         let mut events = EventQueue::new();
+        let mut pool = PacketPool::new();
         for seq in 0..3 {
-            l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events, &mut pool);
         }
-        l.settle(SimTime(US), &mut events);
+        l.settle(SimTime(US), &mut events, &mut pool);
         assert_eq!(l.queue.len_pkts(), 2, "packet 1 leaves at 1 µs, after the sample");
-        l.settle(SimTime(US + 1), &mut events);
+        l.settle(SimTime(US + 1), &mut events, &mut pool);
         assert_eq!(l.queue.len_pkts(), 1);
     }
 
@@ -425,17 +433,18 @@ mod tests {
         let loss = LossModel::Bernoulli { rate: 1.0, applies_to: LossTarget::Both };
         let mut l = link(5, 10, loss);
         let mut events = EventQueue::new();
+        let mut pool = PacketPool::new();
         for seq in 0..4 {
-            l.enqueue(pkt(seq), SimTime::ZERO, &mut events);
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events, &mut pool);
         }
-        let (arrived, tx_done) = run(&mut l, &mut events);
+        let (arrived, tx_done) = run(&mut l, &mut events, &mut pool);
         assert!(arrived.is_empty());
         assert_eq!(tx_done, 3, "one wake-up as each lost packet's serialization ends");
         assert_eq!(l.stats.tx_pkts, 4);
         assert_eq!(l.stats.log.link_error, 4);
         assert_eq!(l.packets_held(), 0);
         // Idle again at 4 µs: a packet offered at 10 µs starts at once.
-        l.enqueue(pkt(9), SimTime(10 * US), &mut events);
+        l.enqueue(pkt(9), SimTime(10 * US), &mut events, &mut pool);
         assert_eq!(l.busy_until, SimTime(11 * US));
     }
 }

@@ -3,5 +3,6 @@
 pub mod link;
 pub mod loss;
 pub mod packet;
+pub mod packet_pool;
 pub mod queue;
 pub mod routing;

@@ -23,6 +23,9 @@ use std::mem::size_of;
 /// (MR-AIMD records two, CUBIC one; a Python controller's `state()` may record more).
 const STATE_COLUMNS: u64 = 4;
 
+/// Bytes of one propagation-pipe entry: the arrival time and the packet's pool slot.
+const PIPE_ENTRY_BYTES: u64 = 16;
+
 /// Copies of the time series alive at the end of a run: the engine's columns (a growing
 /// vector may hold up to twice its length) plus the copy handed to the caller.
 const SERIES_COPIES: u64 = 3;
@@ -73,12 +76,14 @@ pub fn estimate(
     let plan_link = size_of::<LinkPlan>() as u64 + 32;
     // A flow: its struct, delay histogram, scoreboard, out-of-order list, a few events.
     let flow = size_of::<Flow>() as u64 + histogram + 64 + 16 * 16 + 4 * 16 + plan_flow;
-    // A link: its struct, queuing-delay histogram, propagation pipe's first ring.
-    let link = size_of::<Link>() as u64 + histogram + PIPE_INITIAL_CAPACITY as u64 * (packet + 8) + 2 * 16 + plan_link;
-    // Rings up front, and the packets they grow to hold (a ring may be twice its contents).
-    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum::<u64>() + 2 * packets_held(links) * (packet + 8);
-    // The routes, in the plan and its copy in the simulator.
-    let routing = 2 * crate::net::routing::heap_bytes(nodes as usize, route_shape.0 as usize, route_shape.1 as usize) as u64;
+    // A link: its struct, queuing-delay histogram, propagation pipe's first ring of
+    // (arrival, slot) entries.
+    let link = size_of::<Link>() as u64 + histogram + PIPE_INITIAL_CAPACITY as u64 * PIPE_ENTRY_BYTES + 2 * 16 + plan_link;
+    // Rings at first use, and the packets they grow to hold (a ring may be twice its
+    // contents; a packet on a wire also holds a pipe entry and a pool slot).
+    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum::<u64>() + 2 * packets_held(links) * (packet + PIPE_ENTRY_BYTES);
+    // The routes (kept in the plan, which moves into the simulator).
+    let routing = crate::net::routing::heap_bytes(nodes as usize, route_shape.0 as usize, route_shape.1 as usize) as u64;
     let monitored = links.iter().filter(|l| l.monitor).count() as u64;
     let flow_series = samples * sampled_flows * (8 + STATE_COLUMNS) * 8 * SERIES_COPIES;
     let link_series = samples * monitored * 6 * 8 * SERIES_COPIES;
