@@ -6,7 +6,9 @@
 
 use crate::ids::{FlowId, LinkId};
 use crate::radix_heap::RadixHeap;
+use crate::timer_lane::TimerLane;
 use crate::transport::timer::TimerKind;
+use crate::units::SimDuration;
 use crate::units::SimTime;
 
 /// What happens at an event's time.
@@ -38,6 +40,8 @@ const EVENT_BITS: u32 = 24;
 const ID_BITS: u32 = EVENT_BITS - 4;
 /// Largest component id an event can name (about a million links or flows).
 pub const MAX_EVENT_ID: u32 = (1 << ID_BITS) - 1;
+/// Kind code of a timer lane's head in the queue (never handed out as an `Event`).
+const LANE_HEAD_KIND: u64 = 15;
 
 impl Event {
     #[inline]
@@ -89,9 +93,28 @@ impl Event {
 /// An entry is 16 bytes: the time, and a word holding the insertion sequence number (high
 /// 40 bits) above the packed event (low 24 bits: 4 for the kind, 20 for the id). Comparing the two words as one `u128`
 /// orders by (time, sequence), which is the run order.
+///
+/// Beside ordinary events, which always run, the queue keeps *exact* timers in timer lanes
+/// (`timer_lane.rs`): timers of one fixed delay that can be cancelled, and run only if they
+/// are still set — in the same (time, sequence) order as every other event.
 pub struct EventQueue {
     heap: RadixHeap,
+    lanes: Vec<TimerLane>,
     next_seq: u64,
+}
+
+/// A timer lane of an event queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneId(u32);
+
+#[inline]
+fn lane_head_key(entry: u128, lane: LaneId) -> u128 {
+    (entry & !((1u128 << EVENT_BITS) - 1)) | ((LANE_HEAD_KIND << ID_BITS) | lane.0 as u64) as u128
+}
+
+#[inline]
+fn unpack_key(k: u128) -> (SimTime, Event) {
+    (SimTime((k >> 64) as u64), Event::unpack(k as u64 & ((1 << EVENT_BITS) - 1)))
 }
 
 impl Default for EventQueue {
@@ -103,7 +126,16 @@ impl Default for EventQueue {
 impl EventQueue {
     /// An empty queue.
     pub fn new() -> Self {
-        EventQueue { heap: RadixHeap::new(), next_seq: 0 }
+        EventQueue { heap: RadixHeap::new(), lanes: Vec::new(), next_seq: 0 }
+    }
+
+    #[inline]
+    fn key(&mut self, time: SimTime, event: Event) -> u128 {
+        let seq = self.next_seq;
+        assert!(seq < 1 << (64 - EVENT_BITS), "more than 2^40 events in one run");
+        self.next_seq += 1;
+        let low = (seq << EVENT_BITS) | event.pack();
+        ((time.0 as u128) << 64) | low as u128
     }
 
     /// Schedules `event` at `time`.
@@ -112,17 +144,69 @@ impl EventQueue {
     /// engine error.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
-        let seq = self.next_seq;
-        assert!(seq < 1 << (64 - EVENT_BITS), "more than 2^40 events in one run");
-        self.next_seq += 1;
-        let low = (seq << EVENT_BITS) | event.pack();
-        self.heap.push(((time.0 as u128) << 64) | low as u128);
+        let key = self.key(time, event);
+        self.heap.push(key);
+    }
+
+    /// The lane of exact timers `tag` (a timer kind) of `delay`, owned by up to `owners`
+    /// components (flows), created at its first use.
+    pub fn lane(&mut self, tag: u32, delay: SimDuration, owners: usize) -> LaneId {
+        match self.lanes.iter().position(|l| l.tag == tag && l.delay_ps == delay.0) {
+            Some(i) => LaneId(i as u32),
+            None => {
+                self.lanes.push(TimerLane::new(delay.0, tag, owners));
+                LaneId(self.lanes.len() as u32 - 1)
+            }
+        }
+    }
+
+    /// Sets `owner`'s exact timer in `lane` to run `event` one lane delay after `now`,
+    /// replacing the one it had there.
+    #[inline]
+    pub fn set_exact(&mut self, lane: LaneId, owner: u32, now: SimTime, event: Event) {
+        let key = self.key(now + SimDuration(self.lanes[lane.0 as usize].delay_ps), event);
+        let l = &mut self.lanes[lane.0 as usize];
+        l.push(owner, key);
+        if !l.head_queued {
+            l.head_queued = true;
+            self.heap.push(lane_head_key(key, lane));
+        }
+    }
+
+    /// Cancels `owner`'s exact timer `tag`, if it has one set (in whichever lane of that tag).
+    #[inline]
+    pub fn cancel_exact(&mut self, tag: u32, owner: u32) {
+        for l in self.lanes.iter_mut().filter(|l| l.tag == tag) {
+            l.cancel(owner);
+        }
     }
 
     /// Removes and returns the earliest event (ties: the first scheduled).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|k| (SimTime((k >> 64) as u64), Event::unpack(k as u64 & ((1 << EVENT_BITS) - 1))))
+        loop {
+            let key = self.heap.pop()?;
+            if (key as u64 >> ID_BITS) & 15 != LANE_HEAD_KIND {
+                return Some(unpack_key(key));
+            }
+            // A lane's head came due: run its timer if it is still set, else queue the
+            // lane's next live timer (a later key) and go on.
+            let lane = LaneId((key as u64 & MAX_EVENT_ID as u64) as u32);
+            let l = &mut self.lanes[lane.0 as usize];
+            l.head_queued = false;
+            let Some(front) = l.front() else { continue };
+            let due = front >> EVENT_BITS == key >> EVENT_BITS;
+            if due {
+                l.pop_front((front as u64 & MAX_EVENT_ID as u64) as u32);
+            }
+            if let Some(next) = l.front() {
+                l.head_queued = true;
+                self.heap.push(lane_head_key(next, lane));
+            }
+            if due {
+                return Some(unpack_key(front));
+            }
+        }
     }
 
     /// Number of events scheduled so far (the total, not the pending count).
@@ -130,20 +214,77 @@ impl EventQueue {
         self.next_seq
     }
 
-    /// Number of pending events.
+    /// Number of pending events (exact timers still set included).
     pub fn len(&self) -> usize {
-        self.heap.len()
+        let heads = self.lanes.iter().filter(|l| l.head_queued).count();
+        self.heap.len() - heads + self.lanes.iter().map(|l| l.live()).sum::<usize>()
     }
 
     /// Whether no event is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_timers_run_in_order_with_other_events_unless_cancelled() {
+        use rand::{Rng, SeedableRng};
+        use std::collections::BTreeMap;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut q = EventQueue::new();
+        let delays = [SimDuration(1_000), SimDuration(40_000)];
+        let lanes: Vec<LaneId> = delays.iter().map(|&d| q.lane(7, d, 16)).collect();
+        // The reference: every pending event by (time, sequence); each owner's live timer
+        // per lane by its key, so that a cancel or a new timer removes it.
+        let mut reference: BTreeMap<(u64, u64), Event> = BTreeMap::new();
+        let mut live: BTreeMap<(usize, u32), (u64, u64)> = BTreeMap::new();
+        let mut now = 0u64;
+        for _ in 0..200_000 {
+            let seq = q.scheduled_total();
+            match rng.gen_range(0..10) {
+                0..=2 => {
+                    let t = now + rng.gen_range(0..50_000);
+                    q.schedule(SimTime(t), Event::Sample);
+                    reference.insert((t, seq), Event::Sample);
+                }
+                3..=5 => {
+                    let (lane, owner) = (rng.gen_range(0..2), rng.gen_range(0..16u32));
+                    let ev = Event::Timer(FlowId(owner), TimerKind::DelayedAck);
+                    if let Some(old) = live.remove(&(lane, owner)) {
+                        reference.remove(&old);
+                    }
+                    q.set_exact(lanes[lane], owner, SimTime(now), ev);
+                    let key = (now + delays[lane].0, seq);
+                    reference.insert(key, ev);
+                    live.insert((lane, owner), key);
+                }
+                6 => {
+                    // Cancels the owner's timer in every lane of the tag.
+                    let owner = rng.gen_range(0..16u32);
+                    q.cancel_exact(7, owner);
+                    for lane in 0..2 {
+                        if let Some(old) = live.remove(&(lane, owner)) {
+                            reference.remove(&old);
+                        }
+                    }
+                }
+                _ => {
+                    let want = reference.pop_first();
+                    let got = q.pop();
+                    assert_eq!(got, want.map(|((t, _), ev)| (SimTime(t), ev)));
+                    if let Some(((t, s), _)) = want {
+                        now = t;
+                        live.retain(|_, k| *k != (t, s));
+                    }
+                }
+            }
+            assert_eq!(q.len(), reference.len());
+        }
+    }
 
     #[test]
     fn ties_run_in_insertion_order() {

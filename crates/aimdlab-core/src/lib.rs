@@ -32,6 +32,7 @@ pub mod result;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod timer_lane;
 pub mod transport;
 pub mod units;
 

@@ -16,7 +16,7 @@ use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
 use crate::transport::endpoint::SenderEndpoint;
-use crate::transport::outbox::Outbox;
+use crate::transport::outbox::{Outbox, TimerRequest};
 use crate::transport::timer::TimerKind;
 use crate::units::{SimDuration, SimTime};
 use rand::Rng;
@@ -376,8 +376,14 @@ impl Simulator {
             self.forward(p, origin);
         }
         for kind in TimerKind::ALL {
-            if let Some(t) = out.timers[kind as usize] {
-                self.events.schedule(t, Event::Timer(flow, kind));
+            match out.timers[kind as usize] {
+                TimerRequest::Keep => {}
+                TimerRequest::Set(t) if kind.is_exact() => {
+                    let lane = self.events.lane(kind as u32, t.saturating_since(self.now), self.flows.len());
+                    self.events.set_exact(lane, flow.0, self.now, Event::Timer(flow, kind));
+                }
+                TimerRequest::Set(t) => self.events.schedule(t, Event::Timer(flow, kind)),
+                TimerRequest::Cancel => self.events.cancel_exact(kind as u32, flow.0),
             }
         }
         out.clear();

@@ -45,8 +45,8 @@ pub struct TcpReceiver {
     pending: u32,
     pending_echo: (SimTime, bool),
     ece: bool,
+    /// When the delayed-ACK timer runs out, while a segment waits for its ACK.
     dack_deadline: Option<SimTime>,
-    dack_timer_at: Option<SimTime>,
 }
 
 impl TcpReceiver {
@@ -66,7 +66,6 @@ impl TcpReceiver {
             pending_echo: (SimTime::ZERO, false),
             ece: false,
             dack_deadline: None,
-            dack_timer_at: None,
         }
     }
 
@@ -134,7 +133,9 @@ impl TcpReceiver {
             enqueued_at: now,
         });
         self.pending = 0;
-        self.dack_deadline = None;
+        if self.dack_deadline.take().is_some() {
+            out.cancel_timer(TimerKind::DelayedAck);
+        }
     }
 
     /// Processes data segment `p` arriving at `now`.
@@ -174,36 +175,24 @@ impl TcpReceiver {
             self.pending_echo = echo;
             let deadline = now + self.delayed_ack_timeout;
             self.dack_deadline = Some(deadline);
-            if self.dack_timer_at.is_none_or(|at| deadline < at) {
-                self.dack_timer_at = Some(deadline);
-                out.set_timer(TimerKind::DelayedAck, deadline);
-            }
+            out.set_timer(TimerKind::DelayedAck, deadline);
         }
         DataArrival { first_arrival: true, in_order_advance: self.rcv_nxt - before }
     }
 
-    /// The delayed-ACK timer event fired at `now`.
+    /// The delayed-ACK timer ran out at `now` (an exact timer: it runs only while set).
     pub fn on_dack_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        if self.dack_timer_at != Some(now) {
-            return;
-        }
-        self.dack_timer_at = None;
-        match self.dack_deadline {
-            None => {}
-            Some(d) if d > now => {
-                self.dack_timer_at = Some(d);
-                out.set_timer(TimerKind::DelayedAck, d);
-            }
-            Some(_) => {
-                let echo = self.pending_echo;
-                self.emit_ack(now, echo, None, out);
-            }
+        debug_assert_eq!(self.dack_deadline, Some(now), "a delayed-ACK timer runs only while set");
+        if self.dack_deadline == Some(now) {
+            let echo = self.pending_echo;
+            self.emit_ack(now, echo, None, out);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::outbox::TimerRequest;
     use super::*;
 
     fn data(seq: u64) -> Packet {
@@ -233,15 +222,15 @@ mod tests {
         let mut out = Outbox::default();
         r.on_data(&data(0), SimTime(0), &mut out);
         assert!(out.packets.is_empty());
-        let t = out.timers[TimerKind::DelayedAck as usize].unwrap();
+        assert_eq!(out.timer_at(TimerKind::DelayedAck), Some(SimTime(0) + SimDuration::from_millis(40)));
         r.on_data(&data(1), SimTime(5), &mut out);
         assert_eq!(out.packets.len(), 1);
         assert_eq!(out.packets[0].echo_sent_at, SimTime(0), "echo the earliest segment");
+        assert_eq!(out.timers[TimerKind::DelayedAck as usize], TimerRequest::Cancel, "the ACK went: no timer");
         r.on_data(&data(2), SimTime(6), &mut out);
         assert_eq!(out.packets.len(), 1);
-        r.on_dack_timer(t, &mut out); // the first timer event finds a later deadline
-        assert_eq!(out.packets.len(), 1);
-        let t2 = out.timers[TimerKind::DelayedAck as usize].unwrap();
+        let t2 = out.timer_at(TimerKind::DelayedAck).unwrap();
+        assert_eq!(t2, SimTime(6) + SimDuration::from_millis(40));
         r.on_dack_timer(t2, &mut out);
         assert_eq!(out.packets.len(), 2);
         assert_eq!(out.packets[1].seq, 3);

@@ -1,6 +1,10 @@
 //! The timers of transport endpoints. One event kind, `Event::Timer(flow, kind)`, carries
-//! them all; the flow's endpoint that owns the kind handles it (and checks it against its own
-//! deadline: a timer event may be stale).
+//! them all; the flow's endpoint that owns the kind handles it.
+//!
+//! Two sorts: a *lazy* timer (retransmission, pacing) is an ordinary event that may be stale —
+//! the endpoint checks it against its own deadline and asks again for a later one; an *exact*
+//! timer (delayed ACK) always runs for the same delay, is cancelled when no longer needed, and
+//! runs only if still set (it lives in a timer lane of the event queue).
 
 /// A transport timer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -18,6 +22,11 @@ impl TimerKind {
     pub const COUNT: usize = 3;
     /// Every kind, in the order their requests are scheduled.
     pub const ALL: [TimerKind; TimerKind::COUNT] = [TimerKind::Retransmit, TimerKind::DelayedAck, TimerKind::Pacing];
+
+    /// Whether this is an exact timer (fixed delay, cancelled when not needed, never stale).
+    pub fn is_exact(self) -> bool {
+        matches!(self, TimerKind::DelayedAck)
+    }
 
     /// Whether the sender owns this timer (otherwise the receiver does).
     pub fn at_sender(self) -> bool {
