@@ -107,7 +107,7 @@ impl Simulator {
             seed,
             now: SimTime::ZERO,
             end: SimTime::ZERO + plan.duration,
-            events: EventQueue::new(),
+            events: EventQueue::for_flows(plan.flows.len()),
             wire: PacketPool::new(),
             flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
