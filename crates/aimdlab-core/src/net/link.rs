@@ -15,9 +15,11 @@
 //! being serialized reaches the far end at `busy_until + delay`, no earlier than the next
 //! departure, so a departure is never caught up after its packet should have arrived. Only
 //! when that packet was lost on the wire (a lossy link) does the link ask for a
-//! `LinkTxDone` at `busy_until` to wake it. At one instant, departures come before a packet
-//! offered there (it finds the room a departing packet left) and after a sample or the end of
-//! the warm-up (they see the queue as it was). An active queue (RED, CoDel, PIE, FQ-CoDel)
+//! `LinkTxDone` at `busy_until` to wake it. At one instant, departures come after a packet
+//! offered there, a sample and the end of the warm-up: they all see the queue as it was. (With
+//! departure events this was the usual order too — the event that offers a packet was
+//! scheduled a link delay earlier, the departure one serialization time earlier — and
+//! ACK-clocked flows on links of equal rates meet such ties exactly.) An active queue (RED, CoDel, PIE, FQ-CoDel)
 //! decides at dequeue time, so every arrival passes through it and departures are
 //! `LinkTxDone` events.
 
@@ -168,7 +170,7 @@ impl Link {
         p.enqueued_at = now;
         let passive = self.passive;
         if passive {
-            self.catch_up(now, Instant::Inclusive, events, pool);
+            self.catch_up(now, Instant::Exclusive, events, pool);
         }
         let idle = self.busy_until <= now && !self.tx_event_pending;
         if idle && passive && self.queue.len_pkts() == 0 {
@@ -400,17 +402,19 @@ mod tests {
     }
 
     #[test]
-    fn a_departure_at_the_instant_of_an_arrival_makes_room_for_it() {
+    fn a_packet_offered_at_the_instant_of_a_departure_finds_the_departing_one_queued() {
         let mut l = link(5, 1, LossModel::None);
         let mut events = EventQueue::new();
         let mut pool = PacketPool::new();
         l.enqueue(pkt(0), SimTime::ZERO, &mut events, &mut pool);
         l.enqueue(pkt(1), SimTime::ZERO, &mut events, &mut pool);
-        // At 1 µs packet 1 starts; packet 2, offered then, finds the queue empty.
+        // Packet 1 leaves the queue at 1 µs; packet 2, offered then, finds it still there
+        // (a full 1-packet queue) and is dropped.
         l.enqueue(pkt(2), SimTime(US), &mut events, &mut pool);
-        l.settle(SimTime(US), &mut events, &mut pool);
-        assert_eq!(l.queue.len_pkts(), 1);
-        assert_eq!(run(&mut l, &mut events, &mut pool).0, vec![(6, 0), (7, 1), (8, 2)]);
+        assert_eq!(l.stats.log.overflow, 1);
+        // Offered just after, packet 3 finds room.
+        l.enqueue(pkt(3), SimTime(US + 1), &mut events, &mut pool);
+        assert_eq!(run(&mut l, &mut events, &mut pool).0, vec![(6, 0), (7, 1), (8, 3)]);
     }
 
     #[test]
