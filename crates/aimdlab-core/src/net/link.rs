@@ -26,10 +26,10 @@
 use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
 use super::packet_pool::{PacketPool, PacketSlot};
-use super::queue::{DropCause, Queue, QueueConfig, QueueDiscipline, QueueLog};
+use super::queue::{DropCause, Queue, QueueConfig, QueueDiscipline};
 use crate::event::{Event, EventQueue};
 use crate::ids::{LinkId, NodeId};
-use crate::monitor::histogram::DelayHistogram;
+use crate::monitor::link_stats::LinkStats;
 use crate::rng::{derive_stream, RngStream, StreamKind};
 use crate::units::{Rate, SimDuration, SimTime};
 use rand::Rng;
@@ -48,30 +48,6 @@ enum Instant {
 /// grows on demand and rewinds when empty).
 pub const PIPE_INITIAL_CAPACITY: usize = 4;
 
-/// Counters of one link over the measurement window. Laid out in declaration order, the
-/// counters every packet updates first.
-#[repr(C)]
-pub struct LinkStats {
-    /// Packets that started transmission, over the run.
-    pub tx_pkts: u64,
-    /// Wire bytes that started transmission, over the run.
-    pub tx_bytes: u64,
-    /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
-    pub queuing_delay: DelayHistogram,
-    /// Largest queue seen, packets.
-    pub max_queue_pkts: u64,
-    /// ∫ queue length dt, packet·picoseconds.
-    queue_integral: u128,
-    /// Drops by cause and ECN marks, over the run.
-    pub log: QueueLog,
-    /// `tx_pkts`, `tx_bytes` and `log` when the measurement window started.
-    at_window_start: (u64, u64, QueueLog),
-    /// Start of the measurement window.
-    window_start: SimTime,
-    /// Busy time before the window started, picoseconds.
-    busy_base_ps: u64,
-}
-
 /// One link. Laid out in declaration order: what every packet touches (serializer, pipe,
 /// queue, loss check, per-packet counters) comes first, in as few cache lines as it takes,
 /// since with thousands of flows an access link is rarely in cache.
@@ -82,7 +58,6 @@ pub struct Link {
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
-    busy_total_ps: u64,
     /// Packets on the wire, oldest first: when each reaches the far end, and its slot in the
     /// network's packet pool.
     pipe: VecDeque<(SimTime, PacketSlot)>,
@@ -93,8 +68,7 @@ pub struct Link {
     tx_event_pending: bool,
     /// Whether the queue is passive (DropTail): departures then run without events.
     passive: bool,
-    last_queue_change: SimTime,
-    /// Measurement counters.
+    /// What the link did (its monitor, fed by the hooks below).
     pub stats: LinkStats,
     loss: LinkLoss,
     loss_rng: RngStream,
@@ -103,21 +77,6 @@ pub struct Link {
     pub id: LinkId,
     /// Upstream node.
     pub from: NodeId,
-}
-
-impl LinkStats {
-    /// Packets that started transmission in the measurement window.
-    pub fn window_tx_pkts(&self) -> u64 {
-        self.tx_pkts - self.at_window_start.0
-    }
-    /// Wire bytes that started transmission in the measurement window.
-    pub fn window_tx_bytes(&self) -> u64 {
-        self.tx_bytes - self.at_window_start.1
-    }
-    /// Drops by cause and ECN marks in the measurement window.
-    pub fn window_log(&self) -> QueueLog {
-        self.log.since(&self.at_window_start.2)
-    }
 }
 
 impl Link {
@@ -140,28 +99,14 @@ impl Link {
             aqm_rng,
             pipe: VecDeque::new(),
             busy_until: SimTime::ZERO,
-            busy_total_ps: 0,
             tx_event_pending: false,
-            last_queue_change: SimTime::ZERO,
-            stats: LinkStats {
-                tx_pkts: 0,
-                tx_bytes: 0,
-                log: QueueLog::default(),
-                at_window_start: (0, 0, QueueLog::default()),
-                max_queue_pkts: 0,
-                queuing_delay: DelayHistogram::new(),
-                queue_integral: 0,
-                window_start: SimTime::ZERO,
-                busy_base_ps: 0,
-            },
+            stats: LinkStats::default(),
         }
     }
 
     #[inline]
     fn account_queue(&mut self, now: SimTime) {
-        let dt = now.0 - self.last_queue_change.0;
-        self.stats.queue_integral += self.queue.len_pkts() as u128 * dt as u128;
-        self.last_queue_change = now;
+        self.stats.on_queue_length(self.queue.len_pkts(), now);
     }
 
     /// Offers `p` to the link at `now`; the queue may drop it (recorded in the stats).
@@ -180,9 +125,7 @@ impl Link {
         self.account_queue(now);
         self.queue.enqueue(p, now, &mut self.aqm_rng, &mut self.stats.log);
         let len = self.queue.len_pkts();
-        if len > self.stats.max_queue_pkts {
-            self.stats.max_queue_pkts = len;
-        }
+        self.stats.on_queued(len);
         if passive {
             self.ensure_woken(events);
         } else if idle {
@@ -259,12 +202,9 @@ impl Link {
 
     #[inline]
     fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
-        self.stats.queuing_delay.record(now.saturating_since(p.enqueued_at));
         let tx = self.rate.serialization_time(p.size);
         self.busy_until = now + tx;
-        self.busy_total_ps += tx.0;
-        self.stats.tx_pkts += 1;
-        self.stats.tx_bytes += p.size.0;
+        self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
         if self.loss.is_lost(&p, &mut self.loss_rng) {
             self.stats.log.drop(DropCause::LinkError);
             return;
@@ -298,7 +238,7 @@ impl Link {
     /// Time the serializer has been busy up to `t` since the start of the run, picoseconds
     /// (after `settle(t)` or `finish`).
     pub fn busy_ps_until(&self, t: SimTime) -> u64 {
-        self.busy_total_ps - self.busy_until.0.saturating_sub(t.0).min(self.busy_total_ps)
+        self.stats.busy_ps_until(t, self.busy_until)
     }
 
     /// Packets held by the link (waiting or on the wire; after `settle` or `finish`).
@@ -309,34 +249,17 @@ impl Link {
     /// Starts the measurement window at `now`, forgetting everything before.
     pub fn start_window(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         self.settle(now, events, pool);
-        self.account_queue(now);
-        let busy = self.busy_ps_until(now);
-        let s = &mut self.stats;
-        s.at_window_start = (s.tx_pkts, s.tx_bytes, s.log);
-        s.max_queue_pkts = self.queue.len_pkts();
-        s.queuing_delay.clear();
-        s.queue_integral = 0;
-        s.window_start = now;
-        s.busy_base_ps = busy;
+        self.stats.start_window(now, self.queue.len_pkts(), self.busy_until);
     }
 
     /// Fraction of the window `[window start, now]` the serializer was busy (after `finish`).
     pub fn utilization(&self, now: SimTime) -> f64 {
-        let span = now.0.saturating_sub(self.stats.window_start.0);
-        if span == 0 {
-            return f64::NAN;
-        }
-        (self.busy_ps_until(now) - self.stats.busy_base_ps) as f64 / span as f64
+        self.stats.utilization(now, self.busy_until)
     }
 
     /// Time-averaged queue length over the window, packets (after `finish`).
     pub fn mean_queue_pkts(&mut self, now: SimTime) -> f64 {
-        self.account_queue(now);
-        let span = now.0.saturating_sub(self.stats.window_start.0);
-        if span == 0 {
-            return f64::NAN;
-        }
-        self.stats.queue_integral as f64 / span as f64
+        self.stats.mean_queue_pkts(now, self.queue.len_pkts())
     }
 }
 

@@ -7,10 +7,11 @@
 use super::outbox::Outbox;
 use super::receiver::{DataArrival, TcpReceiver};
 use super::rtt::RttEstimator;
-use super::sender::{SenderStats, TcpSender};
+use super::sender::TcpSender;
 use super::timer::TimerKind;
 use super::udp::UdpSender;
 use crate::cc::Controller;
+use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
 use crate::units::SimTime;
 

@@ -3,8 +3,8 @@
 //! are the flow's). Nothing is acknowledged or retransmitted.
 
 use super::outbox::Outbox;
-use super::sender::SenderStats;
 use crate::ids::{FlowId, NodeId};
+use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
 use crate::units::{Bytes, SimTime};
 
