@@ -42,9 +42,14 @@ impl Rate {
 
     /// Time to put `size` on the wire at this rate, rounded down to the picosecond.
     ///
-    /// Computed in 128-bit integers so it is exact for any packet size and rate.
+    /// Exact for any packet size and rate: in 64-bit integers while `size` × 8 × 10^12 fits
+    /// (up to 2.3 MB, so every packet), in 128-bit ones beyond.
+    #[inline]
     pub fn serialization_time(self, size: Bytes) -> SimDuration {
         debug_assert!(self.bps > 0);
+        if let Some(bit_ps) = size.0.checked_mul(8 * PS_PER_SEC) {
+            return SimDuration(bit_ps / self.bps);
+        }
         let ps = (size.0 as u128 * 8 * PS_PER_SEC as u128) / self.bps as u128;
         SimDuration(ps.min(u64::MAX as u128) as u64)
     }
@@ -64,6 +69,16 @@ mod tests {
     fn serialization_of_1500_bytes_at_100_gbps_is_exact() {
         let t = Rate::from_bps(100_000_000_000).serialization_time(Bytes(1500));
         assert_eq!(t.0, 120_000); // 120 ns
+    }
+
+    #[test]
+    fn the_64_bit_path_agrees_with_the_128_bit_one() {
+        let exact = |size: u64, bps: u64| ((size as u128 * 8 * PS_PER_SEC as u128) / bps as u128).min(u64::MAX as u128) as u64;
+        for size in [0, 1, 40, 1040, 1500, 65_000, 2_305_843, 2_305_844, 10_000_000, u64::MAX] {
+            for bps in [1, 7, 5_000_000, 48_000_000, 1_000_000_007, 100_000_000_000, u64::MAX] {
+                assert_eq!(Rate::from_bps(bps).serialization_time(Bytes(size)).0, exact(size, bps), "{size} B at {bps} bps");
+            }
+        }
     }
 
     #[test]
