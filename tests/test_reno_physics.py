@@ -104,3 +104,27 @@ def test_send_jitter_delays_packets_by_half_its_width_on_average_and_keeps_order
     d1 = jit.flows.to_pandas().iloc[0]
     assert 1.0 <= d1["delay_mean_ms"] - d0["delay_mean_ms"] <= 2.0, (d0["delay_mean_ms"], d1["delay_mean_ms"])
     assert d1["fast_retransmits"] == 0 and d1["retransmitted_pkts"] == 0
+
+
+def test_a_lone_segment_is_acknowledged_after_its_groups_delayed_ack_timeout():
+    # RFC 1122 §4.2.3.2: a receiver that delays ACKs acknowledges a lone segment when its
+    # timer runs out. A one-segment transfer's only RTT sample is then the path's RTT plus
+    # that timeout: exactly, for each group's own timeout in one run (the engine keeps one
+    # timer lane per timeout).
+    sc = {
+        "duration": "3s",
+        "topology": {"dumbbell": {"bottleneck": {"rate": "100Mbps", "delay": "10ms"}, "access": {"rate": "1Gbps", "delay": "1ms"}}},
+        "tcp": {"mss": "1000B", "delayed_ack": True},
+        "flows": [
+            {"count": 1, "app": {"kind": "finite", "size": "1000B"}, "tcp": {"delayed_ack_timeout": "40ms"}},
+            {"count": 1, "app": {"kind": "finite", "size": "1000B"}, "start": "0.5s", "tcp": {"delayed_ack_timeout": "200ms"}},
+            {"count": 1, "app": {"kind": "finite", "size": "1000B"}, "start": "1s", "tcp": {"delayed_ack_timeout": "3ms"}},
+            {"count": 1, "app": {"kind": "finite", "size": "1000B"}, "start": "1.5s", "tcp": {"delayed_ack": False}},
+        ],
+    }
+    flows = run_checked(sc).flows.to_pandas()
+    rtt = flows["rtt_max_ms"].to_numpy()
+    base = rtt[3]
+    assert 24.0 < base < 24.2  # 2 x (10 + 1 + 1) ms plus serialization
+    assert rtt[:3] - base == pytest.approx([40.0, 200.0, 3.0], abs=1e-6)
+    assert (flows["completion_time_s"] < 0.013).all()  # the data itself arrives after one trip
