@@ -42,6 +42,9 @@ const EVENT_BITS: u32 = 24;
 const ID_BITS: u32 = EVENT_BITS - 4;
 /// Largest component id an event can name (about a million links or flows).
 pub const MAX_EVENT_ID: u32 = (1 << ID_BITS) - 1;
+/// Bits of a timer event's id that hold the flow; the timer kind's index takes the rest (up to
+/// 8 kinds, flows up to 2^17 = 131,072, above the 100,000-flow limit).
+const TIMER_FLOW_BITS: u32 = 17;
 /// Kind code of a timer lane's head in the queue (never handed out as an `Event`).
 const LANE_HEAD_KIND: u64 = 15;
 
@@ -51,9 +54,10 @@ impl Event {
         let (kind, id) = match self {
             Event::LinkTxDone(l) => (0, l.0),
             Event::LinkArrival(l) => (1, l.0),
-            Event::Timer(f, TimerKind::Retransmit) => (2, f.0),
-            Event::Timer(f, TimerKind::DelayedAck) => (3, f.0),
-            Event::Timer(f, TimerKind::Pacing) => (10, f.0),
+            Event::Timer(f, kind) => {
+                debug_assert!(f.0 < 1 << TIMER_FLOW_BITS && (kind as u32) < 1 << (ID_BITS - TIMER_FLOW_BITS));
+                (2, (kind as u32) << TIMER_FLOW_BITS | f.0)
+            }
             Event::FlowStart(f) => (4, f.0),
             Event::FlowStop(f) => (5, f.0),
             Event::Sample => (6, 0),
@@ -71,15 +75,16 @@ impl Event {
         match (bits >> ID_BITS) & 15 {
             0 => Event::LinkTxDone(LinkId(id)),
             1 => Event::LinkArrival(LinkId(id)),
-            2 => Event::Timer(FlowId(id), TimerKind::Retransmit),
-            3 => Event::Timer(FlowId(id), TimerKind::DelayedAck),
+            2 => match TimerKind::from_index((id >> TIMER_FLOW_BITS) as usize) {
+                Some(kind) => Event::Timer(FlowId(id & ((1 << TIMER_FLOW_BITS) - 1)), kind),
+                None => unreachable!("timer kind {} is packed but not known (transport/timer.rs)", id >> TIMER_FLOW_BITS),
+            },
             4 => Event::FlowStart(FlowId(id)),
             5 => Event::FlowStop(FlowId(id)),
             6 => Event::Sample,
             7 => Event::WarmupEnd,
             8 => Event::AppTimer(FlowId(id)),
             9 => Event::HostRelease(FlowId(id)),
-            10 => Event::Timer(FlowId(id), TimerKind::Pacing),
             // Every code comes from `pack`; a kind added there and not here stops the run
             // with this message (an engine error) instead of being taken for another kind.
             code => unreachable!("event kind {code} is packed but not unpacked (event.rs)"),
@@ -242,7 +247,7 @@ impl EventQueue {
             let Some(front) = l.front() else { continue };
             let due = front >> EVENT_BITS == key >> EVENT_BITS;
             if due {
-                l.pop_front((front as u64 & MAX_EVENT_ID as u64) as u32);
+                l.pop_front();
             }
             if let Some(next) = l.front() {
                 l.head_queued = true;

@@ -234,9 +234,7 @@ impl Simulator {
         match ev {
             Event::LinkTxDone(l) => link(l, "end of transmission"),
             Event::LinkArrival(l) => link(l, "arrival at the far end"),
-            Event::Timer(f, TimerKind::Retransmit) => flow(f, "retransmission timer (check tcp.min_rto / max_rto)"),
-            Event::Timer(f, TimerKind::DelayedAck) => flow(f, "delayed-ACK timer (check tcp.delayed_ack_timeout)"),
-            Event::Timer(f, TimerKind::Pacing) => flow(f, "pacing timer (check the controller's pacing rate)"),
+            Event::Timer(f, kind) => flow(f, kind.describe()),
             Event::FlowStart(f) => flow(f, "start"),
             Event::FlowStop(f) => flow(f, "stop"),
             Event::Sample => "the time-series sampler (check sample_interval)".into(),

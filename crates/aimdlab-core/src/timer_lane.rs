@@ -26,6 +26,8 @@ pub struct TimerLane {
     pub tag: u32,
     /// Entries in expiry order; `TOMBSTONE` for a cancelled one.
     entries: VecDeque<u128>,
+    /// The owner of each entry, in step with `entries`.
+    owners: VecDeque<u32>,
     /// Position (counted since the lane began) of `entries[0]`.
     first_position: u64,
     /// Position of each owner's live timer, or `NONE`.
@@ -37,7 +39,15 @@ pub struct TimerLane {
 impl TimerLane {
     /// An empty lane for timers `tag` of `delay_ps`, owned by up to `owners` components.
     pub fn new(delay_ps: u64, tag: u32, owners: usize) -> Self {
-        TimerLane { delay_ps, tag, entries: VecDeque::new(), first_position: 0, position_of_owner: vec![NONE; owners], head_queued: false }
+        TimerLane {
+            delay_ps,
+            tag,
+            entries: VecDeque::new(),
+            owners: VecDeque::new(),
+            first_position: 0,
+            position_of_owner: vec![NONE; owners],
+            head_queued: false,
+        }
     }
 
     /// Appends `owner`'s timer with event-queue key `key` (which must not precede any
@@ -48,6 +58,7 @@ impl TimerLane {
         self.cancel(owner);
         self.position_of_owner[owner as usize] = self.first_position + self.entries.len() as u64;
         self.entries.push_back(key);
+        self.owners.push_back(owner);
     }
 
     /// Cancels `owner`'s live timer, if any.
@@ -64,18 +75,21 @@ impl TimerLane {
     pub fn front(&mut self) -> Option<u128> {
         while self.entries.front() == Some(&TOMBSTONE) {
             self.entries.pop_front();
+            self.owners.pop_front();
             self.first_position += 1;
         }
         if self.entries.is_empty() {
-            self.entries.clear(); // rewinds the ring
+            self.entries.clear(); // rewinds the rings
+            self.owners.clear();
         }
         self.entries.front().copied()
     }
 
-    /// Removes the front entry, a live timer of `owner` that is running now.
+    /// Removes the front entry, a live timer that is running now.
     #[inline]
-    pub fn pop_front(&mut self, owner: u32) -> u128 {
+    pub fn pop_front(&mut self) -> u128 {
         let key = self.entries.pop_front().expect("a lane head to run");
+        let owner = self.owners.pop_front().expect("an owner per entry");
         if self.position_of_owner[owner as usize] == self.first_position {
             self.position_of_owner[owner as usize] = NONE;
         }

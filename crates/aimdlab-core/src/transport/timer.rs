@@ -1,5 +1,6 @@
 //! The timers of transport endpoints. One event kind, `Event::Timer(flow, kind)`, carries
-//! them all; the flow's endpoint that owns the kind handles it.
+//! them all (the kind's index rides in the event beside the flow); the flow's endpoint that
+//! owns the kind handles it. A transport adds a timer here and nowhere else.
 //!
 //! Two sorts: a *lazy* timer (retransmission, pacing) is an ordinary event that may be stale —
 //! the endpoint checks it against its own deadline and asks again for a later one; an *exact*
@@ -20,8 +21,22 @@ pub enum TimerKind {
 impl TimerKind {
     /// Number of kinds.
     pub const COUNT: usize = 3;
-    /// Every kind, in the order their requests are scheduled.
+    /// Every kind, in the order their requests are scheduled (and of their indices).
     pub const ALL: [TimerKind; TimerKind::COUNT] = [TimerKind::Retransmit, TimerKind::DelayedAck, TimerKind::Pacing];
+
+    /// The kind of index `i` (`kind as usize`), if there is one.
+    pub fn from_index(i: usize) -> Option<TimerKind> {
+        TimerKind::ALL.get(i).copied()
+    }
+
+    /// What the timer is, in words, with the settings that set its delay (for error messages).
+    pub fn describe(self) -> &'static str {
+        match self {
+            TimerKind::Retransmit => "retransmission timer (check tcp.min_rto / max_rto)",
+            TimerKind::DelayedAck => "delayed-ACK timer (check tcp.delayed_ack_timeout)",
+            TimerKind::Pacing => "pacing timer (check the controller's pacing rate)",
+        }
+    }
 
     /// Whether this is an exact timer (fixed delay, cancelled when not needed, never stale).
     pub fn is_exact(self) -> bool {
