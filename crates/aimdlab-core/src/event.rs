@@ -44,7 +44,7 @@ const ID_BITS: u32 = EVENT_BITS - 4;
 pub const MAX_EVENT_ID: u32 = (1 << ID_BITS) - 1;
 /// Bits of a timer event's id that hold the flow; the timer kind's index takes the rest (up to
 /// 8 kinds, flows up to 2^17 = 131,072, above the 100,000-flow limit).
-const TIMER_FLOW_BITS: u32 = 17;
+pub const TIMER_FLOW_BITS: u32 = 17;
 /// Kind code of a timer lane's head in the queue (never handed out as an `Event`).
 const LANE_HEAD_KIND: u64 = 15;
 

@@ -26,6 +26,8 @@ fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res<T> {
 
 /// Most flows one scenario may create.
 pub const MAX_FLOWS: u64 = 100_000;
+// A timer event names its flow in `TIMER_FLOW_BITS` bits.
+const _: () = assert!(MAX_FLOWS <= 1 << crate::event::TIMER_FLOW_BITS);
 
 /// Validates `s` and resolves it into a `Plan`.
 pub fn compile(s: &Scenario) -> Res<Plan> {
