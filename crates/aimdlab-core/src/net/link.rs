@@ -44,10 +44,6 @@ enum Instant {
     Exclusive,
 }
 
-/// Packets a propagation pipe has room for once it has held one (it allocates nothing before,
-/// grows on demand and rewinds when empty).
-pub const PIPE_INITIAL_CAPACITY: usize = 4;
-
 /// One link. Laid out in declaration order: what every packet touches (serializer, pipe,
 /// queue, loss check, per-packet counters) comes first, in as few cache lines as it takes,
 /// since with thousands of flows an access link is rarely in cache.

@@ -13,7 +13,7 @@ use super::memory_estimate::{MemoryEstimate, MemoryPart, FIXED_BYTES};
 use super::plan::{FlowPlan, LinkPlan};
 use crate::flow::Flow;
 use crate::monitor::histogram::DelayHistogram;
-use crate::net::link::{Link, PIPE_INITIAL_CAPACITY};
+use crate::net::link::Link;
 use crate::net::packet::Packet;
 use crate::net::queue::QueueConfig;
 
@@ -26,15 +26,19 @@ const STATE_COLUMNS: u64 = 4;
 /// Bytes of one propagation-pipe entry: the arrival time and the packet's pool slot.
 const PIPE_ENTRY_BYTES: u64 = 16;
 
+/// Entries a ring (a queue FIFO or a propagation pipe) holds once it has held one: the
+/// standard ring's smallest allocation. Rings allocate nothing before their first packet and
+/// grow on demand.
+const FIRST_RING_ENTRIES: u64 = 4;
+
 /// Copies of the time series alive at the end of a run: the engine's columns (a growing
 /// vector may hold up to twice its length) plus the copy handed to the caller.
 const SERIES_COPIES: u64 = 3;
 
-/// Bytes a queue allocates: its FIFO's first ring (at its first packet: the standard ring's
-/// smallest allocation, 4 packets), and what a discipline keeps beside it (FQ-CoDel's flow
-/// queues).
+/// Bytes a queue allocates: its FIFO's first ring (at its first packet), and what a
+/// discipline keeps beside it (FQ-CoDel's flow queues).
 fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
-    let ring = (q.limit_pkts() + 1).min(4) * size_of::<Packet>() as u64;
+    let ring = (q.limit_pkts() + 1).min(FIRST_RING_ENTRIES) * size_of::<Packet>() as u64;
     ring + q.extra_bytes(flows)
 }
 
@@ -78,7 +82,7 @@ pub fn estimate(
     let flow = size_of::<Flow>() as u64 + histogram + 64 + 16 * 16 + 4 * 16 + plan_flow;
     // A link: its struct, queuing-delay histogram, propagation pipe's first ring of
     // (arrival, slot) entries.
-    let link = size_of::<Link>() as u64 + histogram + PIPE_INITIAL_CAPACITY as u64 * PIPE_ENTRY_BYTES + 2 * 16 + plan_link;
+    let link = size_of::<Link>() as u64 + histogram + FIRST_RING_ENTRIES * PIPE_ENTRY_BYTES + 2 * 16 + plan_link;
     // Rings at first use, and the packets they grow to hold (a ring may be twice its
     // contents; a packet on a wire also holds a pipe entry and a pool slot).
     let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum::<u64>() + 2 * packets_held(links) * (packet + PIPE_ENTRY_BYTES);
