@@ -45,6 +45,11 @@ pub const MAX_EVENT_ID: u32 = (1 << ID_BITS) - 1;
 /// Bits of a timer event's id that hold the flow; the timer kind's index takes the rest (up to
 /// 8 kinds, flows up to 2^17 = 131,072, above the 100,000-flow limit).
 pub const TIMER_FLOW_BITS: u32 = 17;
+/// The kind code of a packed event (its bits above the id).
+#[inline]
+fn kind_code(bits: u64) -> u64 {
+    (bits >> ID_BITS) & 15
+}
 /// Kind code of a timer lane's head in the queue (never handed out as an `Event`).
 const LANE_HEAD_KIND: u64 = 15;
 
@@ -72,7 +77,7 @@ impl Event {
     #[inline]
     fn unpack(bits: u64) -> Event {
         let id = (bits & MAX_EVENT_ID as u64) as u32;
-        match (bits >> ID_BITS) & 15 {
+        match kind_code(bits) {
             0 => Event::LinkTxDone(LinkId(id)),
             1 => Event::LinkArrival(LinkId(id)),
             2 => match TimerKind::from_index((id >> TIMER_FLOW_BITS) as usize) {
@@ -236,7 +241,7 @@ impl EventQueue {
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
         loop {
             let key = self.heap.pop()?;
-            if (key as u64 >> ID_BITS) & 15 != LANE_HEAD_KIND {
+            if kind_code(key as u64) != LANE_HEAD_KIND {
                 return Some(unpack_key(key));
             }
             // A lane's head came due: run its timer if it is still set, else queue the

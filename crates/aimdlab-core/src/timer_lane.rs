@@ -97,16 +97,6 @@ impl TimerLane {
         key
     }
 
-    /// Live and cancelled entries held.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether no entry is held.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// Live timers held.
     pub fn live(&self) -> usize {
         self.entries.iter().filter(|&&k| k != TOMBSTONE).count()

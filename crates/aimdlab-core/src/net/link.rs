@@ -19,9 +19,9 @@
 //! offered there, a sample and the end of the warm-up: they all see the queue as it was. (With
 //! departure events this was the usual order too — the event that offers a packet was
 //! scheduled a link delay earlier, the departure one serialization time earlier — and
-//! ACK-clocked flows on links of equal rates meet such ties exactly.) An active queue (RED, CoDel, PIE, FQ-CoDel)
-//! decides at dequeue time, so every arrival passes through it and departures are
-//! `LinkTxDone` events.
+//! ACK-clocked flows on links of equal rates meet such ties exactly.) An active queue (RED,
+//! CoDel, PIE, FQ-CoDel) decides at dequeue time, so every arrival passes through it and
+//! departures are `LinkTxDone` events.
 
 use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
@@ -35,13 +35,13 @@ use crate::units::{Rate, SimDuration, SimTime};
 use rand::Rng;
 use std::collections::VecDeque;
 
-/// Whether a departure due exactly at the present instant counts as past.
+/// What a catch-up does with a departure due exactly at the present instant.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Instant {
+enum DueNow {
     /// It runs now.
-    Inclusive,
+    Runs,
     /// It is still to come.
-    Exclusive,
+    Waits,
 }
 
 /// One link. Laid out in declaration order: what every packet touches (serializer, pipe,
@@ -111,7 +111,7 @@ impl Link {
         p.enqueued_at = now;
         let passive = self.passive;
         if passive {
-            self.catch_up(now, Instant::Exclusive, events, pool);
+            self.catch_up(now, DueNow::Waits, events, pool);
         }
         let idle = self.busy_until <= now && !self.tx_event_pending;
         if idle && passive && self.queue.len_pkts() == 0 {
@@ -137,7 +137,7 @@ impl Link {
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         self.tx_event_pending = false;
         if self.passive {
-            self.catch_up(now, Instant::Inclusive, events, pool);
+            self.catch_up(now, DueNow::Runs, events, pool);
             self.ensure_woken(events);
             return;
         }
@@ -153,10 +153,10 @@ impl Link {
     }
 
     /// Runs the departures a passive queue owes up to `now` (see the module doc), each at
-    /// its own instant; `at_now` says whether a departure due exactly at `now` runs too.
+    /// its own instant; `due_now` says whether a departure due exactly at `now` runs too.
     #[inline]
-    fn catch_up(&mut self, now: SimTime, at_now: Instant, events: &mut EventQueue, pool: &mut PacketPool) {
-        while self.queue.len_pkts() > 0 && (self.busy_until < now || (at_now == Instant::Inclusive && self.busy_until == now)) {
+    fn catch_up(&mut self, now: SimTime, due_now: DueNow, events: &mut EventQueue, pool: &mut PacketPool) {
+        while self.queue.len_pkts() > 0 && (self.busy_until < now || (due_now == DueNow::Runs && self.busy_until == now)) {
             let at = self.busy_until;
             self.account_queue(at);
             let p = self.queue.dequeue(at, &mut self.stats.log).expect("a non-empty queue yields its head");
@@ -182,7 +182,7 @@ impl Link {
     /// sees the queue before them).
     pub fn settle(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         if self.passive {
-            self.catch_up(now, Instant::Exclusive, events, pool);
+            self.catch_up(now, DueNow::Waits, events, pool);
             self.ensure_woken(events);
         }
     }
@@ -192,7 +192,7 @@ impl Link {
     /// to `after_end`, a queue that is thrown away.
     pub fn finish(&mut self, end: SimTime, after_end: &mut EventQueue, pool: &mut PacketPool) {
         if self.passive {
-            self.catch_up(end, Instant::Inclusive, after_end, pool);
+            self.catch_up(end, DueNow::Runs, after_end, pool);
         }
     }
 
@@ -217,7 +217,7 @@ impl Link {
     pub fn on_arrival(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) -> Packet {
         let passive = self.passive;
         if passive {
-            self.catch_up(now, Instant::Inclusive, events, pool);
+            self.catch_up(now, DueNow::Runs, events, pool);
         }
         let (_, slot) = self.pipe.pop_front().expect("an arrival event has a packet in the pipe");
         let p = pool.take(slot);
