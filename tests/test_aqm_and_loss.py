@@ -192,10 +192,10 @@ def test_an_onoff_application_over_tcp_is_application_limited():
 def test_udp_needs_a_self_paced_application():
     with pytest.raises(aimdlab.ScenarioError, match=r'flows\[0\]\.transport: "udp" carries only an application that paces itself'):
         aimdlab.validate(dumbbell(flow={"transport": "udp"}))
-    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.transport: unknown variant `dccp`"):
-        aimdlab.validate(dumbbell(flow={"transport": "dccp"}))
+    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.transport: unknown variant `sctp`"):
+        aimdlab.validate(dumbbell(flow={"transport": "sctp"}))
     # A controller on a UDP flow would be ignored: it is an error instead.
-    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.cc: applies only to TCP; a UDP flow has no congestion controller"):
+    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.cc: applies only to TCP and DCCP; a UDP flow has no congestion controller"):
         aimdlab.validate(dumbbell(flow={"app": {"kind": "cbr"}, "cc": "gaimd"}))
 
 

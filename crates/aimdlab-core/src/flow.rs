@@ -8,6 +8,8 @@ use crate::monitor::flow_stats::FlowStats;
 use crate::rng::RngStream;
 use crate::scenario::plan::FlowPlan;
 use crate::scenario::schema::TransportKind;
+use crate::transport::dccp::receiver::DccpReceiver;
+use crate::transport::dccp::sender::DccpSender;
 use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
 use crate::transport::receiver::TcpReceiver;
 use crate::transport::segments::SegmentSizes;
@@ -51,10 +53,19 @@ impl Flow {
     /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`.
     pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
         let tcp = &plan.tcp;
-        let packet = Bytes(tcp.mss.0 + tcp.header.0);
+        let header = plan.dccp.as_ref().map_or(tcp.header, |d| d.data_header);
+        let packet = Bytes(tcp.mss.0 + header.0);
         let app = Application::new(&plan.app, packet);
         let sizes = SegmentSizes::new(tcp.mss.0, plan.app.transfer_bytes());
         let (sender, receiver) = match plan.transport {
+            TransportKind::Dccp => {
+                let cfg = plan.dccp.as_ref().expect("a DCCP flow's plan has its DCCP settings");
+                let cc = Controller::new(&plan.cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts);
+                (
+                    SenderEndpoint::Dccp(Box::new(DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced()))),
+                    ReceiverEndpoint::Dccp(Box::new(DccpReceiver::new(id, plan.src, cfg))),
+                )
+            }
             TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, packet)), ReceiverEndpoint::UdpSink),
             TransportKind::Tcp => {
                 let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);

@@ -142,6 +142,7 @@ impl Simulator {
     pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) {
         match &mut self.flows[flow.idx()].sender {
             SenderEndpoint::Tcp(s) => s.cc = Controller::Custom(cc),
+            SenderEndpoint::Dccp(s) => s.ccid.cc = Controller::Custom(cc),
             SenderEndpoint::Udp(_) => panic!("flow {} runs over UDP and has no congestion controller", flow.0),
         }
     }

@@ -7,6 +7,7 @@ use crate::cc::CongestionControl;
 use crate::flow::Flow;
 use crate::net::link::Link;
 use crate::scenario::plan::{FlowPlan, LinkPlan};
+use crate::scenario::schema::TransportKind;
 use crate::units::SimTime;
 
 /// What a flow column reads.
@@ -96,6 +97,11 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(U64, "group", "", "index of the flow's group in `flows`", |r| r.plan.group as u64),
         col!(Str, "group_name", "", "the group's name", |r| r.plan.group_name.clone()),
         col!(Str, "cc", "", "congestion controller (`udp` for a UDP flow)", |r| r.flow.sender.controller().map_or("udp", |c| c.name()).to_string()),
+        col!(Str, "transport", "", "`tcp`, `udp`, `dccp-ccid2` or `dccp-ccid3`", |r| match r.plan.transport {
+            TransportKind::Tcp => "tcp".to_string(),
+            TransportKind::Udp => "udp".to_string(),
+            TransportKind::Dccp => format!("dccp-ccid{}", r.plan.dccp.as_ref().map_or(2, |d| d.ccid)),
+        }),
         col!(Str, "src", "", "sending host", |r| r.nodes[r.plan.src.idx()].clone()),
         col!(Str, "dst", "", "receiving host", |r| r.nodes[r.plan.dst.idx()].clone()),
         col!(F64, "start_s", "s", "when the flow's application started", |r| r.flow.start_at.as_secs_f64()),
@@ -133,7 +139,7 @@ pub fn flow_columns() -> Vec<FlowColumn> {
             .sender
             .stats()
             .rto_first_mean_ms()),
-        col!(F64, "loss_event_rate", "", "loss events (fast retransmits + timeouts) per data packet sent: the papers' p", |r| r
+        col!(F64, "loss_event_rate", "", "loss events (fast retransmits, DCCP loss reductions, timeouts) per data packet sent: the papers' p", |r| r
             .flow
             .sender
             .stats()
@@ -153,7 +159,26 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(U64, "timeouts", "", "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.stats().timeouts),
         col!(U64, "timeout_sequences", "", "timeouts that start a backoff sequence (one loss indication each)", |r| r.flow.sender.stats().timeout_sequences),
         col!(U64, "ecn_reductions", "", "window reductions in response to ECN-Echo", |r| r.flow.sender.stats().ecn_reductions),
-        col!(U64, "loss_events", "", "window reductions in response to loss: fast_retransmits + timeouts", |r| r.flow.sender.stats().loss_events()),
+        col!(U64, "loss_events", "", "window reductions in response to loss: fast_retransmits + loss_reductions + timeouts", |r| r
+            .flow
+            .sender
+            .stats()
+            .loss_events()),
+        col!(U64, "loss_reductions", "", "window reductions on loss by a transport that does not retransmit (DCCP CCID-2)", |r| r
+            .flow
+            .sender
+            .stats()
+            .loss_reductions),
+        col!(U64, "lost_pkts", "packets", "data packets the sender deemed lost and did not resend (DCCP)", |r| r.flow.sender.stats().lost_pkts),
+        col!(U64, "app_drops", "packets", "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.stats().app_drops),
+        col!(F64, "loss_rate", "", "1 − received_pkts / data_pkts_sent over the window (packets in flight at its ends blur it)", |r| {
+            let sent = r.flow.sender.stats().data_pkts_sent;
+            if sent == 0 {
+                f64::NAN
+            } else {
+                1.0 - r.flow.stats.window_received_pkts() as f64 / sent as f64
+            }
+        }),
     ]
 }
 

@@ -26,6 +26,13 @@ pub struct SenderStats {
     pub ecn_reductions: u64,
     /// ACKs received.
     pub acks_received: u64,
+    /// Window reductions in response to a loss by a transport that does not retransmit
+    /// (DCCP CCID-2: at most one per round trip).
+    pub loss_reductions: u64,
+    /// Data packets the sender deemed lost and did not resend (DCCP).
+    pub lost_pkts: u64,
+    /// Messages the application offered that the send buffer discarded (DCCP).
+    pub app_drops: u64,
 }
 
 impl SenderStats {
@@ -41,6 +48,9 @@ impl SenderStats {
             rto_first_sum_ps: self.rto_first_sum_ps - base.rto_first_sum_ps,
             ecn_reductions: self.ecn_reductions - base.ecn_reductions,
             acks_received: self.acks_received - base.acks_received,
+            loss_reductions: self.loss_reductions - base.loss_reductions,
+            lost_pkts: self.lost_pkts - base.lost_pkts,
+            app_drops: self.app_drops - base.app_drops,
         }
     }
 
@@ -53,11 +63,12 @@ impl SenderStats {
     }
 
     /// Loss events: window reductions in response to loss — fast retransmits (entries into
-    /// fast recovery, at most one per window) plus every retransmission timeout (each expiry,
-    /// backoffs included, cuts the window again, as ns-2's `slowdown` counts it). The papers'
-    /// measure of p (gaimd.txt §2.4.1: window reductions per packet sent).
+    /// fast recovery, at most one per window), DCCP's loss reductions (at most one per round
+    /// trip), plus every retransmission timeout (each expiry, backoffs included, cuts the
+    /// window again, as ns-2's `slowdown` counts it). The papers' measure of p (gaimd.txt
+    /// §2.4.1: window reductions per packet sent).
     pub fn loss_events(&self) -> u64 {
-        self.fast_retransmits + self.timeouts
+        self.fast_retransmits + self.loss_reductions + self.timeouts
     }
 
     /// The loss-event rate p of the models: loss events per data packet sent

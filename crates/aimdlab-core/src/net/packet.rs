@@ -1,7 +1,8 @@
-//! A packet on the wire: a TCP-like data segment or acknowledgement.
+//! A packet on the wire: a data packet or an acknowledgement, of TCP, UDP or DCCP.
 //!
 //! Sequence numbers count segments, not bytes: every segment but a finite transfer's last
-//! carries one MSS, so segment numbers are exact and cheaper than byte ranges.
+//! carries one MSS, so segment numbers are exact and cheaper than byte ranges. A DCCP packet
+//! uses the same fields (see `transport::dccp` for what each one carries there).
 
 use crate::ids::{FlowId, NodeId};
 use crate::units::{Bytes, SimTime};
@@ -29,10 +30,13 @@ pub enum Ecn {
 /// Most SACK blocks one ACK carries (three, as with the timestamp option, RFC 2018 §3).
 pub const MAX_SACK_BLOCKS: usize = 3;
 
-/// SACK blocks of an ACK: half-open segment ranges `[start, end)` received above the
-/// cumulative ACK, the most recently changed first (RFC 2018 §4). Stored as 32-bit offsets
-/// from a base (the ACK's cumulative sequence) to keep packets small; a block lies within
-/// the receive window (at most 2^24 segments), so the offsets always fit.
+/// The acknowledgement options of a packet. TCP: SACK blocks, half-open segment ranges
+/// `[start, end)` received above the cumulative ACK, the most recently changed first
+/// (RFC 2018 §4). DCCP: an Ack Vector's received runs in the same range form (the first
+/// holds the acknowledgement number), a DCCP-DataAck's acknowledgement number alone (the
+/// base, no ranges), or CCID-3 feedback (three 32-bit option values, `from_words`). Stored as
+/// 32-bit offsets from a base to keep packets small; a block lies within the receive window
+/// (at most 2^24 segments), so the offsets always fit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
     base: u64,
@@ -68,6 +72,20 @@ impl SackBlocks {
     /// The blocks as absolute `[start, end)` ranges.
     pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.offsets[..self.len as usize].iter().map(|&(s, e)| (self.base + s as u64, self.base + e as u64))
+    }
+    /// The base the offsets count from (TCP: the cumulative ACK; DCCP-DataAck: the
+    /// acknowledgement number).
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+    /// Options that carry three 32-bit pairs of values rather than ranges (CCID-3 feedback):
+    /// no ranges, `base` kept.
+    pub fn from_words(base: u64, words: [(u32, u32); MAX_SACK_BLOCKS]) -> Self {
+        SackBlocks { base, offsets: words, len: 0 }
+    }
+    /// The three 32-bit pairs stored by `from_words`.
+    pub fn words(&self) -> [(u32, u32); MAX_SACK_BLOCKS] {
+        self.offsets
     }
     /// The blocks as a vector (for tests and debugging).
     pub fn to_vec(&self) -> Vec<(u64, u64)> {
@@ -106,6 +124,10 @@ pub struct Packet {
     pub sack: SackBlocks,
     /// When it entered the queue it is waiting in (for queuing delay).
     pub enqueued_at: SimTime,
+    /// DCCP data: the CCID's per-packet value — CCID-2: the Ack Ratio the sender asks the
+    /// receiver to use (RFC 4341 §6.1.2); CCID-3: the window counter CCVal (RFC 4342 §8.1).
+    /// 0 for TCP and UDP.
+    pub ccid_value: u16,
 }
 
 impl Packet {
@@ -127,6 +149,7 @@ impl Packet {
             cwr: false,
             sack: SackBlocks::new(0),
             enqueued_at: now,
+            ccid_value: 0,
         }
     }
 }

@@ -230,19 +230,28 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
         None => defaults.clone(),
     };
-    let packet = crate::units::Bytes(tcp.mss.0 + tcp.header.0);
+    let dccp = match (g.transport, &g.dccp) {
+        (Some(TransportKind::Dccp), p) => {
+            Some(Box::new(crate::transport::dccp::params::DccpConfig::resolve(&p.clone().unwrap_or_default(), tcp.mss, &format!("{path}.dccp"))?))
+        }
+        (_, Some(_)) => return err(format!("{path}.dccp"), "applies only to DCCP flows; set transport = \"dccp\" or remove the dccp table"),
+        (_, None) => None,
+    };
+    let header = dccp.as_ref().map_or(tcp.header, |d| d.data_header);
+    let packet = crate::units::Bytes(tcp.mss.0 + header.0);
     let app = resolve_app(&g.app, packet, &format!("{path}.app"))?;
     let transport = match (g.transport, app.self_paced()) {
         (None, true) => TransportKind::Udp,
         (None, false) => TransportKind::Tcp,
         (Some(TransportKind::Udp), false) => {
-            let message = format!("\"udp\" carries only an application that paces itself (such as \"onoff\"); app.kind = {:?} needs \"tcp\"", app.kind());
+            let message =
+                format!("\"udp\" carries only an application that paces itself (such as \"onoff\"); app.kind = {:?} needs \"tcp\" or \"dccp\"", app.kind());
             return err(format!("{path}.transport"), message);
         }
         (Some(t), _) => t,
     };
     if transport == TransportKind::Udp && g.cc.is_some() {
-        return err(format!("{path}.cc"), "applies only to TCP; a UDP flow has no congestion controller (remove cc, or set transport = \"tcp\")");
+        return err(format!("{path}.cc"), "applies only to TCP and DCCP; a UDP flow has no congestion controller (remove cc, or set transport = \"tcp\")");
     }
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
@@ -256,7 +265,7 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         }
     }
     let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
-    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp })
+    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp, dccp })
 }
 
 fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDuration) {

@@ -52,8 +52,10 @@ pub struct FlowPlan {
     pub start_jitter: SimDuration,
     /// Time the application stops offering new data.
     pub stop: Option<SimDuration>,
-    /// Transport settings.
+    /// Transport settings (a DCCP flow reads its payload size here).
     pub tcp: TcpConfig,
+    /// DCCP settings (DCCP flows only).
+    pub dccp: Option<Box<crate::transport::dccp::params::DccpConfig>>,
 }
 
 /// A whole validated scenario.

@@ -247,6 +247,8 @@ pub enum TransportKind {
     Tcp,
     /// UDP: unreliable, no congestion control.
     Udp,
+    /// DCCP (RFC 4340): unreliable, congestion-controlled by its CCID (`dccp.ccid`).
+    Dccp,
 }
 
 /// Overrides of a flow's own access link (dumbbell only).
@@ -271,15 +273,17 @@ pub struct FlowGroup {
     /// How many flows this group makes. Default 1.
     #[serde(default)]
     pub count: Option<u32>,
-    /// Congestion controller of a TCP flow. Default `"reno"` (a UDP flow has none).
+    /// Congestion controller of a TCP flow or a DCCP CCID-2 flow. Default `"reno"` (a UDP
+    /// flow has none; CCID-3 is rate-based).
     #[serde(default)]
     pub cc: Option<CcSpec>,
     /// The application. Default bulk.
     #[serde(default)]
     pub app: AppSpec,
-    /// The transport: `"tcp"` (reliable, congestion-controlled by `cc`) or `"udp"` (sends
-    /// what the application offers, unacknowledged; only for `app.kind = "onoff"`). Default
-    /// `"tcp"`, or `"udp"` for an ON/OFF application.
+    /// The transport: `"tcp"` (reliable, congestion-controlled by `cc`), `"udp"` (sends
+    /// what the application offers, unacknowledged; only for an application that paces
+    /// itself) or `"dccp"` (unreliable, congestion-controlled: its settings in `dccp`).
+    /// Default `"tcp"`, or `"udp"` for an application that paces itself.
     #[serde(default)]
     pub transport: Option<TransportKind>,
     /// When the flows start. Default `"0s"`.
@@ -304,9 +308,13 @@ pub struct FlowGroup {
     /// The receiver's access link (dumbbell only).
     #[serde(default)]
     pub receiver_access: Option<AccessOverride>,
-    /// Transport settings overriding `[tcp]` for this group.
+    /// Transport settings overriding `[tcp]` for this group (`mss` is also a DCCP flow's
+    /// payload per packet).
     #[serde(default)]
     pub tcp: Option<TcpParams>,
+    /// DCCP settings (`transport = "dccp"` only).
+    #[serde(default)]
+    pub dccp: Option<crate::transport::dccp::params::DccpParams>,
 }
 
 /// The JSON Schema of scenario files.

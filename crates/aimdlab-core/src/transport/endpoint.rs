@@ -1,9 +1,11 @@
 //! A flow's two transport endpoints: the sender at its source and the receiver at its
-//! destination, each one of the transports (TCP, UDP; DCCP's join here). The simulator talks
+//! destination, each one of the transports (TCP, UDP, DCCP). The simulator talks
 //! to them only through these: a packet arrived, a timer fired, the application started or
 //! stopped; what they send and the timers they want come back in an `Outbox`. A UDP flow
 //! carries no TCP state.
 
+use super::dccp::receiver::DccpReceiver;
+use super::dccp::sender::DccpSender;
 use super::outbox::Outbox;
 use super::receiver::{DataArrival, TcpReceiver};
 use super::rtt::RttEstimator;
@@ -23,6 +25,8 @@ pub enum SenderEndpoint {
     Tcp(TcpSender),
     /// UDP: sends what the application offers, unacknowledged.
     Udp(UdpSender),
+    /// DCCP: unreliable, congestion-controlled by its CCID.
+    Dccp(Box<DccpSender>),
 }
 
 /// The receiving endpoint of a flow.
@@ -31,14 +35,18 @@ pub enum ReceiverEndpoint {
     Tcp(TcpReceiver),
     /// UDP: counts what arrives (in the flow's measurements) and answers nothing.
     UdpSink,
+    /// DCCP: acknowledges with Ack Vectors.
+    Dccp(Box<DccpReceiver>),
 }
 
 impl SenderEndpoint {
     /// The application starts at `now` (TCP opens its window; UDP waits for messages).
     #[inline]
     pub fn start(&mut self, now: SimTime, out: &mut Outbox) {
-        if let SenderEndpoint::Tcp(s) = self {
-            s.start(now, out);
+        match self {
+            SenderEndpoint::Tcp(s) => s.start(now, out),
+            SenderEndpoint::Dccp(s) => s.start(now, out),
+            SenderEndpoint::Udp(_) => {}
         }
     }
 
@@ -48,21 +56,26 @@ impl SenderEndpoint {
         match self {
             SenderEndpoint::Tcp(s) => s.offer_segment(now, out),
             SenderEndpoint::Udp(s) => s.send(now, out),
+            SenderEndpoint::Dccp(s) => s.offer_message(now, out),
         }
     }
 
     /// The application stops offering new data.
     pub fn stop_app(&mut self) {
-        if let SenderEndpoint::Tcp(s) = self {
-            s.stop_app();
+        match self {
+            SenderEndpoint::Tcp(s) => s.stop_app(),
+            SenderEndpoint::Dccp(s) => s.stop_app(),
+            SenderEndpoint::Udp(_) => {}
         }
     }
 
     /// A packet for the sender (an acknowledgement) arrived at `now`.
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
-        if let SenderEndpoint::Tcp(s) = self {
-            s.on_ack(p, now, out);
+        match self {
+            SenderEndpoint::Tcp(s) => s.on_ack(p, now, out),
+            SenderEndpoint::Dccp(s) => s.on_ack(p, now, out),
+            SenderEndpoint::Udp(_) => {}
         }
     }
 
@@ -71,6 +84,7 @@ impl SenderEndpoint {
         match (self, kind) {
             (SenderEndpoint::Tcp(s), TimerKind::Retransmit) => s.on_rto_timer(now, out),
             (SenderEndpoint::Tcp(s), TimerKind::Pacing) => s.on_pacing_timer(now, out),
+            (SenderEndpoint::Dccp(s), TimerKind::Retransmit) => s.on_rto_timer(now, out),
             (_, kind) => unreachable!("a sender has no {kind:?} timer"),
         }
     }
@@ -80,6 +94,7 @@ impl SenderEndpoint {
         match self {
             SenderEndpoint::Tcp(s) => s.window_stats(),
             SenderEndpoint::Udp(s) => s.window_stats(),
+            SenderEndpoint::Dccp(s) => s.window_stats(),
         }
     }
 
@@ -88,6 +103,7 @@ impl SenderEndpoint {
         match self {
             SenderEndpoint::Tcp(s) => s.stats.data_bytes_sent,
             SenderEndpoint::Udp(s) => s.stats.data_bytes_sent,
+            SenderEndpoint::Dccp(s) => s.stats.data_bytes_sent,
         }
     }
 
@@ -95,6 +111,7 @@ impl SenderEndpoint {
     pub fn controller(&self) -> Option<&Controller> {
         match self {
             SenderEndpoint::Tcp(s) => Some(&s.cc),
+            SenderEndpoint::Dccp(s) => Some(&s.ccid.cc),
             SenderEndpoint::Udp(_) => None,
         }
     }
@@ -103,6 +120,7 @@ impl SenderEndpoint {
     pub fn rtt(&self) -> Option<&RttEstimator> {
         match self {
             SenderEndpoint::Tcp(s) => Some(&s.rtt),
+            SenderEndpoint::Dccp(s) => Some(&s.rtt),
             SenderEndpoint::Udp(_) => None,
         }
     }
@@ -111,6 +129,7 @@ impl SenderEndpoint {
     pub fn in_flight_pkts(&self) -> u64 {
         match self {
             SenderEndpoint::Tcp(s) => s.pipe(),
+            SenderEndpoint::Dccp(s) => s.pipe(),
             SenderEndpoint::Udp(_) => 0,
         }
     }
@@ -120,6 +139,7 @@ impl SenderEndpoint {
         match self {
             SenderEndpoint::Tcp(s) => s.start_window(),
             SenderEndpoint::Udp(s) => s.start_window(),
+            SenderEndpoint::Dccp(s) => s.start_window(),
         }
     }
 }
@@ -132,6 +152,7 @@ impl ReceiverEndpoint {
         match self {
             ReceiverEndpoint::Tcp(r) => r.on_data(p, now, out),
             ReceiverEndpoint::UdpSink => DataArrival { first_arrival: true, in_order_advance: 0 },
+            ReceiverEndpoint::Dccp(r) => r.on_data(p, now, out),
         }
     }
 
@@ -139,6 +160,7 @@ impl ReceiverEndpoint {
     pub fn on_timer(&mut self, kind: TimerKind, now: SimTime, out: &mut Outbox) {
         match (self, kind) {
             (ReceiverEndpoint::Tcp(r), TimerKind::DelayedAck) => r.on_dack_timer(now, out),
+            (ReceiverEndpoint::Dccp(r), TimerKind::DelayedAck) => r.on_ack_timer(now, out),
             (_, kind) => unreachable!("a receiver has no {kind:?} timer"),
         }
     }
@@ -147,7 +169,7 @@ impl ReceiverEndpoint {
     pub fn rcv_nxt(&self) -> Option<u64> {
         match self {
             ReceiverEndpoint::Tcp(r) => Some(r.rcv_nxt),
-            ReceiverEndpoint::UdpSink => None,
+            ReceiverEndpoint::UdpSink | ReceiverEndpoint::Dccp(_) => None,
         }
     }
 }

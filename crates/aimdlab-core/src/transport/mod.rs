@@ -1,8 +1,9 @@
 //! Transports: a flow's two endpoints (`endpoint`), TCP's reliable sender and receiver with
-//! their scoreboard, RTT estimator and configuration, and UDP. Controllers are separate
+//! their scoreboard, RTT estimator and configuration, UDP, and DCCP (`dccp`). Controllers are separate
 //! (`crate::cc`) and shared by all transports; applications are in `crate::app`.
 
 pub mod config;
+pub mod dccp;
 pub mod endpoint;
 pub mod outbox;
 pub mod receiver;

@@ -131,6 +131,7 @@ impl TcpReceiver {
             cwr: false,
             sack: self.sack_blocks(first_block),
             enqueued_at: now,
+            ccid_value: 0,
         });
         self.pending = 0;
         if self.dack_deadline.take().is_some() {

@@ -1,0 +1,196 @@
+//! The DCCP sender (RFC 4340 as far as congestion control needs it): every data packet gets
+//! the next sequence number, nothing is retransmitted, and the CCID decides when a packet may
+//! leave. Data packets are DCCP-DataAcks carrying the greatest acknowledgement number the
+//! sender has received (its "ack of ack", which lets the receiver trim its Ack Vector,
+//! RFC 4340 §11.4.2) and the CCID's per-packet value (CCID-2: the Ack Ratio asked for).
+
+use super::ccid2::Ccid2;
+use super::params::DccpConfig;
+use super::send_buffer::SendBuffer;
+use crate::cc::Controller;
+use crate::ids::{FlowId, NodeId};
+use crate::monitor::sender_stats::SenderStats;
+use crate::net::packet::{Ecn, Packet, SackBlocks};
+use crate::transport::outbox::Outbox;
+use crate::transport::rtt::RttEstimator;
+use crate::transport::segments::SegmentSizes;
+use crate::transport::timer::TimerKind;
+use crate::units::{Bytes, SimTime};
+
+/// One DCCP flow's sender.
+pub struct DccpSender {
+    flow: FlowId,
+    dst: NodeId,
+    header: Bytes,
+    ecn: bool,
+    sizes: SegmentSizes,
+    /// The CCID-2 half (window, losses, Ack Ratio).
+    pub ccid: Ccid2,
+    /// RTT estimator and RTO.
+    pub rtt: RttEstimator,
+    next_seq: u64,
+    ack_of_ack: u64,
+    /// Messages of a self-paced application waiting for the CCID (`None`: the application
+    /// is a transfer, always ready).
+    buffer: Option<SendBuffer>,
+    started: bool,
+    app_open: bool,
+    rto_deadline: Option<SimTime>,
+    rto_timer_at: Option<SimTime>,
+    /// Counters over the run.
+    pub stats: SenderStats,
+    stats_at_window_start: SenderStats,
+}
+
+impl DccpSender {
+    /// A sender of `flow` to `dst` with settings `cfg`, window controller `cc`, payload sizes
+    /// `sizes`; `self_paced`: the application offers messages (else it is a transfer).
+    pub fn new(flow: FlowId, dst: NodeId, cfg: &DccpConfig, sizes: SegmentSizes, cc: Controller, self_paced: bool) -> Self {
+        DccpSender {
+            flow,
+            dst,
+            header: cfg.data_header,
+            ecn: cfg.ecn,
+            sizes,
+            ccid: Ccid2::new(cfg, cc),
+            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            next_seq: 0,
+            ack_of_ack: 0,
+            buffer: self_paced.then(|| SendBuffer::new(cfg.send_buffer_pkts, cfg.buffer_policy)),
+            started: false,
+            app_open: true,
+            rto_deadline: None,
+            rto_timer_at: None,
+            stats: SenderStats::default(),
+            stats_at_window_start: SenderStats::default(),
+        }
+    }
+
+    /// The application starts at `now`.
+    pub fn start(&mut self, now: SimTime, out: &mut Outbox) {
+        self.started = true;
+        self.try_send(now, out);
+    }
+
+    /// The application stops offering data.
+    pub fn stop_app(&mut self) {
+        self.app_open = false;
+    }
+
+    /// The application offers one message at `now`.
+    pub fn offer_message(&mut self, now: SimTime, out: &mut Outbox) {
+        if let Some(b) = self.buffer.as_mut() {
+            if b.offer(now) {
+                self.stats.app_drops += 1;
+            }
+        }
+        self.try_send(now, out);
+    }
+
+    fn has_data(&self) -> bool {
+        match &self.buffer {
+            Some(b) => b.has_message(),
+            None => self.started && self.app_open && self.sizes.total.is_none_or(|t| self.next_seq < t),
+        }
+    }
+
+    fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
+        while self.has_data() && self.ccid.may_send() {
+            if let Some(b) = self.buffer.as_mut() {
+                b.take();
+            }
+            self.send(now, out);
+        }
+    }
+
+    fn send(&mut self, now: SimTime, out: &mut Outbox) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let size = Bytes(self.sizes.payload(seq) + self.header.0);
+        out.packets.push(Packet {
+            ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
+            sack: SackBlocks::new(self.ack_of_ack),
+            ccid_value: self.ccid.ack_ratio(),
+            ..Packet::data(self.flow, self.dst, seq, size, now)
+        });
+        self.ccid.on_send(seq, now);
+        self.stats.data_pkts_sent += 1;
+        self.stats.data_bytes_sent += size.0;
+        if self.rto_deadline.is_none() {
+            self.arm_rto(now + self.rtt.rto(), out);
+        }
+    }
+
+    fn arm_rto(&mut self, deadline: SimTime, out: &mut Outbox) {
+        self.rto_deadline = Some(deadline);
+        if self.rto_timer_at.is_none_or(|at| deadline < at) {
+            self.rto_timer_at = Some(deadline);
+            out.set_timer(TimerKind::Retransmit, deadline);
+        }
+    }
+
+    /// An acknowledgement arrived at `now`.
+    pub fn on_ack(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
+        self.stats.acks_received += 1;
+        if let Some((_, e)) = p.sack.iter().next() {
+            self.ack_of_ack = self.ack_of_ack.max(e - 1);
+        }
+        let newly = self.ccid.on_ack(p, now, self.next_seq, &mut self.rtt, &mut self.stats);
+        if newly > 0 {
+            // RFC 6298 (5.2)/(5.3): restart on new acknowledgements, stop when none is out.
+            self.rto_deadline = None;
+            if self.ccid.pipe() > 0 {
+                self.arm_rto(now + self.rtt.rto(), out);
+            }
+        }
+        self.try_send(now, out);
+    }
+
+    /// The retransmission timer event at `now`.
+    pub fn on_rto_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.rto_timer_at != Some(now) {
+            return; // superseded by an earlier timer event
+        }
+        self.rto_timer_at = None;
+        match self.rto_deadline {
+            None => return,
+            Some(d) if d > now => {
+                self.rto_timer_at = Some(d);
+                out.set_timer(TimerKind::Retransmit, d);
+                return;
+            }
+            Some(_) => {}
+        }
+        self.rto_deadline = None;
+        if self.ccid.pipe() == 0 {
+            return;
+        }
+        self.stats.timeouts += 1;
+        if self.rtt.backoff() == 0 {
+            self.stats.timeout_sequences += 1;
+            self.stats.rto_first_sum_ps += self.rtt.rto().0 as u128;
+        }
+        self.ccid.on_timeout(now, self.next_seq, &self.rtt, &mut self.stats);
+        self.rtt.on_timeout();
+        self.try_send(now, out);
+        if self.rto_deadline.is_none() && self.ccid.pipe() > 0 {
+            self.arm_rto(now + self.rtt.rto(), out);
+        }
+    }
+
+    /// Packets in flight.
+    pub fn pipe(&self) -> u64 {
+        self.ccid.pipe()
+    }
+
+    /// Counters over the measurement window.
+    pub fn window_stats(&self) -> SenderStats {
+        self.stats.since(&self.stats_at_window_start)
+    }
+
+    /// Starts the measurement window.
+    pub fn start_window(&mut self) {
+        self.stats_at_window_start = self.stats;
+        self.rtt.start_window();
+    }
+}

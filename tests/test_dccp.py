@@ -1,0 +1,118 @@
+"""Facts about DCCP (RFC 4340) and its CCID-2, TCP-like congestion control (RFC 4341)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import aimdlab
+from conftest import dumbbell, run_checked
+
+
+def dccp(**settings):
+    return {"transport": "dccp", "dccp": settings}
+
+
+def lossy(sc, rate, applies_to="data", reverse=False):
+    key = "reverse_bottleneck" if reverse else "bottleneck"
+    d = sc["topology"]["dumbbell"]
+    if reverse:
+        d[key] = {k: v for k, v in d["bottleneck"].items()}
+    d[key]["loss"] = {"model": "bernoulli", "rate": rate, "applies_to": applies_to}
+    return sc
+
+
+def link(result, name):
+    links = result.links.to_pandas()
+    return links[links["name"] == name].iloc[0]
+
+
+def test_a_ccid2_flow_fills_the_link_and_loses_what_the_buffer_drops():
+    r = run_checked(dumbbell(duration="40s", warmup="10s", flow=dccp()))
+    f = r.flows.to_pandas().iloc[0]
+    b = r.summary["bottleneck"]
+    assert b["utilization"] > 0.97, b
+    # DCCP resends nothing: every drop at the bottleneck is a packet the sender deems lost
+    # (give or take the packets in flight at the window's edges).
+    assert f["retransmitted_pkts"] == 0
+    assert abs(f["lost_pkts"] - b["drops"]) <= 3, (f["lost_pkts"], b["drops"])
+    assert f["loss_reductions"] >= 1 and f["loss_events"] == f["loss_reductions"] + f["timeouts"]
+    assert f["received_pkts"] + f["lost_pkts"] == pytest.approx(f["data_pkts_sent"], abs=60)
+
+
+def test_ccid2_with_ack_ratio_1_gets_what_a_sack_tcp_flow_gets_on_the_same_path():
+    # Bernoulli loss of 0.5 % on the data path, one flow at a time, three seeds each. The
+    # transports differ in what RFC 4341 leaves out: no fast-recovery freeze (CCID-2 grows
+    # through the round trip after a cut, as Linux's does), no retransmissions, a 200 ms RTO
+    # floor. RTO floors set equal here.
+    def mean_throughput(flow):
+        rates = []
+        for seed in (1, 2, 3):
+            sc = lossy(dumbbell(duration="200s", warmup="20s", seed=seed, flow=flow, tcp={"min_rto": "200ms"}), 0.005)
+            rates.append(run_checked(sc).flows.to_pandas()["throughput_bps"].iloc[0])
+        return float(np.mean(rates))
+
+    tcp = mean_throughput({})
+    ccid2 = mean_throughput(dccp(ack_ratio=1, ack_ratio_adapt=False))
+    assert 0.85 <= ccid2 / tcp <= 1.15, (ccid2, tcp)
+
+
+def test_the_ack_ratio_sets_how_many_acks_come_back():
+    def acks_per_packet(flow, reverse_loss=None):
+        sc = dumbbell(duration="60s", warmup="10s", flow=flow)
+        if reverse_loss:
+            lossy(sc, reverse_loss, applies_to="ack", reverse=True)
+        r = run_checked(sc)
+        sent = r.flows.to_pandas()["data_pkts_sent"].iloc[0]
+        return link(r, "r2->r1")["tx_pkts"] / sent
+
+    assert acks_per_packet(dccp(ack_ratio=1)) == pytest.approx(1.0, abs=0.01)
+    assert acks_per_packet(dccp(ack_ratio=2)) == pytest.approx(0.5, abs=0.01)
+    assert acks_per_packet(dccp(ack_ratio=4)) == pytest.approx(0.25, abs=0.01)
+    # ACKs lost on the way back: with adaptation the sender doubles the Ack Ratio (RFC 4341
+    # §6.1.2), so far fewer ACKs are sent than the configured ratio would send.
+    fixed = acks_per_packet(dccp(ack_ratio=2, ack_ratio_adapt=False), reverse_loss=0.05)
+    adapted = acks_per_packet(dccp(ack_ratio=2, ack_ratio_adapt=True), reverse_loss=0.05)
+    assert fixed == pytest.approx(0.5, abs=0.01)
+    assert adapted < 0.6 * fixed, (adapted, fixed)
+
+
+def test_ccid2_reacts_to_ecn_marks_as_it_does_to_losses():
+    # One flow behind RED: with ECN the early drops become marks, and each mark (at most one
+    # per round trip) cuts the window as the drop did.
+    def run(ecn):
+        sc = dumbbell(duration="40s", warmup="10s", flow=dccp(ecn=ecn))
+        sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "500pkt", "min_th": "10pkt", "max_th": "30pkt", "ecn": ecn}
+        r = run_checked(sc)
+        return r.summary["bottleneck"], r.flows.to_pandas().iloc[0]
+
+    (b_ecn, f_ecn), (b_drop, f_drop) = run(True), run(False)
+    assert b_ecn["ecn_marks"] >= 10 and b_ecn["drops"] == 0 and f_ecn["lost_pkts"] == 0, b_ecn
+    assert f_ecn["ecn_reductions"] >= 0.7 * b_ecn["ecn_marks"] and f_ecn["loss_events"] == 0
+    assert b_drop["ecn_marks"] == 0 and f_drop["ecn_reductions"] == 0
+    assert f_drop["loss_events"] == pytest.approx(f_ecn["ecn_reductions"], rel=0.3)
+    assert b_ecn["utilization"] > 0.9
+
+
+def test_a_dccp_source_that_outruns_its_window_fills_the_send_buffer_and_drops_by_policy():
+    # CBR at twice the link rate over DCCP: the window holds it back, the buffer overflows.
+    flow = {"transport": "dccp", "app": {"kind": "cbr", "rate": "20Mbps"}, "dccp": {"send_buffer": 16}}
+    r = run_checked(dumbbell(duration="20s", warmup="5s", flow=flow))
+    f = r.flows.to_pandas().iloc[0]
+    assert f["app_drops"] > 0.4 * f["data_pkts_sent"], f
+    assert r.summary["bottleneck"]["utilization"] > 0.95
+
+
+@pytest.mark.parametrize(
+    "flow, path, message",
+    [
+        (dccp(ccid=5), r"flows\[0\]\.dccp\.ccid", "5 is not a CCID aimdlab has; expected 2 \\(TCP-like\\) or 3 \\(TFRC\\)"),
+        (dccp(ack_ratio=0), r"flows\[0\]\.dccp\.ack_ratio", "0 is out of range; expected 1 to 65535"),
+        (dccp(buffer_policy="drop_random"), r"flows\[0\]\.dccp\.buffer_policy", "unknown variant `drop_random`"),
+        (dccp(ackratio=2), r"flows\[0\]\.dccp", "unknown field `ackratio`"),
+        ({"dccp": {"ccid": 2}}, r"flows\[0\]\.dccp", 'applies only to DCCP flows; set transport = "dccp"'),
+    ],
+)
+def test_bad_dccp_settings_name_the_field(flow, path, message):
+    with pytest.raises(aimdlab.ScenarioError, match=path + ".*" + message):
+        aimdlab.validate(dumbbell(flow=flow))
