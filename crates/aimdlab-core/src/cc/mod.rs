@@ -26,4 +26,5 @@ registry::registry! {
     binomial::Binomial(BinomialParams),
     aiad::Aiad(AiadParams),
     mimd::Mimd(MimdParams),
+    tw::Tw(TwParams),
 }

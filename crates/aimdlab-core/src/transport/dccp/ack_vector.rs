@@ -68,10 +68,10 @@ impl AckVector {
         true
     }
 
-    /// The sender has confirmed ACKs up to acknowledgement number `ack_of_ack`: forgets
-    /// every packet at or below it.
-    pub fn trim(&mut self, ack_of_ack: u64) {
-        let low = ack_of_ack + 1;
+    /// The sender has confirmed ACKs whose acknowledgement numbers reach below `known_below`
+    /// (its ack of ack + 1; 0 before any ACK): forgets every packet below it.
+    pub fn trim(&mut self, known_below: u64) {
+        let low = known_below;
         if low <= self.low {
             return;
         }
@@ -153,10 +153,12 @@ mod tests {
         for s in 0..10 {
             v.record(s);
         }
-        v.trim(5);
+        v.trim(0);
+        assert_eq!(v.recent_runs().to_vec(), vec![(0, 10)], "0: the sender knows nothing yet");
+        v.trim(6);
         assert_eq!(v.recent_runs().to_vec(), vec![(6, 10)]);
         assert!(!v.record(3), "below the vector: old news");
-        v.trim(20);
+        v.trim(21);
         assert_eq!(v.greatest_received(), None);
     }
 

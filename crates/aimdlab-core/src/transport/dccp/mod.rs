@@ -5,7 +5,7 @@
 //! controller of the `cc` registry (`tw` is the thesis's TCP-like TW).
 //!
 //! What rides in a DCCP packet's fields (`net::packet::Packet`): data — `seq` its sequence
-//! number, `sack.base()` the sender's ack of ack, `ccid_value` the Ack Ratio asked for
+//! number, `sack.base()` the sender's ack of ack + 1 (0: none yet), `ccid_value` the Ack Ratio asked for
 //! (CCID-2); ACK — `seq` the ACK's own sequence number, `sack` the Ack Vector's three newest
 //! received runs (the first ends at the acknowledgement number + 1), `echo_sent_at` a
 //! Timestamp Echo, `ece` ECN-Echo. Sizes on the wire follow RFC 4340 (`params`).

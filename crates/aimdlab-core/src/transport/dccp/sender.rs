@@ -2,7 +2,8 @@
 //! the next sequence number, nothing is retransmitted, and the CCID decides when a packet may
 //! leave. Data packets are DCCP-DataAcks carrying the greatest acknowledgement number the
 //! sender has received (its "ack of ack", which lets the receiver trim its Ack Vector,
-//! RFC 4340 §11.4.2) and the CCID's per-packet value (CCID-2: the Ack Ratio asked for).
+//! RFC 4340 §11.4.2; sent as that number + 1, 0 before any ACK) and the CCID's per-packet
+//! value (CCID-2: the Ack Ratio asked for).
 
 use super::ccid2::Ccid2;
 use super::params::DccpConfig;
@@ -29,7 +30,8 @@ pub struct DccpSender {
     /// RTT estimator and RTO.
     pub rtt: RttEstimator,
     next_seq: u64,
-    ack_of_ack: u64,
+    /// One past the greatest acknowledgement number received (0: none yet): the ack of ack.
+    known_below: u64,
     /// Messages of a self-paced application waiting for the CCID (`None`: the application
     /// is a transfer, always ready).
     buffer: Option<SendBuffer>,
@@ -55,7 +57,7 @@ impl DccpSender {
             ccid: Ccid2::new(cfg, cc),
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             next_seq: 0,
-            ack_of_ack: 0,
+            known_below: 0,
             buffer: self_paced.then(|| SendBuffer::new(cfg.send_buffer_pkts, cfg.buffer_policy)),
             started: false,
             app_open: true,
@@ -109,7 +111,7 @@ impl DccpSender {
         let size = Bytes(self.sizes.payload(seq) + self.header.0);
         out.packets.push(Packet {
             ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
-            sack: SackBlocks::new(self.ack_of_ack),
+            sack: SackBlocks::new(self.known_below),
             ccid_value: self.ccid.ack_ratio(),
             ..Packet::data(self.flow, self.dst, seq, size, now)
         });
@@ -133,7 +135,7 @@ impl DccpSender {
     pub fn on_ack(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
         self.stats.acks_received += 1;
         if let Some((_, e)) = p.sack.iter().next() {
-            self.ack_of_ack = self.ack_of_ack.max(e - 1);
+            self.known_below = self.known_below.max(e);
         }
         let newly = self.ccid.on_ack(p, now, self.next_seq, &mut self.rtt, &mut self.stats);
         if newly > 0 {
