@@ -155,3 +155,86 @@ def test_tw_knobs_change_what_they_say():
 def test_bad_tw_settings_name_the_field(cc, path, message):
     with pytest.raises(aimdlab.ScenarioError, match=path + ": " + message):
         aimdlab.validate(dumbbell(flow={**dccp(), "cc": cc}))
+
+
+# CCID-3 (TFRC, RFC 4342 / RFC 5348)
+
+
+def ccid3_path(loss=None, duration="200s", seed=1, sample_interval="1s", warmup="20s", **extra):
+    """A 100 Mbps path with a 44 ms RTT, fast enough that TFRC runs at its equation's rate."""
+    sc = dumbbell(rate="100Mbps", buffer="1000pkt", access_rate="1Gbps", duration=duration, warmup=warmup, seed=seed, sample_interval=sample_interval, flow=dccp(ccid=3, **extra))
+    if loss:
+        lossy(sc, loss)
+    return sc
+
+
+@pytest.mark.parametrize("loss", [0.005, 0.01, 0.02, 0.05])
+def test_ccid3_sends_at_the_tfrc_equation_rate_for_the_loss_rate(loss):
+    from aimdlab.models.tcp import tfrc_rate_bps
+
+    f = run_checked(ccid3_path(loss)).flows.to_pandas().iloc[0]
+    assert f["cc"] == "tfrc" and f["transport"] == "dccp-ccid3"
+    s = 1000 + 36  # mss + DCCP data header
+    predicted = tfrc_rate_bps(s, f["rtt_mean_ms"] / 1000, loss)
+    assert 0.8 <= f["throughput_bps"] / predicted <= 1.2, (f["throughput_bps"], predicted)
+
+
+def test_ccid3_receiver_counts_sparse_losses_as_loss_events_at_the_configured_rate():
+    # At 0.1 % two losses rarely fall within one RTT (about 37 packets): the receiver's loss
+    # events per packet are a binomial estimate of the loss rate.
+    loss = 0.001
+    f = run_checked(ccid3_path(loss, duration="300s")).flows.to_pandas().iloc[0]
+    n, events = int(f["data_pkts_sent"]), int(f["receiver_loss_events"])
+    z = (events - loss * n) / np.sqrt(n * loss * (1 - loss))
+    assert abs(z) < 3, (events, n, z)
+    assert 0.5 * loss < f["receiver_p"] < 2 * loss
+
+
+def test_ccid3_slow_start_at_most_doubles_per_report_and_reaches_the_link_rate():
+    r = run_checked(ccid3_path(duration="1.2s", sample_interval="10ms", warmup="0s"))
+    ts = r.timeseries.to_pandas()
+    x = ts["x_bps"].to_numpy()
+    assert x[0] == 1036 * 8, "one packet per second before the first feedback (RFC 5348 §4.2)"
+    after = x[x > 1036 * 8]  # from the first feedback on (which sets W_init/R, §4.2)
+    assert after[0] == pytest.approx(4 * 1036 * 8 / 0.0441, rel=0.01)
+    steps = after[1:] / after[:-1]
+    assert steps.max() <= 2.0 + 1e-9, steps.max()
+    # From W_init/R (0.75 Mbit/s) past 90 Mbit/s: seven doublings, each waiting for the
+    # receive rate to catch up (X ≤ 2·X_recv, X_recv lagging one report): two RTTs each, plus
+    # one RTT of slack for the 10 ms sampling.
+    first_feedback = ts["time_s"][ts["x_bps"] > 1036 * 8].iloc[0]
+    reached = ts["time_s"][ts["x_bps"] > 90e6].iloc[0]
+    assert reached - first_feedback <= 15 * 0.0441, (first_feedback, reached)
+
+
+def test_ccid3_without_feedback_halves_its_rate_to_one_packet_per_64_seconds():
+    sc = ccid3_path(duration="40s", warmup="0s")
+    d = sc["topology"]["dumbbell"]
+    d["reverse_bottleneck"] = {**d["bottleneck"], "loss": {"model": "bernoulli", "rate": 1.0, "applies_to": "ack"}}
+    r = run_checked(sc)
+    ts = r.timeseries.to_pandas()
+    # RFC 5348 §4.4: before any feedback, every 2 s the rate halves, down to s/t_mbi.
+    assert list(ts["x_bps"].iloc[[0, 2, 4]]) == [8288.0, 4144.0, 2072.0]
+    assert ts["x_bps"].iloc[-1] == 1036 * 8 / 64
+    assert r.flows.to_pandas()["data_pkts_sent"].iloc[0] < 10
+
+
+def test_ccid3_against_tcp_on_a_shared_link_is_within_a_factor_of_two():
+    sc = dumbbell(duration="120s", warmup="20s", flow={"start_jitter": "1s"})
+    sc["flows"].append({"name": "tfrc", **dccp(ccid=3), "start_jitter": "1s"})
+    f = run_checked(sc).flows.to_pandas()
+    ratio = f["throughput_bps"].iloc[1] / f["throughput_bps"].iloc[0]
+    assert 0.5 <= ratio <= 2.0, ratio
+
+
+@pytest.mark.parametrize(
+    "flow, path, message",
+    [
+        ({**dccp(ccid=3), "cc": "reno"}, r"flows\[0\]\.cc", "DCCP CCID-3 is TFRC, rate-based"),
+        (dccp(ccid=2, tfrc={"oscillation_damping": True}), r"flows\[0\]\.dccp\.tfrc", "applies only to CCID-3"),
+        (dccp(ccid=3, tfrc={"damping": True}), r"flows\[0\]\.dccp\.tfrc", "unknown field `damping`"),
+    ],
+)
+def test_bad_ccid3_settings_name_the_field(flow, path, message):
+    with pytest.raises(aimdlab.ScenarioError, match=path + ".*" + message):
+        aimdlab.validate(dumbbell(flow=flow))

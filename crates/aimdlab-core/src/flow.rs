@@ -63,7 +63,7 @@ impl Flow {
                 let cc = Controller::new(&plan.cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts);
                 (
                     SenderEndpoint::Dccp(Box::new(DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced()))),
-                    ReceiverEndpoint::Dccp(Box::new(DccpReceiver::new(id, plan.src, cfg))),
+                    ReceiverEndpoint::Dccp(Box::new(DccpReceiver::new(id, plan.src, cfg, tcp.mss))),
                 )
             }
             TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, packet)), ReceiverEndpoint::UdpSink),

@@ -142,7 +142,12 @@ impl Simulator {
     pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) {
         match &mut self.flows[flow.idx()].sender {
             SenderEndpoint::Tcp(s) => s.cc = Controller::Custom(cc),
-            SenderEndpoint::Dccp(s) => s.ccid.cc = Controller::Custom(cc),
+            SenderEndpoint::Dccp(s) => match &mut s.ccid {
+                crate::transport::dccp::sender::SenderCcid::Two(c) => c.cc = Controller::Custom(cc),
+                crate::transport::dccp::sender::SenderCcid::Three(_) => {
+                    panic!("flow {} runs DCCP CCID-3, a rate-based control; a window controller cannot replace it", flow.0)
+                }
+            },
             SenderEndpoint::Udp(_) => panic!("flow {} runs over UDP and has no congestion controller", flow.0),
         }
     }
@@ -402,9 +407,7 @@ impl Simulator {
             let cc = f.sender.controller();
             self.state_buf.clear();
             let buf = &mut self.state_buf;
-            if let Some(cc) = cc {
-                cc.state_vars(&mut |name, v| buf.push((name, v)));
-            }
+            f.sender.state_vars(&mut |name, v| buf.push((name, v)));
             self.flow_series.push(
                 FlowSample {
                     time_s: t,
@@ -441,6 +444,7 @@ impl Simulator {
         }
         for f in &mut self.flows {
             f.sender.start_window();
+            f.receiver.start_window();
             f.stats.start_window();
         }
     }

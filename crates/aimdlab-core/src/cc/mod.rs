@@ -1,4 +1,5 @@
-//! Congestion control: the controller interface ([`congestion_control`]), each controller
+//! Congestion control: the window-controller interface ([`congestion_control`]) and the
+//! rate-controller one ([`rate_control`], TFRC in [`tfrc`]), each controller
 //! with its parameter struct (one file each), and the registry list below that makes them
 //! selectable by name from a scenario (`cc = { name = "gaimd", beta = 0.875 }`, read by
 //! [`spec`]).
@@ -9,10 +10,12 @@
 
 pub mod congestion_control;
 pub mod params;
+pub mod rate_control;
 pub mod registry;
 pub mod spec;
 #[cfg(test)]
 pub mod testing;
+pub mod tfrc;
 
 pub use congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 

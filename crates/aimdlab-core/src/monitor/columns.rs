@@ -96,7 +96,7 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(U64, "flow", "", "flow index, 0-based, in the order of the flows groups and their counts", |r| r.flow.id.0 as u64),
         col!(U64, "group", "", "index of the flow's group in `flows`", |r| r.plan.group as u64),
         col!(Str, "group_name", "", "the group's name", |r| r.plan.group_name.clone()),
-        col!(Str, "cc", "", "congestion controller (`udp` for a UDP flow)", |r| r.flow.sender.controller().map_or("udp", |c| c.name()).to_string()),
+        col!(Str, "cc", "", "congestion controller (`tfrc` for DCCP CCID-3, `udp` for a UDP flow)", |r| r.flow.sender.cc_name().to_string()),
         col!(Str, "transport", "", "`tcp`, `udp`, `dccp-ccid2` or `dccp-ccid3`", |r| match r.plan.transport {
             TransportKind::Tcp => "tcp".to_string(),
             TransportKind::Udp => "udp".to_string(),
@@ -170,6 +170,12 @@ pub fn flow_columns() -> Vec<FlowColumn> {
             .stats()
             .loss_reductions),
         col!(U64, "lost_pkts", "packets", "data packets the sender deemed lost and did not resend (DCCP)", |r| r.flow.sender.stats().lost_pkts),
+        col!(F64, "receiver_p", "", "loss-event rate the receiver computed at the end (DCCP CCID-3, RFC 5348 §5.4; NaN otherwise)", |r| r
+            .flow
+            .receiver
+            .loss_event_rate()
+            .0),
+        col!(U64, "receiver_loss_events", "", "loss events the receiver counted (DCCP CCID-3)", |r| r.flow.receiver.loss_event_rate().1),
         col!(U64, "app_drops", "packets", "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.stats().app_drops),
         col!(F64, "loss_rate", "", "1 − received_pkts / data_pkts_sent over the window (packets in flight at its ends blur it)", |r| {
             let sent = r.flow.sender.stats().data_pkts_sent;

@@ -250,6 +250,9 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
         }
         (Some(t), _) => t,
     };
+    if dccp.as_ref().is_some_and(|d| d.ccid == 3) && g.cc.is_some() {
+        return err(format!("{path}.cc"), "applies only to window-based control; DCCP CCID-3 is TFRC, rate-based (remove cc, or set dccp.ccid = 2)");
+    }
     if transport == TransportKind::Udp && g.cc.is_some() {
         return err(format!("{path}.cc"), "applies only to TCP and DCCP; a UDP flow has no congestion controller (remove cc, or set transport = \"tcp\")");
     }

@@ -85,6 +85,8 @@ impl SenderEndpoint {
             (SenderEndpoint::Tcp(s), TimerKind::Retransmit) => s.on_rto_timer(now, out),
             (SenderEndpoint::Tcp(s), TimerKind::Pacing) => s.on_pacing_timer(now, out),
             (SenderEndpoint::Dccp(s), TimerKind::Retransmit) => s.on_rto_timer(now, out),
+            (SenderEndpoint::Dccp(s), TimerKind::Pacing) => s.on_pacing_timer(now, out),
+            (SenderEndpoint::Dccp(s), TimerKind::NoFeedback) => s.on_nofeedback_timer(now, out),
             (_, kind) => unreachable!("a sender has no {kind:?} timer"),
         }
     }
@@ -111,8 +113,32 @@ impl SenderEndpoint {
     pub fn controller(&self) -> Option<&Controller> {
         match self {
             SenderEndpoint::Tcp(s) => Some(&s.cc),
-            SenderEndpoint::Dccp(s) => Some(&s.ccid.cc),
+            SenderEndpoint::Dccp(s) => s.controller(),
             SenderEndpoint::Udp(_) => None,
+        }
+    }
+
+    /// Publishes the sender's controller state variables (a window controller's or a rate
+    /// controller's) into the time series.
+    pub fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        match self {
+            SenderEndpoint::Tcp(s) => crate::cc::CongestionControl::state_vars(&s.cc, publish),
+            SenderEndpoint::Dccp(s) => s.state_vars(publish),
+            SenderEndpoint::Udp(_) => {}
+        }
+    }
+
+    /// The name of the flow's congestion control: its window controller, its rate controller
+    /// (`tfrc`), or `udp` for none.
+    pub fn cc_name(&self) -> &'static str {
+        use crate::cc::CongestionControl;
+        match self {
+            SenderEndpoint::Tcp(s) => s.cc.name(),
+            SenderEndpoint::Dccp(s) => match &s.ccid {
+                super::dccp::sender::SenderCcid::Two(c) => c.cc.name(),
+                super::dccp::sender::SenderCcid::Three(c) => c.rc.name(),
+            },
+            SenderEndpoint::Udp(_) => "udp",
         }
     }
 
@@ -160,8 +186,24 @@ impl ReceiverEndpoint {
     pub fn on_timer(&mut self, kind: TimerKind, now: SimTime, out: &mut Outbox) {
         match (self, kind) {
             (ReceiverEndpoint::Tcp(r), TimerKind::DelayedAck) => r.on_dack_timer(now, out),
-            (ReceiverEndpoint::Dccp(r), TimerKind::DelayedAck) => r.on_ack_timer(now, out),
+            (ReceiverEndpoint::Dccp(r), kind) => r.on_timer(kind, now, out),
             (_, kind) => unreachable!("a receiver has no {kind:?} timer"),
+        }
+    }
+
+    /// The loss-event rate the receiver computed and the loss events it counted (DCCP
+    /// CCID-3; NaN and 0 otherwise).
+    pub fn loss_event_rate(&self) -> (f64, u64) {
+        match self {
+            ReceiverEndpoint::Dccp(r) => (r.loss_event_rate(), r.loss_events()),
+            _ => (f64::NAN, 0),
+        }
+    }
+
+    /// Starts the measurement window.
+    pub fn start_window(&mut self) {
+        if let ReceiverEndpoint::Dccp(r) = self {
+            r.start_window();
         }
     }
 

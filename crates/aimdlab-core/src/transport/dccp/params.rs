@@ -70,6 +70,8 @@ pub struct DccpParams {
     /// ECN (RFC 4340 §12): data packets are sent ECN-capable and a CE mark counts as a
     /// congestion signal. Default false.
     pub ecn: Option<bool>,
+    /// CCID-3: the TFRC controller's settings.
+    pub tfrc: Option<crate::cc::tfrc::TfrcParams>,
 }
 
 /// A DCCP flow's resolved settings.
@@ -105,6 +107,8 @@ pub struct DccpConfig {
     pub ack_header: Bytes,
     /// Data packets are ECN-capable.
     pub ecn: bool,
+    /// TFRC's settings (CCID-3).
+    pub tfrc: crate::cc::tfrc::TfrcParams,
 }
 
 impl DccpConfig {
@@ -126,6 +130,7 @@ impl DccpConfig {
             data_header: Bytes(36),
             ack_header: Bytes(44),
             ecn: false,
+            tfrc: crate::cc::tfrc::TfrcParams::default(),
         }
     }
 
@@ -201,6 +206,13 @@ impl DccpConfig {
         }
         if let Some(v) = p.ecn {
             c.ecn = v;
+        }
+        if let Some(t) = &p.tfrc {
+            if c.ccid != 3 {
+                return bad("tfrc", "applies only to CCID-3; set ccid = 3 or remove the tfrc table".to_string());
+            }
+            t.check().map_err(|e| e.at(&format!("{path}.tfrc")))?;
+            c.tfrc = t.clone();
         }
         Ok(c)
     }

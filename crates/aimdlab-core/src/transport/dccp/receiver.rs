@@ -1,91 +1,70 @@
-//! The DCCP receiver, CCID-2 half (RFC 4341 §6): it records arrivals in its Ack Vector and
-//! sends an acknowledgement (a DCCP-Ack with the vector) once per Ack Ratio data packets —
-//! the ratio the latest data packet asked for — or when `dccp.ack_delay` has passed since
-//! the first packet not yet acknowledged. Each ACK has its own sequence number (the sender
-//! detects lost ACKs by them), echoes the send time of the newest packet (a Timestamp Echo),
-//! and carries ECN-Echo when a CE-marked packet arrived since the previous ACK. Nothing is
-//! delivered in order: DCCP is unreliable.
+//! The DCCP receiver: the half its CCID asks for (CCID-2: Ack Vectors per Ack Ratio;
+//! CCID-3: TFRC feedback once per RTT).
 
-use super::ack_vector::AckVector;
+use super::ccid2_receiver::Ccid2Receiver;
+use super::ccid3_receiver::Ccid3Receiver;
 use super::params::DccpConfig;
 use crate::ids::{FlowId, NodeId};
-use crate::net::packet::{Ecn, Packet, PacketKind};
+use crate::net::packet::Packet;
 use crate::transport::outbox::Outbox;
 use crate::transport::receiver::DataArrival;
 use crate::transport::timer::TimerKind;
-use crate::units::{Bytes, SimDuration, SimTime};
+use crate::units::{Bytes, SimTime};
 
 /// One DCCP flow's receiver.
-pub struct DccpReceiver {
-    flow: FlowId,
-    src: NodeId,
-    ack_header: Bytes,
-    ack_delay: SimDuration,
-    vector: AckVector,
-    ack_seq: u64,
-    since_ack: u32,
-    ece: bool,
-    newest_sent_at: SimTime,
-    ack_deadline: Option<SimTime>,
+pub enum DccpReceiver {
+    /// CCID-2.
+    Two(Ccid2Receiver),
+    /// CCID-3.
+    Three(Ccid3Receiver),
 }
 
 impl DccpReceiver {
-    /// A receiver of `flow` whose ACKs go back to `src`.
-    pub fn new(flow: FlowId, src: NodeId, cfg: &DccpConfig) -> Self {
-        DccpReceiver {
-            flow,
-            src,
-            ack_header: cfg.ack_header,
-            ack_delay: cfg.ack_delay,
-            vector: AckVector::default(),
-            ack_seq: 0,
-            since_ack: 0,
-            ece: false,
-            newest_sent_at: SimTime::ZERO,
-            ack_deadline: None,
+    /// A receiver of `flow` whose packets go back to `src`, for data of `mss` payload bytes.
+    pub fn new(flow: FlowId, src: NodeId, cfg: &DccpConfig, mss: Bytes) -> Self {
+        match cfg.ccid {
+            3 => DccpReceiver::Three(Ccid3Receiver::new(flow, src, cfg, mss)),
+            _ => DccpReceiver::Two(Ccid2Receiver::new(flow, src, cfg)),
         }
     }
 
     /// A data packet arrived at `now`.
     pub fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> DataArrival {
-        self.vector.trim(p.sack.base());
-        let first_arrival = self.vector.record(p.seq);
-        if self.vector.greatest_received() == Some(p.seq) {
-            self.newest_sent_at = p.sent_at;
-        }
-        self.ece |= p.ecn == Ecn::Ce;
-        self.since_ack += 1;
-        if self.since_ack >= (p.ccid_value as u32).max(1) {
-            self.emit_ack(now, out);
-        } else if self.ack_deadline.is_none() {
-            let at = now + self.ack_delay;
-            self.ack_deadline = Some(at);
-            out.set_timer(TimerKind::DelayedAck, at);
-        }
-        DataArrival { first_arrival, in_order_advance: 0 }
-    }
-
-    /// The ACK timer ran out at `now`.
-    pub fn on_ack_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        self.ack_deadline = None;
-        if self.since_ack > 0 {
-            self.emit_ack(now, out);
+        match self {
+            DccpReceiver::Two(r) => r.on_data(p, now, out),
+            DccpReceiver::Three(r) => r.on_data(p, now, out),
         }
     }
 
-    fn emit_ack(&mut self, now: SimTime, out: &mut Outbox) {
-        out.packets.push(Packet {
-            kind: PacketKind::Ack,
-            seq: self.ack_seq,
-            echo_sent_at: self.newest_sent_at,
-            ece: std::mem::take(&mut self.ece),
-            sack: self.vector.recent_runs(),
-            ..Packet::data(self.flow, self.src, 0, Bytes(self.ack_header.0 + self.vector.option_bytes()), now)
-        });
-        self.ack_seq += 1;
-        self.since_ack = 0;
-        if self.ack_deadline.take().is_some() {
-            out.cancel_timer(TimerKind::DelayedAck);
+    /// The receiver's `kind` timer fired at `now`.
+    pub fn on_timer(&mut self, kind: TimerKind, now: SimTime, out: &mut Outbox) {
+        match (self, kind) {
+            (DccpReceiver::Two(r), TimerKind::DelayedAck) => r.on_ack_timer(now, out),
+            (DccpReceiver::Three(r), TimerKind::Feedback) => r.on_feedback_timer(now, out),
+            (_, kind) => unreachable!("a DCCP receiver has no {kind:?} timer here"),
+        }
+    }
+
+    /// The loss-event rate the receiver computed (CCID-3; NaN for CCID-2).
+    pub fn loss_event_rate(&self) -> f64 {
+        match self {
+            DccpReceiver::Two(_) => f64::NAN,
+            DccpReceiver::Three(r) => r.p(),
+        }
+    }
+
+    /// Starts the measurement window.
+    pub fn start_window(&mut self) {
+        if let DccpReceiver::Three(r) = self {
+            r.start_window();
+        }
+    }
+
+    /// Loss events the receiver counted in the measurement window (CCID-3; 0 for CCID-2).
+    pub fn loss_events(&self) -> u64 {
+        match self {
+            DccpReceiver::Two(_) => 0,
+            DccpReceiver::Three(r) => r.loss_events(),
         }
     }
 }

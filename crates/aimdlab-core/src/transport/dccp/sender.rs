@@ -6,6 +6,7 @@
 //! value (CCID-2: the Ack Ratio asked for).
 
 use super::ccid2::Ccid2;
+use super::ccid3::Ccid3;
 use super::params::DccpConfig;
 use super::send_buffer::SendBuffer;
 use crate::cc::Controller;
@@ -18,6 +19,14 @@ use crate::transport::segments::SegmentSizes;
 use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimTime};
 
+/// The congestion control of a DCCP sender.
+pub enum SenderCcid {
+    /// CCID-2: a window (RFC 4341).
+    Two(Ccid2),
+    /// CCID-3: a rate (RFC 4342).
+    Three(Ccid3),
+}
+
 /// One DCCP flow's sender.
 pub struct DccpSender {
     flow: FlowId,
@@ -25,8 +34,8 @@ pub struct DccpSender {
     header: Bytes,
     ecn: bool,
     sizes: SegmentSizes,
-    /// The CCID-2 half (window, losses, Ack Ratio).
-    pub ccid: Ccid2,
+    /// The CCID half: window, losses and Ack Ratio (CCID-2) or rate (CCID-3).
+    pub ccid: SenderCcid,
     /// RTT estimator and RTO.
     pub rtt: RttEstimator,
     next_seq: u64,
@@ -45,16 +54,24 @@ pub struct DccpSender {
 }
 
 impl DccpSender {
-    /// A sender of `flow` to `dst` with settings `cfg`, window controller `cc`, payload sizes
-    /// `sizes`; `self_paced`: the application offers messages (else it is a transfer).
+    /// A sender of `flow` to `dst` with settings `cfg`, window controller `cc` (CCID-2; CCID-3
+    /// runs TFRC), payload sizes `sizes`; `self_paced`: the application offers messages (else
+    /// it is a transfer).
     pub fn new(flow: FlowId, dst: NodeId, cfg: &DccpConfig, sizes: SegmentSizes, cc: Controller, self_paced: bool) -> Self {
+        let ccid = match cfg.ccid {
+            3 => {
+                let s = sizes.mss + cfg.data_header.0;
+                SenderCcid::Three(Ccid3::new(Box::new(crate::cc::tfrc::Tfrc::new(s, &cfg.tfrc)), s))
+            }
+            _ => SenderCcid::Two(Ccid2::new(cfg, cc)),
+        };
         DccpSender {
             flow,
             dst,
             header: cfg.data_header,
             ecn: cfg.ecn,
             sizes,
-            ccid: Ccid2::new(cfg, cc),
+            ccid,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             next_seq: 0,
             known_below: 0,
@@ -97,11 +114,18 @@ impl DccpSender {
     }
 
     fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
-        while self.has_data() && self.ccid.may_send() {
+        while self.has_data() && self.may_send(now, out) {
             if let Some(b) = self.buffer.as_mut() {
                 b.take();
             }
             self.send(now, out);
+        }
+    }
+
+    fn may_send(&mut self, now: SimTime, out: &mut Outbox) -> bool {
+        match &mut self.ccid {
+            SenderCcid::Two(c) => c.may_send(),
+            SenderCcid::Three(c) => c.may_send(now, out),
         }
     }
 
@@ -112,14 +136,22 @@ impl DccpSender {
         out.packets.push(Packet {
             ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
             sack: SackBlocks::new(self.known_below),
-            ccid_value: self.ccid.ack_ratio(),
+            ccid_value: match &self.ccid {
+                SenderCcid::Two(c) => c.ack_ratio(),
+                SenderCcid::Three(c) => c.ccid_value(),
+            },
             ..Packet::data(self.flow, self.dst, seq, size, now)
         });
-        self.ccid.on_send(seq, now);
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
-        if self.rto_deadline.is_none() {
-            self.arm_rto(now + self.rtt.rto(), out);
+        match &mut self.ccid {
+            SenderCcid::Two(c) => {
+                c.on_send(seq, now);
+                if self.rto_deadline.is_none() {
+                    self.arm_rto(now + self.rtt.rto(), out);
+                }
+            }
+            SenderCcid::Three(c) => c.on_send(now, out),
         }
     }
 
@@ -137,13 +169,18 @@ impl DccpSender {
         if let Some((_, e)) = p.sack.iter().next() {
             self.known_below = self.known_below.max(e);
         }
-        let newly = self.ccid.on_ack(p, now, self.next_seq, &mut self.rtt, &mut self.stats);
-        if newly > 0 {
-            // RFC 6298 (5.2)/(5.3): restart on new acknowledgements, stop when none is out.
-            self.rto_deadline = None;
-            if self.ccid.pipe() > 0 {
-                self.arm_rto(now + self.rtt.rto(), out);
+        match &mut self.ccid {
+            SenderCcid::Two(c) => {
+                let newly = c.on_ack(p, now, self.next_seq, &mut self.rtt, &mut self.stats);
+                if newly > 0 {
+                    // RFC 6298 (5.2)/(5.3): restart on new acknowledgements, stop when none is out.
+                    self.rto_deadline = None;
+                    if c.pipe() > 0 {
+                        self.arm_rto(now + self.rtt.rto(), out);
+                    }
+                }
             }
+            SenderCcid::Three(c) => c.on_feedback(p, now, &mut self.rtt, out),
         }
         self.try_send(now, out);
     }
@@ -164,7 +201,10 @@ impl DccpSender {
             Some(_) => {}
         }
         self.rto_deadline = None;
-        if self.ccid.pipe() == 0 {
+        let SenderCcid::Two(c) = &mut self.ccid else {
+            return;
+        };
+        if c.pipe() == 0 {
             return;
         }
         self.stats.timeouts += 1;
@@ -172,17 +212,53 @@ impl DccpSender {
             self.stats.timeout_sequences += 1;
             self.stats.rto_first_sum_ps += self.rtt.rto().0 as u128;
         }
-        self.ccid.on_timeout(now, self.next_seq, &self.rtt, &mut self.stats);
+        c.on_timeout(now, self.next_seq, &self.rtt, &mut self.stats);
         self.rtt.on_timeout();
         self.try_send(now, out);
-        if self.rto_deadline.is_none() && self.ccid.pipe() > 0 {
+        if self.rto_deadline.is_none() && self.pipe() > 0 {
             self.arm_rto(now + self.rtt.rto(), out);
         }
     }
 
-    /// Packets in flight.
+    /// The pacing timer event at `now` (CCID-3).
+    pub fn on_pacing_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        if let SenderCcid::Three(c) = &mut self.ccid {
+            if c.on_pacing_timer(now) {
+                self.try_send(now, out);
+            }
+        }
+    }
+
+    /// The nofeedback timer event at `now` (CCID-3).
+    pub fn on_nofeedback_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        if let SenderCcid::Three(c) = &mut self.ccid {
+            c.on_nofeedback_timer(now, out);
+            self.try_send(now, out);
+        }
+    }
+
+    /// Packets in flight (CCID-2; 0 for CCID-3, which does not count them).
     pub fn pipe(&self) -> u64 {
-        self.ccid.pipe()
+        match &self.ccid {
+            SenderCcid::Two(c) => c.pipe(),
+            SenderCcid::Three(_) => 0,
+        }
+    }
+
+    /// The window controller (CCID-2).
+    pub fn controller(&self) -> Option<&Controller> {
+        match &self.ccid {
+            SenderCcid::Two(c) => Some(&c.cc),
+            SenderCcid::Three(_) => None,
+        }
+    }
+
+    /// Publishes the CCID's state variables (CCID-3: the rate controller's).
+    pub fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        match &self.ccid {
+            SenderCcid::Two(c) => crate::cc::CongestionControl::state_vars(&c.cc, publish),
+            SenderCcid::Three(c) => c.rc.state_vars(publish),
+        }
     }
 
     /// Counters over the measurement window.
