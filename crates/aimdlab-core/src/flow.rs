@@ -29,6 +29,8 @@ pub struct Flow {
     pub start_at: SimTime,
     /// Segment sizes of its application.
     pub sizes: SegmentSizes,
+    /// Header bytes of its data packets (a data packet's payload is its size less these).
+    pub data_header: Bytes,
     /// What the flow's application offers.
     pub app: Application,
     /// The sending endpoint, at `src`.
@@ -66,7 +68,7 @@ impl Flow {
                     ReceiverEndpoint::Dccp(Box::new(DccpReceiver::new(id, plan.src, cfg, tcp.mss))),
                 )
             }
-            TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, packet)), ReceiverEndpoint::UdpSink),
+            TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, tcp.mss, tcp.header)), ReceiverEndpoint::UdpSink),
             TransportKind::Tcp => {
                 let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
                 let mut sender = TcpSender::new(id, plan.dst, tcp, sizes, cc);
@@ -85,6 +87,7 @@ impl Flow {
             dst: plan.dst,
             start_at,
             sizes,
+            data_header: header,
             app,
             sender,
             rng,

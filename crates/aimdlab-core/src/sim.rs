@@ -318,8 +318,8 @@ impl Simulator {
         let mut out = std::mem::take(&mut self.outbox);
         let flow = &mut self.flows[f.idx()];
         let step = flow.app.on_timer(self.now, &mut flow.rng);
-        if step.send {
-            flow.sender.offer_message(self.now, &mut out);
+        if step.write != crate::app::Write::Nothing {
+            flow.sender.offer(step.write, self.now, &mut out);
         }
         if let Some(t) = step.next {
             self.events.schedule(t, Event::AppTimer(f));
@@ -339,7 +339,7 @@ impl Simulator {
         match p.kind {
             PacketKind::Data => {
                 let arrival = flow.receiver.on_packet(&p, now, &mut out);
-                let payload = if arrival.first_arrival { flow.sizes.payload(p.seq) } else { 0 };
+                let payload = if arrival.first_arrival { p.size.0 - flow.data_header.0 } else { 0 };
                 flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
                 let done = |total: u64| flow.receiver.rcv_nxt() == Some(total);
                 if arrival.in_order_advance > 0 && flow.sizes.total.is_some_and(done) && flow.stats.completed_at.is_none() {

@@ -4,7 +4,7 @@
 //! The rate is on the wire (headers included), as for the ON/OFF source.
 
 use super::params::{check_source_rate, AppParams};
-use super::source::{AppStep, Source};
+use super::source::{AppStep, Source, Write};
 use crate::error::ParamError;
 use crate::rng::RngStream;
 use crate::scenario::quantity::LinkRate;
@@ -39,9 +39,9 @@ impl Source for Cbr {
 
     fn on_timer(&mut self, now: SimTime, _rng: &mut RngStream) -> AppStep {
         if self.stopped {
-            return AppStep { send: false, next: None };
+            return AppStep { write: Write::Nothing, next: None };
         }
-        AppStep { send: true, next: Some(now + self.gap) }
+        AppStep { write: Write::Packet, next: Some(now + self.gap) }
     }
 
     fn stop(&mut self) {

@@ -12,7 +12,7 @@ pub mod source;
 pub mod spec;
 
 pub use onoff::{OnOffParams, OnOffSource};
-pub use source::{AppStep, Source};
+pub use source::{AppStep, Source, Write};
 
 // The applications, `module::Variant(ParamsStruct)`: one line each; the first is the default.
 registry::app_registry! {

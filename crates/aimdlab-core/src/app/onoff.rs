@@ -7,7 +7,7 @@
 //! Pareto(mean m, shape a): scale `x_m = m·(a − 1)/a`, sample `x_m / U^(1/a)`, U uniform in (0, 1].
 
 use super::params::{check_source_rate, AppParams};
-use super::source::{AppStep, Source};
+use super::source::{AppStep, Source, Write};
 use crate::error::ParamError;
 use crate::rng::RngStream;
 use crate::scenario::quantity::{Duration, LinkRate};
@@ -63,15 +63,15 @@ impl Source for OnOffSource {
     /// Offers a message if ON, and says when to fire next.
     fn on_timer(&mut self, now: SimTime, rng: &mut RngStream) -> AppStep {
         if self.stopped {
-            return AppStep { send: false, next: None };
+            return AppStep { write: Write::Nothing, next: None };
         }
         if now >= self.on_until {
             let off = pareto(self.prm.off_mean, self.prm.shape, rng);
             let resume = now + off;
             self.on_until = resume + pareto(self.prm.on_mean, self.prm.shape, rng);
-            return AppStep { send: false, next: Some(resume) };
+            return AppStep { write: Write::Nothing, next: Some(resume) };
         }
-        AppStep { send: true, next: Some(now + self.gap) }
+        AppStep { write: Write::Packet, next: Some(now + self.gap) }
     }
 
     fn stop(&mut self) {
@@ -145,7 +145,7 @@ mod tests {
         let mut sent = 0;
         while t < SimTime::ZERO + SimDuration::from_secs(1) {
             let step = s.on_timer(t, &mut rng);
-            sent += step.send as u32;
+            sent += (step.write == Write::Packet) as u32;
             t = step.next.unwrap();
         }
         // 500 kbit/s of 1000-byte packets: 62.5 per second.

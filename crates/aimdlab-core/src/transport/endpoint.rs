@@ -50,13 +50,18 @@ impl SenderEndpoint {
         }
     }
 
-    /// The application offers one message at `now`: UDP sends it in a packet of its own,
-    /// TCP queues one segment of data behind what it has not yet sent.
-    pub fn offer_message(&mut self, now: SimTime, out: &mut Outbox) {
+    /// The application writes `write` at `now`: UDP sends it at once in packets of at most
+    /// `mss` payload bytes, DCCP queues those packets for its CCID, TCP queues that many
+    /// segments behind what it has not yet sent.
+    pub fn offer(&mut self, write: crate::app::Write, now: SimTime, out: &mut Outbox) {
         match self {
-            SenderEndpoint::Tcp(s) => s.offer_segment(now, out),
-            SenderEndpoint::Udp(s) => s.send(now, out),
-            SenderEndpoint::Dccp(s) => s.offer_message(now, out),
+            SenderEndpoint::Tcp(s) => {
+                for _ in 0..write.packets(s.mss()).0 {
+                    s.offer_segment(now, out);
+                }
+            }
+            SenderEndpoint::Udp(s) => s.send(write, now, out),
+            SenderEndpoint::Dccp(s) => s.offer(write, now, out),
         }
     }
 

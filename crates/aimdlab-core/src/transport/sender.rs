@@ -116,6 +116,11 @@ impl TcpSender {
         }
     }
 
+    /// Payload bytes of a full segment.
+    pub fn mss(&self) -> u64 {
+        self.sizes.mss
+    }
+
     /// Segments in flight (RFC 6675 `pipe`).
     #[inline]
     pub fn pipe(&self) -> u64 {

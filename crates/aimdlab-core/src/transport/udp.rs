@@ -1,8 +1,9 @@
-//! UDP: a sender that puts each message the application offers on the wire at once, in a
-//! packet of its own, and a sink that only counts (the flow's receiver-side measurements
+//! UDP: a sender that puts each message the application offers on the wire at once, in
+//! packets of at most `mss` payload bytes, and a sink that only counts (the flow's receiver-side measurements
 //! are the flow's). Nothing is acknowledged or retransmitted.
 
 use super::outbox::Outbox;
+use crate::app::Write;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
@@ -12,7 +13,8 @@ use crate::units::{Bytes, SimTime};
 pub struct UdpSender {
     flow: FlowId,
     dst: NodeId,
-    pkt_size: Bytes,
+    mss: u64,
+    header: Bytes,
     seq: u64,
     /// Counters over the run (only the data counters move).
     pub stats: SenderStats,
@@ -21,17 +23,22 @@ pub struct UdpSender {
 }
 
 impl UdpSender {
-    /// A sender of `flow` to `dst` whose packets are `pkt_size` bytes on the wire.
-    pub fn new(flow: FlowId, dst: NodeId, pkt_size: Bytes) -> Self {
-        UdpSender { flow, dst, pkt_size, seq: 0, stats: SenderStats::default(), stats_at_window_start: SenderStats::default() }
+    /// A sender of `flow` to `dst` whose packets carry up to `mss` payload bytes behind
+    /// `header` bytes.
+    pub fn new(flow: FlowId, dst: NodeId, mss: Bytes, header: Bytes) -> Self {
+        UdpSender { flow, dst, mss: mss.0, header, seq: 0, stats: SenderStats::default(), stats_at_window_start: SenderStats::default() }
     }
 
-    /// Sends one message at `now`.
-    pub fn send(&mut self, now: SimTime, out: &mut Outbox) {
-        out.packets.push(Packet::data(self.flow, self.dst, self.seq, self.pkt_size, now));
-        self.seq += 1;
-        self.stats.data_pkts_sent += 1;
-        self.stats.data_bytes_sent += self.pkt_size.0;
+    /// Sends what the application wrote at `now`, in packets of at most `mss` payload bytes.
+    pub fn send(&mut self, write: Write, now: SimTime, out: &mut Outbox) {
+        let (n, last) = write.packets(self.mss);
+        for i in 0..n {
+            let size = Bytes(if i + 1 == n { last } else { self.mss } + self.header.0);
+            out.packets.push(Packet::data(self.flow, self.dst, self.seq, size, now));
+            self.seq += 1;
+            self.stats.data_pkts_sent += 1;
+            self.stats.data_bytes_sent += size.0;
+        }
     }
 
     /// Counters over the measurement window.

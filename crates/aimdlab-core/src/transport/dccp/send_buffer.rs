@@ -6,10 +6,11 @@ use super::params::BufferPolicy;
 use crate::units::SimTime;
 use std::collections::VecDeque;
 
-/// Waiting messages, each with the time it was offered.
+/// Waiting messages (one packet each), each with the time it was offered and its payload
+/// bytes.
 #[derive(Clone, Debug)]
 pub struct SendBuffer {
-    waiting: VecDeque<SimTime>,
+    waiting: VecDeque<(SimTime, u64)>,
     bound: usize,
     policy: BufferPolicy,
 }
@@ -20,21 +21,22 @@ impl SendBuffer {
         SendBuffer { waiting: VecDeque::new(), bound: bound as usize, policy }
     }
 
-    /// A message offered at `now`; returns whether a message was discarded to keep the bound.
-    pub fn offer(&mut self, now: SimTime) -> bool {
+    /// A message of `payload` bytes offered at `now`; returns whether a message was discarded
+    /// to keep the bound.
+    pub fn offer(&mut self, now: SimTime, payload: u64) -> bool {
         if self.waiting.len() < self.bound || self.policy == BufferPolicy::Block {
-            self.waiting.push_back(now);
+            self.waiting.push_back((now, payload));
             return false;
         }
         if self.policy == BufferPolicy::DropOldest {
             self.waiting.pop_front();
-            self.waiting.push_back(now);
+            self.waiting.push_back((now, payload));
         }
         true
     }
 
-    /// Takes the oldest waiting message (the time it was offered).
-    pub fn take(&mut self) -> Option<SimTime> {
+    /// Takes the oldest waiting message (the time it was offered, its payload bytes).
+    pub fn take(&mut self) -> Option<(SimTime, u64)> {
         self.waiting.pop_front()
     }
 
@@ -68,12 +70,12 @@ mod tests {
         let mut newest = SendBuffer::new(2, BufferPolicy::DropNewest);
         let mut block = SendBuffer::new(2, BufferPolicy::Block);
         for ms in 0..4 {
-            oldest.offer(t(ms));
-            newest.offer(t(ms));
-            assert!(!block.offer(t(ms)), "block never discards");
+            oldest.offer(t(ms), ms);
+            newest.offer(t(ms), ms);
+            assert!(!block.offer(t(ms), ms), "block never discards");
         }
-        assert_eq!((oldest.take(), oldest.take(), oldest.take()), (Some(t(2)), Some(t(3)), None));
-        assert_eq!((newest.take(), newest.take(), newest.take()), (Some(t(0)), Some(t(1)), None));
+        assert_eq!((oldest.take(), oldest.take(), oldest.take()), (Some((t(2), 2)), Some((t(3), 3)), None));
+        assert_eq!((newest.take(), newest.take(), newest.take()), (Some((t(0), 0)), Some((t(1), 1)), None));
         assert_eq!(block.len(), 4);
     }
 }

@@ -9,6 +9,7 @@ use super::ccid2::Ccid2;
 use super::ccid3::Ccid3;
 use super::params::DccpConfig;
 use super::send_buffer::SendBuffer;
+use crate::app::Write;
 use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::sender_stats::SenderStats;
@@ -96,11 +97,14 @@ impl DccpSender {
         self.app_open = false;
     }
 
-    /// The application offers one message at `now`.
-    pub fn offer_message(&mut self, now: SimTime, out: &mut Outbox) {
+    /// The application writes `write` at `now`: its packets join the send buffer.
+    pub fn offer(&mut self, write: Write, now: SimTime, out: &mut Outbox) {
         if let Some(b) = self.buffer.as_mut() {
-            if b.offer(now) {
-                self.stats.app_drops += 1;
+            let (n, last) = write.packets(self.sizes.mss);
+            for i in 0..n {
+                if b.offer(now, if i + 1 == n { last } else { self.sizes.mss }) {
+                    self.stats.app_drops += 1;
+                }
             }
         }
         self.try_send(now, out);
@@ -115,10 +119,11 @@ impl DccpSender {
 
     fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
         while self.has_data() && self.may_send(now, out) {
-            if let Some(b) = self.buffer.as_mut() {
-                b.take();
-            }
-            self.send(now, out);
+            let payload = match self.buffer.as_mut() {
+                Some(b) => b.take().map_or(self.sizes.mss, |(_, bytes)| bytes),
+                None => self.sizes.payload(self.next_seq),
+            };
+            self.send(payload, now, out);
         }
     }
 
@@ -129,10 +134,10 @@ impl DccpSender {
         }
     }
 
-    fn send(&mut self, now: SimTime, out: &mut Outbox) {
+    fn send(&mut self, payload: u64, now: SimTime, out: &mut Outbox) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        let size = Bytes(self.sizes.payload(seq) + self.header.0);
+        let size = Bytes(payload + self.header.0);
         out.packets.push(Packet {
             ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
             sack: SackBlocks::new(self.known_below),
