@@ -55,11 +55,21 @@ def load(path: Union[str, Path], max_memory: Union[int, str, None] = None) -> Sc
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); save the file as UTF-8") from None
     scenario = loads(text, source=str(path))
+    _resolve_files(scenario, path.parent)
     try:
         validate(scenario, max_memory=max_memory)
     except ScenarioError as e:
         raise ScenarioError(f"{path}: {e}") from None
     return scenario
+
+
+def _resolve_files(scenario: Scenario, base: Path) -> None:
+    """Makes the relative trace-file paths of a scenario read from a file relative to that
+    file's folder (so a scenario and its traces move together)."""
+    for group in scenario.get("flows") or []:
+        app = group.get("app") if isinstance(group, dict) else None
+        if isinstance(app, dict) and isinstance(app.get("file"), str) and app["file"] and not Path(app["file"]).is_absolute():
+            app["file"] = str(base / app["file"])
 
 
 _MAX_DEPTH = 32

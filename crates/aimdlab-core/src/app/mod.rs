@@ -1,9 +1,10 @@
 //! Applications: what a flow offers its transport — bulk (always has data), finite (a
-//! transfer of a fixed size, read by the TCP sender), ON/OFF and CBR (messages on their own
-//! timer, the flow's `AppTimer` event, carried by UDP or, application-limited, by TCP). Each is one
+//! transfer of a fixed size, read by the TCP sender), and sources on their own timer (the
+//! flow's `AppTimer` event): ON/OFF, CBR, VBR video (synthetic H.263-like), a frame-size
+//! trace, and VoIP — carried by UDP, DCCP or, application-limited, TCP. Each is one
 //! file with its parameter struct, made selectable by `kind` through the list below.
 //!
-//! Adding an application (VBR video next): one new file plus one line in the
+//! Adding an application: one new file plus one line in the
 //! `app_registry!` list.
 
 pub mod params;
@@ -20,4 +21,7 @@ registry::app_registry! {
     finite::Finite(FiniteSpec),
     onoff::OnOff(OnOffSpec),
     cbr::Cbr(CbrSpec),
+    vbr::Vbr(VbrSpec),
+    trace::Trace(TraceSpec),
+    voip::Voip(VoipSpec),
 }

@@ -13,8 +13,8 @@ pub enum Write {
     /// One message that fills one packet (a payload of the flow's `mss`).
     Packet,
     /// A message of this many payload bytes (a video frame, a voice frame): UDP and DCCP cut
-    /// it into packets of at most `mss` payload bytes; TCP queues it as that many whole
-    /// segments, rounded up.
+    /// it into packets of at most `mss` payload bytes; TCP adds it to its byte stream and
+    /// sends the full segments it completes.
     Bytes(u64),
 }
 

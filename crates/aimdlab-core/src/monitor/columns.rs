@@ -134,6 +134,7 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(F64, "delay_p99_ms", "ms", "99th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.99)),
         col!(F64, "delay_max_ms", "ms", "largest one-way delay", |r| r.flow.stats.one_way_delay.max_ms()),
         col!(F64, "jitter_ms", "ms", "mean absolute difference of consecutive one-way delays (RFC 3393 IPDV)", |r| r.flow.stats.jitter_ms()),
+        col!(F64, "jitter_rfc3550_ms", "ms", "RFC 3550 interarrival jitter at the end (1/16-gain filter of the IPDV)", |r| r.flow.stats.rfc3550_jitter_ms()),
         col!(F64, "rto_first_mean_ms", "ms", "mean RTO at the first timeout of each backoff sequence (the models' T0)", |r| r
             .flow
             .sender

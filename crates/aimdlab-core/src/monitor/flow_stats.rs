@@ -22,6 +22,8 @@ pub struct FlowStats {
     /// Σ |D(i) − D(i−1)| over consecutive arrivals (RFC 3393 IPDV), picoseconds.
     ipdv_sum_ps: u128,
     ipdv_count: u64,
+    /// RFC 3550 §6.4.1 interarrival jitter J, picoseconds: J += (|D| − J)/16 at each arrival.
+    rfc3550_jitter_ps: f64,
     last_delay: Option<SimDuration>,
     /// When the last byte of a finite transfer was delivered (absolute time).
     pub completed_at: Option<SimTime>,
@@ -38,8 +40,10 @@ impl FlowStats {
         self.received_pkts += 1;
         self.one_way_delay.record(d);
         if let Some(last) = self.last_delay {
-            self.ipdv_sum_ps += last.0.abs_diff(d.0) as u128;
+            let ipdv = last.0.abs_diff(d.0);
+            self.ipdv_sum_ps += ipdv as u128;
             self.ipdv_count += 1;
+            self.rfc3550_jitter_ps += (ipdv as f64 - self.rfc3550_jitter_ps) / 16.0;
         }
         self.last_delay = Some(d);
     }
@@ -50,6 +54,16 @@ impl FlowStats {
             f64::NAN
         } else {
             self.ipdv_sum_ps as f64 / self.ipdv_count as f64 / 1e9
+        }
+    }
+
+    /// RFC 3550's interarrival jitter at the end of the run, ms (its running estimate J, a
+    /// 1/16-gain filter of |D(i−1, i)|; NaN with fewer than two arrivals).
+    pub fn rfc3550_jitter_ms(&self) -> f64 {
+        if self.ipdv_count == 0 {
+            f64::NAN
+        } else {
+            self.rfc3550_jitter_ps / 1e9
         }
     }
 

@@ -51,15 +51,11 @@ impl SenderEndpoint {
     }
 
     /// The application writes `write` at `now`: UDP sends it at once in packets of at most
-    /// `mss` payload bytes, DCCP queues those packets for its CCID, TCP queues that many
-    /// segments behind what it has not yet sent.
+    /// `mss` payload bytes, DCCP queues those packets for its CCID, TCP adds the bytes to its
+    /// stream and queues the full segments they complete.
     pub fn offer(&mut self, write: crate::app::Write, now: SimTime, out: &mut Outbox) {
         match self {
-            SenderEndpoint::Tcp(s) => {
-                for _ in 0..write.packets(s.mss()).0 {
-                    s.offer_segment(now, out);
-                }
-            }
+            SenderEndpoint::Tcp(s) => s.offer_write(write, now, out),
             SenderEndpoint::Udp(s) => s.send(write, now, out),
             SenderEndpoint::Dccp(s) => s.offer(write, now, out),
         }

@@ -75,6 +75,8 @@ pub struct TcpSender {
     /// Segments the application has offered so far, when it offers data over time (an
     /// ON/OFF source); `None`: everything up to `sizes.total` is available (bulk, finite).
     offered_segments: Option<u64>,
+    /// Bytes written by the application that do not yet fill a segment.
+    unsegmented_bytes: u64,
     /// Counters over the run.
     pub stats: SenderStats,
     /// `stats` when the measurement window started.
@@ -111,6 +113,7 @@ impl TcpSender {
             ecn_recover: 0,
             cwr_pending: false,
             offered_segments: None,
+            unsegmented_bytes: 0,
             stats: SenderStats::default(),
             stats_at_window_start: SenderStats::default(),
         }
@@ -146,6 +149,23 @@ impl TcpSender {
     /// From now on sends only segments the application offers (`offer`).
     pub fn limit_to_offered(&mut self) {
         self.offered_segments = Some(0);
+    }
+
+    /// The application writes `write` at `now` (application-limited TCP): one full segment, or
+    /// bytes that join the stream — whole segments leave, a remainder waits for the next
+    /// write (Nagle's coalescing, RFC 896, without its timer: segments stay full).
+    pub fn offer_write(&mut self, write: crate::app::Write, now: SimTime, out: &mut Outbox) {
+        match write {
+            crate::app::Write::Nothing => {}
+            crate::app::Write::Packet => self.offer_segment(now, out),
+            crate::app::Write::Bytes(b) => {
+                self.unsegmented_bytes += b;
+                while self.unsegmented_bytes >= self.sizes.mss {
+                    self.unsegmented_bytes -= self.sizes.mss;
+                    self.offer_segment(now, out);
+                }
+            }
+        }
     }
 
     /// The application offers one more segment of data at `now` (application-limited TCP).
