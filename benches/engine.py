@@ -5,7 +5,10 @@
     python benches/engine.py --scaling       # flow-scaling series: 10 ... 100,000 flows
     python benches/engine.py --scaling --flows 10,100,1000   # a shorter series
 
-A third row runs scenario (a) with every flow's Reno written in Python (`aimdlab.Controller`)
+A third row runs scenario (a) over DCCP CCID-2 (`transport = "dccp"`, Ack Ratio 2 like the
+delayed ACKs of (a), initial window 10): the engine time of a DCCP packet against a TCP one.
+
+A last row runs scenario (a) with every flow's Reno written in Python (`aimdlab.Controller`)
 and reports the cost per Python callback: (wall with Python Reno − wall with built-in Reno,
 both through `aimdlab.run`) / number of `on_ack` + `on_congestion` calls.
 
@@ -59,14 +62,30 @@ def timed_run(text: str) -> dict:
             "duration_s": summary["duration_s"], "utilization": summary["bottleneck"]["utilization"]}
 
 
+DCCP_SUFFIX = "+dccp"
+
+
+def dccp_variant(scenario: dict) -> dict:
+    """Scenario (a) with its flows over DCCP CCID-2 (Ack Ratio 2, initial window 10)."""
+    for group in scenario["flows"]:
+        group["transport"] = "dccp"
+        group["dccp"] = {"ccid": 2, "ack_ratio": 2, "initial_cwnd": 10, "min_rto": "1s"}
+    scenario["name"] += "-dccp"
+    return scenario
+
+
 def one(path: str) -> None:
-    """Child process: run one scenario once and print its measurements as JSON."""
+    """Child process: run one scenario once (over DCCP if `path` ends in +dccp) and print its
+    measurements as JSON."""
     import aimdlab
 
-    text = aimdlab.to_json(aimdlab.load(path))
+    dccp = path.endswith(DCCP_SUFFIX)
+    path = path.removesuffix(DCCP_SUFFIX)
+    scenario = aimdlab.load(path)
+    text = aimdlab.to_json(dccp_variant(scenario) if dccp else scenario)
     base = vm_hwm_kib()
     r = timed_run(text)
-    print(json.dumps({"scenario": Path(path).stem, **r, "peak_rss_mib": vm_hwm_kib() / 1024, "baseline_rss_mib": base / 1024}))
+    print(json.dumps({"scenario": Path(path).stem + ("-dccp" if dccp else ""), **r, "peak_rss_mib": vm_hwm_kib() / 1024, "baseline_rss_mib": base / 1024}))
 
 
 def scaling_scenario(flows: int, duration: str = "10s") -> dict:
@@ -175,7 +194,7 @@ def main() -> None:
         scaling([int(x) for x in args.flows.split(",")], args.repeat)
         return
     print(f"{'scenario':22} {'wall s':>8} {'bneck pkts/s':>14} {'events/s':>12} {'events/pkt':>10} {'peak MiB':>9} {'util':>6}")
-    for path in SCENARIOS:
+    for path in [*map(str, SCENARIOS), str(SCENARIOS[0]) + DCCP_SUFFIX]:
         runs = []
         for _ in range(args.repeat):
             out = subprocess.run([sys.executable, __file__, "--one", str(path)], check=True, capture_output=True, text=True)

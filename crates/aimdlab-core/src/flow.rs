@@ -64,8 +64,8 @@ impl Flow {
                 let cfg = plan.dccp.as_ref().expect("a DCCP flow's plan has its DCCP settings");
                 let cc = Controller::new(&plan.cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts);
                 (
-                    SenderEndpoint::Dccp(Box::new(DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced()))),
-                    ReceiverEndpoint::Dccp(Box::new(DccpReceiver::new(id, plan.src, cfg, tcp.mss))),
+                    SenderEndpoint::Dccp(DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced())),
+                    ReceiverEndpoint::Dccp(DccpReceiver::new(id, plan.src, cfg, tcp.mss)),
                 )
             }
             TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, tcp.mss, tcp.header)), ReceiverEndpoint::UdpSink),

@@ -17,8 +17,8 @@ use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
 use crate::units::SimTime;
 
-/// The sending endpoint of a flow. TCP, the common case, is held inline (no indirection per
-/// ACK); a UDP flow leaves part of the space unused.
+/// The sending endpoint of a flow. TCP and DCCP are held inline (no indirection per ACK);
+/// a UDP flow leaves part of the space unused.
 #[allow(clippy::large_enum_variant)]
 pub enum SenderEndpoint {
     /// TCP (SACK or NewReno) with a congestion controller.
@@ -26,7 +26,7 @@ pub enum SenderEndpoint {
     /// UDP: sends what the application offers, unacknowledged.
     Udp(UdpSender),
     /// DCCP: unreliable, congestion-controlled by its CCID.
-    Dccp(Box<DccpSender>),
+    Dccp(DccpSender),
 }
 
 /// The receiving endpoint of a flow.
@@ -36,7 +36,7 @@ pub enum ReceiverEndpoint {
     /// UDP: counts what arrives (in the flow's measurements) and answers nothing.
     UdpSink,
     /// DCCP: acknowledges with Ack Vectors.
-    Dccp(Box<DccpReceiver>),
+    Dccp(DccpReceiver),
 }
 
 impl SenderEndpoint {

@@ -133,18 +133,19 @@ impl Ccid2 {
             rtt.on_sample(r);
             sample = Some(r);
         }
-        for i in 0..newly {
-            let ev = AckEvent {
-                now,
-                newly_acked_pkts: 1,
-                rtt_sample: if i == 0 { sample } else { None },
-                srtt: rtt.srtt_or_rto(),
-                min_rtt: rtt.min_rtt(),
-                ece: p.ece,
-                in_recovery: false,
-                pkts_in_flight: self.pipe,
-            };
+        let mut ev = AckEvent {
+            now,
+            newly_acked_pkts: 1,
+            rtt_sample: sample,
+            srtt: rtt.srtt_or_rto(),
+            min_rtt: rtt.min_rtt(),
+            ece: p.ece,
+            in_recovery: false,
+            pkts_in_flight: self.pipe,
+        };
+        for _ in 0..newly {
             self.cc.on_ack(&ev);
+            ev.rtt_sample = None; // one sample per ACK
         }
         let greatest = p.sack.iter().next().map(|(_, e)| e - 1);
         if p.ece && greatest.is_some_and(|g| g >= self.recover) {

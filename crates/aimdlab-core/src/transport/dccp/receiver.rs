@@ -15,15 +15,15 @@ use crate::units::{Bytes, SimTime};
 pub enum DccpReceiver {
     /// CCID-2.
     Two(Ccid2Receiver),
-    /// CCID-3.
-    Three(Ccid3Receiver),
+    /// CCID-3 (boxed: its loss history is larger than a TCP receiver).
+    Three(Box<Ccid3Receiver>),
 }
 
 impl DccpReceiver {
     /// A receiver of `flow` whose packets go back to `src`, for data of `mss` payload bytes.
     pub fn new(flow: FlowId, src: NodeId, cfg: &DccpConfig, mss: Bytes) -> Self {
         match cfg.ccid {
-            3 => DccpReceiver::Three(Ccid3Receiver::new(flow, src, cfg, mss)),
+            3 => DccpReceiver::Three(Box::new(Ccid3Receiver::new(flow, src, cfg, mss))),
             _ => DccpReceiver::Two(Ccid2Receiver::new(flow, src, cfg)),
         }
     }

@@ -110,6 +110,7 @@ impl DccpSender {
         self.try_send(now, out);
     }
 
+    #[inline]
     fn has_data(&self) -> bool {
         match &self.buffer {
             Some(b) => b.has_message(),
@@ -118,15 +119,22 @@ impl DccpSender {
     }
 
     fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
+        // The CCID's per-packet value does not change within one burst (CCID-2's window and
+        // CCID-3's RTT change only on ACKs and timers).
+        let ccid_value = match &self.ccid {
+            SenderCcid::Two(c) => c.ack_ratio(),
+            SenderCcid::Three(c) => c.ccid_value(),
+        };
         while self.has_data() && self.may_send(now, out) {
             let payload = match self.buffer.as_mut() {
                 Some(b) => b.take().map_or(self.sizes.mss, |(_, bytes)| bytes),
                 None => self.sizes.payload(self.next_seq),
             };
-            self.send(payload, now, out);
+            self.send(payload, ccid_value, now, out);
         }
     }
 
+    #[inline]
     fn may_send(&mut self, now: SimTime, out: &mut Outbox) -> bool {
         match &mut self.ccid {
             SenderCcid::Two(c) => c.may_send(),
@@ -134,17 +142,15 @@ impl DccpSender {
         }
     }
 
-    fn send(&mut self, payload: u64, now: SimTime, out: &mut Outbox) {
+    #[inline]
+    fn send(&mut self, payload: u64, ccid_value: u16, now: SimTime, out: &mut Outbox) {
         let seq = self.next_seq;
         self.next_seq += 1;
         let size = Bytes(payload + self.header.0);
         out.packets.push(Packet {
             ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
             sack: SackBlocks::new(self.known_below),
-            ccid_value: match &self.ccid {
-                SenderCcid::Two(c) => c.ack_ratio(),
-                SenderCcid::Three(c) => c.ccid_value(),
-            },
+            ccid_value,
             ..Packet::data(self.flow, self.dst, seq, size, now)
         });
         self.stats.data_pkts_sent += 1;
