@@ -238,3 +238,14 @@ def test_ccid3_against_tcp_on_a_shared_link_is_within_a_factor_of_two():
 def test_bad_ccid3_settings_name_the_field(flow, path, message):
     with pytest.raises(aimdlab.ScenarioError, match=path + ".*" + message):
         aimdlab.validate(dumbbell(flow=flow))
+
+
+def test_friendliness_is_a_groups_throughput_over_the_tcp_groups():
+    sc = dumbbell(duration="60s", warmup="10s", flow={"name": "tcp", "start_jitter": "1s"})
+    sc["flows"].append({"name": "udp", "transport": "udp", "app": {"kind": "cbr", "rate": "3Mbps"}})
+    r = run_checked(sc)
+    f = r.flows.to_pandas().set_index("group_name")
+    assert r.friendliness("udp") == pytest.approx(f.loc["udp", "throughput_bps"] / f.loc["tcp", "throughput_bps"])
+    assert r.friendliness("tcp", "tcp") == 1.0
+    with pytest.raises(KeyError, match="no flow group named 'dccp'; the groups are 'tcp', 'udp'"):
+        r.friendliness("dccp")

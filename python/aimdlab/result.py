@@ -83,6 +83,19 @@ class Result:
             f"bottleneck utilization {util_s}, Jain {self.summary.get('jain_index')}>"
         )
 
+    def friendliness(self, group: str, reference: str = "tcp") -> float:
+        """Friendliness of flow group `group` towards group `reference` (by name): the mean
+        throughput of its flows over the mean throughput of the reference group's flows (1:
+        an equal share per flow; above 1: the group takes more). Raises `KeyError` naming the
+        groups there are if either is not one."""
+        f = self.flows.to_pandas()
+        names = list(dict.fromkeys(f["group_name"]))
+        for g in (group, reference):
+            if g not in names:
+                raise KeyError(f"no flow group named {g!r}; the groups are {', '.join(map(repr, names))}")
+        mean = f.groupby("group_name")["throughput_bps"].mean()
+        return float(mean[group] / mean[reference]) if mean[reference] > 0 else float("inf")
+
     def summary_json(self) -> str:
         """The summary as canonical JSON text (sorted keys): identical for identical runs."""
         return json.dumps(self.summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
