@@ -116,17 +116,31 @@ def flow_groups(draw):
     g = {"count": draw(st.integers(1, 4)), "cc": "reno", "start": draw(st.sampled_from(["0s", "0.1s", "0.9s"]))}
     if draw(st.booleans()):
         g["start_jitter"] = draw(st.sampled_from(["10ms", "500ms", "2s"]))
-    app = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr"]))
+    app = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr", "vbr", "voip"]))
     if app == "finite":
         g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "999B", "1000B", "20KB", "300KB"]))}
     elif app == "onoff":
         g["app"] = {"kind": "onoff", "rate": draw(rates), "on": draw(st.sampled_from(["10ms", "1s"])), "off": "500ms"}
     elif app == "cbr":
         g["app"] = {"kind": "cbr", "rate": draw(rates)}
-    if app in ("onoff", "cbr"):
-        g["transport"] = draw(st.sampled_from(["udp", "tcp"]))
+    elif app == "vbr":
+        g["app"] = {"kind": "vbr", "frame_rate": draw(st.sampled_from([10, 25, 60])), "gop": draw(st.sampled_from(["I", "IPB", "IPPPPPPPPPPP"]))}
+    elif app == "voip":
+        g["app"] = {"kind": "voip", "on": draw(st.sampled_from(["10ms", "1s"]))}
+    if app not in ("bulk", "finite"):
+        g["transport"] = draw(st.sampled_from(["udp", "tcp", "dccp"]))
         if g["transport"] == "udp":
             del g["cc"]  # a UDP flow has no congestion controller
+    elif draw(st.integers(0, 3)) == 0:
+        g["transport"] = "dccp"
+    if g.get("transport") == "dccp":
+        ccid = draw(st.sampled_from([2, 3]))
+        g["dccp"] = {"ccid": ccid, "ack_ratio": draw(st.integers(1, 4)), "ack_ratio_adapt": draw(st.booleans()), "ecn": draw(st.booleans()),
+                     "send_buffer": draw(st.sampled_from([1, 5, 64])), "buffer_policy": draw(st.sampled_from(["drop_oldest", "drop_newest", "block"]))}
+        if ccid == 3:
+            del g["cc"]  # CCID-3 is rate-based
+        else:
+            g["cc"] = draw(st.sampled_from(["reno", {"name": "tw"}, {"name": "tw", "decrease": 0.05, "ss_growth": 3}]))
     if draw(st.booleans()):
         g["stop"] = draw(st.sampled_from(["1.5s", "3s"]))
     if draw(st.booleans()):
@@ -253,7 +267,7 @@ def extreme_groups(draw):
                                      {"name": "gaimd", "beta": 0.999, "alpha": 10.0}, {"name": "gaimd", "beta": 0.01, "alpha": 0.001}])),
          "start": draw(st.sampled_from(["0s", "1ps", "0.4s"])),
          "start_jitter": draw(st.sampled_from(["0s", "1ps", "10s"]))}
-    kind = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr"]))
+    kind = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr", "vbr"]))
     if kind == "finite":
         g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "1MB"]))}
     elif kind == "onoff":
@@ -262,9 +276,18 @@ def extreme_groups(draw):
                     "shape": draw(st.sampled_from([1.0001, 1.5, 50.0]))}
     elif kind == "cbr":
         g["app"] = {"kind": "cbr", "rate": draw(st.sampled_from(["1bps", "1Mbps", "8Gbps"]))}
-    if kind in ("onoff", "cbr"):
-        if draw(st.booleans()):
+    elif kind == "vbr":
+        g["app"] = {"kind": "vbr", "frame_rate": draw(st.sampled_from([0.01, 25, 1000])), "cv": draw(st.sampled_from([0, 3])), "i_mean": draw(st.sampled_from(["1B", "1MB"]))}
+    if kind in ("onoff", "cbr", "vbr"):
+        choice = draw(st.integers(0, 2))
+        if choice == 0:
             g["transport"] = "tcp"  # application-limited TCP
+        elif choice == 1:
+            g["transport"] = "dccp"
+            g["dccp"] = {"ccid": draw(st.sampled_from([2, 3])), "ack_ratio": draw(st.sampled_from([1, 1000])), "send_buffer": draw(st.sampled_from([1, 100000])),
+                         "ack_delay": draw(st.sampled_from(["1us", "10s"])), "min_rto": draw(st.sampled_from(["1ms", "60s"]))}
+            if g["dccp"]["ccid"] == 3 and draw(st.integers(0, 9)) > 0:
+                del g["cc"]  # CCID-3 takes no cc (now and then: refused)
         elif draw(st.integers(0, 9)) > 0:
             del g["cc"]  # a UDP flow has no congestion controller (now and then: refused)
     if draw(st.booleans()):
