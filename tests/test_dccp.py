@@ -249,3 +249,22 @@ def test_friendliness_is_a_groups_throughput_over_the_tcp_groups():
     assert r.friendliness("tcp", "tcp") == 1.0
     with pytest.raises(KeyError, match="no flow group named 'dccp'; the groups are 'tcp', 'udp'"):
         r.friendliness("dccp")
+
+
+def test_ccid3_feedback_comes_once_per_rtt_and_damping_smooths_the_rate():
+    def run(damping):
+        sc = dumbbell(rate="10Mbps", buffer="200pkt", duration="120s", warmup="20s", flow=dccp(ccid=3, tfrc={"oscillation_damping": damping}))
+        r = run_checked(sc)
+        ts = r.timeseries.to_pandas()
+        ts = ts[ts["time_s"] > 20]
+        f = r.flows.to_pandas().iloc[0]
+        feedback = link(r, "r2->r1")["tx_pkts"]
+        return ts["send_rate_bps"].std() / ts["send_rate_bps"].mean(), feedback / (100 / (f["rtt_mean_ms"] / 1000)), f
+
+    cv_plain, per_rtt, f = run(False)
+    cv_damped, _, f_damped = run(True)
+    # RFC 5348 §6.2: one report per RTT (plus one at each new loss event).
+    assert 0.95 <= per_rtt <= 1.2, per_rtt
+    # §4.5: damping by the RTT's square root smooths the rate as the queue fills and drains.
+    assert cv_damped < 0.5 * cv_plain, (cv_damped, cv_plain)
+    assert f_damped["throughput_bps"] > 0.95 * f["throughput_bps"]
