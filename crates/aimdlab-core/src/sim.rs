@@ -86,8 +86,12 @@ impl Simulator {
     /// overrides the plan's seed.
     pub fn new(plan: Plan, seed: Option<u64>) -> Self {
         let seed = seed.unwrap_or(plan.seed);
-        let links: Vec<Link> =
-            plan.links.iter().enumerate().map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, &l.queue, &l.loss, seed)).collect();
+        let links: Vec<Link> = plan
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, l.framing, &l.queue, &l.loss, seed))
+            .collect();
         let flows: Vec<Flow> = plan
             .flows
             .iter()

@@ -31,7 +31,7 @@ use crate::event::{Event, EventQueue};
 use crate::ids::{LinkId, NodeId};
 use crate::monitor::link_stats::LinkStats;
 use crate::rng::{derive_stream, RngStream, StreamKind};
-use crate::units::{Rate, SimDuration, SimTime};
+use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use rand::Rng;
 use std::collections::VecDeque;
 
@@ -54,6 +54,8 @@ pub struct Link {
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
+    /// Link-layer bytes added to every packet's serialization.
+    pub framing_bytes: u64,
     /// Packets on the wire, oldest first: when each reaches the far end, and its slot in the
     /// network's packet pool.
     pipe: VecDeque<(SimTime, PacketSlot)>,
@@ -78,7 +80,8 @@ pub struct Link {
 impl Link {
     /// A new idle link; its random streams derive from `seed` and its id.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: LinkId, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: &QueueConfig, loss: &LossModel, seed: u64) -> Self {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: LinkId, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, framing: Bytes, queue: &QueueConfig, loss: &LossModel, seed: u64) -> Self {
         let mut aqm_rng = derive_stream(seed, StreamKind::Aqm, id.0 as u64);
         let salt = aqm_rng.gen::<u64>();
         let queue = Queue::new(queue, rate, salt);
@@ -88,6 +91,7 @@ impl Link {
             to,
             rate,
             delay,
+            framing_bytes: framing.0,
             passive: queue.is_passive(),
             queue,
             loss: LinkLoss::new(loss),
@@ -198,7 +202,7 @@ impl Link {
 
     #[inline]
     fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
-        let tx = self.rate.serialization_time(p.size);
+        let tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
         self.busy_until = now + tx;
         self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
         if self.loss.is_lost(&p, &mut self.loss_rng) {
@@ -271,8 +275,13 @@ mod tests {
 
     /// A 8 Gbit/s link (1000-byte packets take 1 µs) with a DropTail queue of `limit`.
     fn link(delay_us: u64, limit: u64, loss: LossModel) -> Link {
+        framed_link(delay_us, limit, loss, 0)
+    }
+
+    /// `link` with `framing` link-layer bytes per packet.
+    fn framed_link(delay_us: u64, limit: u64, loss: LossModel, framing: u64) -> Link {
         let queue = QueueConfig::DropTail(PacketsOrBytes::Packets(limit));
-        Link::new(LinkId(0), NodeId(0), NodeId(1), Rate::from_bps(8_000_000_000), SimDuration(delay_us * US), &queue, &loss, 1)
+        Link::new(LinkId(0), NodeId(0), NodeId(1), Rate::from_bps(8_000_000_000), SimDuration(delay_us * US), Bytes(framing), &queue, &loss, 1)
     }
 
     fn pkt(seq: u64) -> Packet {
@@ -369,5 +378,19 @@ mod tests {
         // Idle again at 4 µs: a packet offered at 10 µs starts at once.
         l.enqueue(pkt(9), SimTime(10 * US), &mut events, &mut pool);
         assert_eq!(l.busy_until, SimTime(11 * US));
+    }
+
+    #[test]
+    fn framing_lengthens_each_serialization_but_not_the_byte_counts() {
+        // 1000-byte packets with 1000 bytes of framing take 2 µs each at 8 Gbit/s.
+        let mut l = framed_link(0, 10, LossModel::None, 1000);
+        let (mut events, mut pool) = (EventQueue::new(), PacketPool::new());
+        for seq in 0..3 {
+            l.enqueue(pkt(seq), SimTime::ZERO, &mut events, &mut pool);
+        }
+        let (arrived, _) = run(&mut l, &mut events, &mut pool);
+        assert_eq!(arrived, vec![(2, 0), (4, 1), (6, 2)]);
+        assert_eq!(l.stats.window_tx_bytes(), 3000, "IP bytes, without the framing");
+        assert_eq!(l.busy_ps_until(SimTime(6 * US)), 6 * US, "busy the whole 6 µs");
     }
 }

@@ -2,6 +2,7 @@
 //! names → ids, dumbbell expansion, shortest-path routing, per-flow transport settings.
 
 use super::plan::{FlowPlan, LinkPlan, Plan};
+use super::quantity::Size;
 use super::resolve_loss::resolve_loss;
 use super::schema::{AccessOverride, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology, TransportKind};
 use crate::app::spec::resolve_app;
@@ -15,7 +16,7 @@ use crate::net::routing;
 use crate::transport::config::TcpConfig;
 use crate::units::limits::MIN_TIMER;
 use crate::units::parse::PacketsOrBytes;
-use crate::units::{Rate, SimDuration};
+use crate::units::{Bytes, Rate, SimDuration};
 use std::collections::HashMap;
 
 type Res<T> = Result<T, ScenarioError>;
@@ -131,10 +132,19 @@ impl Net {
         NodeId(self.nodes.len() as u32 - 1)
     }
     #[allow(clippy::too_many_arguments)]
-    fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, loss: LossModel, monitor: bool) -> LinkId {
+    fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, loss: LossModel, monitor: bool, framing: Bytes) -> LinkId {
         let name = format!("{}->{}", self.nodes[from.idx()], self.nodes[to.idx()]);
-        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor });
+        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor, framing });
         LinkId(self.links.len() as u32 - 1)
+    }
+}
+
+/// A link's framing bytes at `path` (default 0).
+fn resolve_framing(f: &Option<Size>, path: &str) -> Res<Bytes> {
+    match f {
+        None => Ok(Bytes(0)),
+        Some(s) if s.0 .0 > 1000 => err(path, format!("{} bytes is out of range; expected 0B to 1000B of link-layer framing per packet", s.0 .0)),
+        Some(s) => Ok(s.0),
     }
 }
 
@@ -297,8 +307,11 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
     let aloss = resolve_loss(&d.access.loss, &format!("{base}.access.loss"))?;
     let r1 = net.node("r1".into());
     let r2 = net.node("r2".into());
-    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true);
-    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false);
+    let bframing = resolve_framing(&d.bottleneck.framing, &format!("{base}.bottleneck.framing"))?;
+    let rframing = resolve_framing(&rev.framing, &format!("{base}.{rev_path}.framing"))?;
+    let aframing = resolve_framing(&d.access.framing, &format!("{base}.access.framing"))?;
+    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true, bframing);
+    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false, rframing);
     for (gi, g) in s.flows.iter().enumerate() {
         for field in [("src", &g.src), ("dst", &g.dst)] {
             if field.1.is_some() {
@@ -315,10 +328,10 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
             // The rate matters to the queue only for RED's automatic parameters.
             let aq = |rate: Rate| resolve_queue(&d.access.queue, rate, &format!("{base}.access.queue"));
             let (sq, rq) = (aq(sr)?, aq(rr)?);
-            net.link(src, r1, sr, sd, sq.clone(), aloss.clone(), false);
-            net.link(r1, src, sr, sd, sq, aloss.clone(), false);
-            net.link(r2, dst, rr, rd, rq.clone(), aloss.clone(), false);
-            net.link(dst, r2, rr, rd, rq, aloss.clone(), false);
+            net.link(src, r1, sr, sd, sq.clone(), aloss.clone(), false, aframing);
+            net.link(r1, src, sr, sd, sq, aloss.clone(), false, aframing);
+            net.link(r2, dst, rr, rd, rq.clone(), aloss.clone(), false, aframing);
+            net.link(dst, r2, rr, rd, rq, aloss.clone(), false, aframing);
             flows.push(FlowPlan { src, dst, ..common.clone() });
         }
     }
@@ -354,12 +367,13 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
         }
         let q = resolve_queue(&l.queue, l.rate.0, &format!("{p}.queue"))?;
         let loss = resolve_loss(&l.loss, &format!("{p}.loss"))?;
-        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor);
+        let framing = resolve_framing(&l.framing, &format!("{p}.framing"))?;
+        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor, framing);
         if l.monitor && bottleneck.is_none() {
             bottleneck = Some(id);
         }
         if l.duplex.unwrap_or(true) {
-            net.link(to, from, l.rate.0, l.delay.0, q, LossModel::None, false);
+            net.link(to, from, l.rate.0, l.delay.0, q, LossModel::None, false, framing);
         }
     }
     for (i, r) in e.routes.iter().enumerate() {

@@ -27,6 +27,8 @@ pub struct LinkPlan {
     pub loss: LossModel,
     /// Whether this link's time series are recorded.
     pub monitor: bool,
+    /// Link-layer bytes added to every packet on the wire.
+    pub framing: crate::units::Bytes,
 }
 
 /// One flow.

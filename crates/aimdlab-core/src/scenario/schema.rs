@@ -86,6 +86,11 @@ pub struct LinkSpec {
     /// Random loss on the wire. Default: none.
     #[serde(default)]
     pub loss: Option<LossSpec>,
+    /// Link-layer bytes added to every packet on the wire (header, trailer, preamble, gap):
+    /// counted in the serialization time, so in the utilization, not in packet sizes or byte
+    /// counters. Default `"0B"`; Ethernet on the wire is `"38B"`, PPP `"2B"`.
+    #[serde(default)]
+    pub framing: Option<Size>,
 }
 
 /// Loss models.
@@ -175,6 +180,10 @@ pub struct ExplicitLink {
     /// Default false.
     #[serde(default)]
     pub monitor: bool,
+    /// Link-layer bytes added to every packet on the wire, both directions (see the
+    /// dumbbell's `framing`). Default `"0B"`.
+    #[serde(default)]
+    pub framing: Option<Size>,
 }
 
 /// A static route: at `node`, packets for `dst` go to the neighbour `via`.
