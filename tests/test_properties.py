@@ -146,7 +146,7 @@ def flow_groups(draw):
     if draw(st.booleans()):
         g["access"] = {"delay": draw(delays)}
     g["tcp"] = {
-        "sack": draw(st.booleans()),
+        "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
         "delayed_ack": draw(st.booleans()),
         "initial_cwnd": draw(st.integers(1, 20)),
         "min_rto": draw(st.sampled_from(["200ms", "1s"])),

@@ -13,7 +13,7 @@ use crate::net::loss::LossModel;
 use crate::net::queue::spec::resolve_queue;
 use crate::net::queue::QueueConfig;
 use crate::net::routing;
-use crate::transport::config::TcpConfig;
+use crate::transport::config::{Recovery, TcpConfig};
 use crate::units::limits::MIN_TIMER;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Bytes, Rate, SimDuration};
@@ -162,9 +162,17 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
         }
         c.header = h.0;
     }
-    if let Some(v) = p.sack {
-        c.sack = v;
+    match (p.sack, p.recovery) {
+        (Some(true), Some(r)) if r != Recovery::Sack => {
+            return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{r:?}").to_lowercase()));
+        }
+        (Some(false), Some(Recovery::Sack)) => return err(format!("{path}.sack"), "false contradicts recovery = \"sack\"; remove one of them"),
+        (_, Some(r)) => c.recovery = r,
+        (Some(true), None) => c.recovery = Recovery::Sack,
+        (Some(false), None) => c.recovery = Recovery::Newreno,
+        (None, None) => {}
     }
+    c.sack = c.recovery == Recovery::Sack;
     if let Some(v) = p.initial_cwnd {
         if v == 0 {
             return err(format!("{path}.initial_cwnd"), "0 is not allowed; expected at least 1 packet");

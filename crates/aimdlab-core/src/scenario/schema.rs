@@ -208,8 +208,12 @@ pub struct TcpParams {
     /// IP + TCP header bytes added to every packet, data and ACK. Default `"40B"`.
     pub header: Option<Size>,
     /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery; when false,
-    /// NewReno (RFC 6582). Default true.
+    /// NewReno (RFC 6582). Default true. `recovery` says the same and more.
     pub sack: Option<bool>,
+    /// Loss recovery: `"sack"` (RFC 6675, the default), `"newreno"` (RFC 6582) or `"reno"`
+    /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
+    /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
+    pub recovery: Option<crate::transport::config::Recovery>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,
     /// Initial slow-start threshold in packets. Default: unbounded.

@@ -1,6 +1,24 @@
 //! Resolved transport settings of one flow (defaults applied, units converted).
 
 use crate::units::{Bytes, SimDuration};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// How the TCP sender recovers from a loss detected by duplicate ACKs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// SACK-based loss recovery (RFC 2018 + RFC 6675).
+    #[default]
+    Sack,
+    /// NewReno (RFC 6582): a partial ACK retransmits the next hole and stays in recovery.
+    Newreno,
+    /// Classic Reno (RFC 5681 §3.2; ns-2's Agent/TCP/Reno with its default `bugfix_`): any
+    /// new ACK ends fast recovery, and no second fast retransmit starts before the
+    /// cumulative ACK passes what was sent when the first began — a second loss in one
+    /// window usually waits for the retransmission timer.
+    Reno,
+}
 
 /// Everything the TCP-like sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq)]
@@ -9,8 +27,10 @@ pub struct TcpConfig {
     pub mss: Bytes,
     /// Header bytes on every packet (data and ACK).
     pub header: Bytes,
-    /// SACK + RFC 6675 recovery (true) or NewReno (false).
+    /// The receiver sends SACK blocks (true exactly when `recovery` is `Sack`).
     pub sack: bool,
+    /// Loss recovery.
+    pub recovery: Recovery,
     /// Initial congestion window, packets.
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
@@ -41,6 +61,7 @@ impl Default for TcpConfig {
             mss: Bytes(1460),
             header: Bytes(40),
             sack: true,
+            recovery: Recovery::Sack,
             initial_cwnd_pkts: 10,
             initial_ssthresh_pkts: f64::INFINITY,
             min_rto: SimDuration::from_secs(1),

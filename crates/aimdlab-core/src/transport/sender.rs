@@ -14,6 +14,9 @@
 //! - Without SACK (NewReno) each duplicate ACK counts one segment as having left the network,
 //!   and a partial ACK of k segments removes k − 1 of those counts (Linux's
 //!   `tcp_remove_reno_sacks`), which is RFC 6582's window inflation and deflation in pipe form.
+//! - Classic Reno (`recovery = "reno"`, ns-2's Agent/TCP/Reno): duplicate ACKs inflate the
+//!   window only in fast recovery, and any new ACK ends it; the `recover` rule above keeps a
+//!   second fast retransmit out of the same window, so a second loss waits for the timer.
 //! - RTO per RFC 6298 with Karn's rule (no sample from a retransmitted segment), restarted
 //!   also when the first outstanding segment is retransmitted (Linux). On expiry
 //!   every un-SACKed outstanding segment is deemed lost and resent in order from cwnd = 1.
@@ -24,7 +27,7 @@
 //! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
 
-use super::config::TcpConfig;
+use super::config::{Recovery, TcpConfig};
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -43,6 +46,7 @@ pub struct TcpSender {
     dst: NodeId,
     header: Bytes,
     sack: bool,
+    recovery: Recovery,
     ecn: bool,
     dupthresh: u32,
     rwnd_pkts: u64,
@@ -91,6 +95,7 @@ impl TcpSender {
             dst,
             header: cfg.header,
             sack: cfg.sack,
+            recovery: cfg.recovery,
             ecn: cfg.ecn,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts,
@@ -302,7 +307,9 @@ impl TcpSender {
         // something new (RFC 6675 §2), so ACKs of duplicated segments do not count.
         if newly_cum == 0 && cum == self.snd_una && self.snd_nxt > self.snd_una && (!self.sack || newly_sacked > 0) {
             self.dupacks += 1;
-            if !self.sack {
+            // Each duplicate ACK stands for a segment that left the network — for classic
+            // Reno only in fast recovery (its window inflation, RFC 5681 §3.2 step 4).
+            if !self.sack && (self.in_recovery || self.recovery != Recovery::Reno) {
                 self.reno_sacked = (self.reno_sacked + 1).min(self.snd_nxt - self.snd_una - 1);
             }
         }
@@ -323,8 +330,17 @@ impl TcpSender {
             self.reno_sacked = 0;
             self.cc.on_recovery_exit(now);
         } else if newly_cum > 0 {
-            // Partial ACK (RFC 6582 §3.2 step 3).
-            self.sb.mark_lost(self.snd_una);
+            if self.recovery == Recovery::Reno {
+                // Classic Reno: any new ACK ends fast recovery (RFC 5681 §3.2 step 6); the
+                // next hole waits for the timer, or for three duplicate ACKs once the
+                // cumulative ACK has passed `recover`.
+                self.in_recovery = false;
+                self.reno_sacked = 0;
+                self.cc.on_recovery_exit(now);
+            } else {
+                // Partial ACK (RFC 6582 §3.2 step 3).
+                self.sb.mark_lost(self.snd_una);
+            }
         }
         // Strictly above: the ACK that covers exactly the data outstanding at the last
         // reduction was sent before the receiver saw our CWR, so its echo is stale.

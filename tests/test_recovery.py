@@ -1,0 +1,39 @@
+"""Loss recovery variants: SACK (RFC 6675), NewReno (RFC 6582) and classic Reno (RFC 5681 §3.2
+as ns-2's Agent/TCP/Reno runs it)."""
+
+from __future__ import annotations
+
+import pytest
+
+import aimdlab
+from conftest import dumbbell, run_checked
+
+
+def overshoot(recovery):
+    """Slow start from 10 packets into a 20-packet buffer: dozens of losses in one window."""
+    r = run_checked(dumbbell(rate="10Mbps", delay="20ms", buffer="20pkt", duration="4s", tcp={"recovery": recovery, "initial_cwnd": 10}))
+    return r.flows.to_pandas().iloc[0], r.summary["bottleneck"]["drops"]
+
+
+def test_newreno_recovers_every_loss_of_a_window_by_partial_acks():
+    f, drops = overshoot("newreno")
+    assert drops > 20
+    assert f["timeouts"] == 0 and f["retransmitted_pkts"] == drops
+
+
+def test_classic_reno_leaves_the_second_loss_of_a_window_to_the_timer():
+    f, drops = overshoot("reno")
+    assert drops > 20
+    assert f["timeouts"] >= 1, "the partial ACK ended fast recovery; no second fast retransmit in the window"
+    # After the timeout Reno goes back to the first hole and resends what followed it too.
+    assert f["retransmitted_pkts"] > drops
+
+
+def test_sack_false_is_newreno_and_the_two_fields_must_agree():
+    a = run_checked(dumbbell(duration="10s", tcp={"sack": False})).flows.to_pandas()
+    b = run_checked(dumbbell(duration="10s", tcp={"recovery": "newreno"})).flows.to_pandas()
+    assert a.equals(b)
+    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.sack: true contradicts recovery = "reno"; remove one of them'):
+        aimdlab.validate(dumbbell(tcp={"sack": True, "recovery": "reno"}))
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.recovery: unknown variant `tahoe`"):
+        aimdlab.validate(dumbbell(tcp={"recovery": "tahoe"}))
