@@ -274,6 +274,10 @@ impl TcpSender {
         self.recover = self.snd_nxt;
         self.ecn_recover = self.snd_nxt;
         self.stats.fast_retransmits += 1;
+        if self.recovery == Recovery::Reno {
+            // The duplicate ACKs that triggered it inflate the window (ns-2: dupwnd_ = 3).
+            self.reno_sacked = (self.dupacks as u64).min(self.snd_nxt - self.snd_una - 1);
+        }
         self.congestion(CongestionKind::Loss, now);
         self.sb.mark_lost(self.snd_una);
         // RFC 6675 step 4.3 / RFC 5681 §3.2 step 2: retransmit the first lost segment now.
