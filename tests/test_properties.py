@@ -147,6 +147,7 @@ def flow_groups(draw):
         g["access"] = {"delay": draw(delays)}
     g["tcp"] = {
         "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
+        "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
         "delayed_ack": draw(st.booleans()),
         "initial_cwnd": draw(st.integers(1, 20)),
         "min_rto": draw(st.sampled_from(["200ms", "1s"])),

@@ -214,6 +214,11 @@ pub struct TcpParams {
     /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
     /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
     pub recovery: Option<crate::transport::config::Recovery>,
+    /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
+    /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
+    /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per
+    /// RTT and congestion avoidance adds one segment per RTT).
+    pub cwnd_growth: Option<crate::transport::config::CwndGrowth>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,
     /// Initial slow-start threshold in packets. Default: unbounded.

@@ -4,6 +4,21 @@ use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// What one acknowledgement tells the congestion controller.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndGrowth {
+    /// One `on_ack` per ACK with the segments it acknowledges (RFC 5681: slow start adds
+    /// min(N, 1), congestion avoidance 1/cwnd per ACK — with delayed ACKs, ×1.5 and half a
+    /// segment per RTT).
+    #[default]
+    PerAck,
+    /// One `on_ack` per segment acknowledged (Linux's `tcp_slow_start` and
+    /// `tcp_cong_avoid_ai` count acknowledged segments; RFC 3465's byte counting): ×2 and one
+    /// segment per RTT whatever the ACK ratio.
+    PerSegment,
+}
+
 /// How the TCP sender recovers from a loss detected by duplicate ACKs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -31,6 +46,8 @@ pub struct TcpConfig {
     pub sack: bool,
     /// Loss recovery.
     pub recovery: Recovery,
+    /// What one ACK tells the controller.
+    pub cwnd_growth: CwndGrowth,
     /// Initial congestion window, packets.
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
@@ -62,6 +79,7 @@ impl Default for TcpConfig {
             header: Bytes(40),
             sack: true,
             recovery: Recovery::Sack,
+            cwnd_growth: CwndGrowth::PerAck,
             initial_cwnd_pkts: 10,
             initial_ssthresh_pkts: f64::INFINITY,
             min_rto: SimDuration::from_secs(1),

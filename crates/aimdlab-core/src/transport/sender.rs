@@ -27,7 +27,7 @@
 //! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
 
-use super::config::{Recovery, TcpConfig};
+use super::config::{CwndGrowth, Recovery, TcpConfig};
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -47,6 +47,7 @@ pub struct TcpSender {
     header: Bytes,
     sack: bool,
     recovery: Recovery,
+    per_segment: bool,
     ecn: bool,
     dupthresh: u32,
     rwnd_pkts: u64,
@@ -96,6 +97,7 @@ impl TcpSender {
             header: cfg.header,
             sack: cfg.sack,
             recovery: cfg.recovery,
+            per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             ecn: cfg.ecn,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts,
@@ -356,7 +358,7 @@ impl TcpSender {
         }
 
         {
-            let ev = AckEvent {
+            let mut ev = AckEvent {
                 now,
                 newly_acked_pkts: newly_cum,
                 rtt_sample,
@@ -366,7 +368,18 @@ impl TcpSender {
                 in_recovery: self.in_recovery,
                 pkts_in_flight: self.pipe(),
             };
-            self.cc.on_ack(&ev);
+            if self.per_segment && newly_cum > 1 {
+                // Each acknowledged segment is one step of growth (the RTT sample and the ECN
+                // echo go with the first).
+                ev.newly_acked_pkts = 1;
+                for _ in 0..newly_cum {
+                    self.cc.on_ack(&ev);
+                    ev.rtt_sample = None;
+                    ev.ece = false;
+                }
+            } else {
+                self.cc.on_ack(&ev);
+            }
         }
         if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.

@@ -1,0 +1,51 @@
+"""What one ACK tells the controller: RFC 5681 counts ACKs, Linux counts acknowledged
+segments (`tcp.cwnd_growth`). With delayed ACKs (one ACK per two segments) the two differ by
+a factor the papers' set-ups feel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import aimdlab
+from conftest import dumbbell, run_checked
+
+
+def slow_start_factors(growth):
+    # 100 ms RTT, no loss; samples every 102 ms catch one round trip each.
+    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="1.2s", sample_interval="102ms",
+                  tcp={"delayed_ack": True, "cwnd_growth": growth, "initial_cwnd": 2})
+    w = run_checked(sc).timeseries.to_pandas()["cwnd_pkts"].to_numpy()
+    return w[4:10] / w[3:9]  # from 8 packets on (odd windows at 2, 3, 5 wait for the ACK timer)
+
+
+def avoidance_segments_per_rtt(growth):
+    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="20s", sample_interval="1s",
+                  tcp={"delayed_ack": True, "cwnd_growth": growth, "initial_ssthresh": 10, "initial_cwnd": 10})
+    r = run_checked(sc)
+    ts = r.timeseries.to_pandas()
+    rtt_s = r.flows.to_pandas()["rtt_mean_ms"].iloc[0] / 1000
+    return (ts["cwnd_pkts"].iloc[-1] - ts["cwnd_pkts"].iloc[4]) / ((ts["time_s"].iloc[-1] - ts["time_s"].iloc[4]) / rtt_s)
+
+
+def test_per_ack_growth_is_rfc_5681_with_delayed_acks():
+    assert np.allclose(slow_start_factors("per_ack"), 1.5, atol=0.1)
+    assert avoidance_segments_per_rtt("per_ack") == pytest.approx(0.5, abs=0.03)
+
+
+def test_per_segment_growth_is_linuxs_with_delayed_acks():
+    assert np.allclose(slow_start_factors("per_segment"), 2.0, atol=0.01)
+    assert avoidance_segments_per_rtt("per_segment") == pytest.approx(1.0, abs=0.03)
+
+
+def test_when_every_ack_acknowledges_one_segment_the_two_agree_exactly():
+    # No delayed ACKs and no loss (a buffer no window fills): each ACK is one segment.
+    def run(growth):
+        return run_checked(dumbbell(duration="5s", buffer="10000pkt", tcp={"cwnd_growth": growth})).flows.to_pandas()
+
+    assert run("per_ack").equals(run("per_segment"))
+
+
+def test_a_bad_growth_names_the_field():
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.cwnd_growth: unknown variant `per_byte`"):
+        aimdlab.validate(dumbbell(tcp={"cwnd_growth": "per_byte"}))
