@@ -49,3 +49,20 @@ def test_when_every_ack_acknowledges_one_segment_the_two_agree_exactly():
 def test_a_bad_growth_names_the_field():
     with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.cwnd_growth: unknown variant `per_byte`"):
         aimdlab.validate(dumbbell(tcp={"cwnd_growth": "per_byte"}))
+
+
+def test_cwr_freeze_holds_the_window_for_a_round_trip_after_an_ecn_cut():
+    # One flow behind RED with ECN, cwnd sampled every 5 ms (RTT about 48 ms): after each
+    # cut, does the window grow within the next 30 ms?
+    def grows_after_cuts(freeze):
+        sc = dumbbell(rate="10Mbps", delay="20ms", duration="30s", sample_interval="5ms", tcp={"ecn": True, "cwr_freeze": freeze})
+        sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "500pkt", "min_th": "5pkt", "max_th": "15pkt", "ecn": True}
+        r = run_checked(sc)
+        assert r.summary["bottleneck"]["ecn_marks"] > 20
+        w = r.timeseries.to_pandas()["cwnd_pkts"].to_numpy()
+        cuts = [i for i in range(1, len(w) - 7) if w[i] < 0.8 * w[i - 1]]
+        assert len(cuts) >= 10
+        return np.mean([w[i + 1 : i + 7].max() > w[i] + 1e-9 for i in cuts])
+
+    assert grows_after_cuts(False) > 0.8  # RFC 3168 keeps growing
+    assert grows_after_cuts(True) == 0.0  # Linux's and ns-3's CWR: not until the window is acknowledged

@@ -148,6 +148,7 @@ def flow_groups(draw):
     g["tcp"] = {
         "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
         "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
+        "cwr_freeze": draw(st.booleans()),
         "delayed_ack": draw(st.booleans()),
         "initial_cwnd": draw(st.integers(1, 20)),
         "min_rto": draw(st.sampled_from(["200ms", "1s"])),

@@ -219,6 +219,10 @@ pub struct TcpParams {
     /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per
     /// RTT and congestion avoidance adds one segment per RTT).
     pub cwnd_growth: Option<crate::transport::config::CwndGrowth>,
+    /// After an ECN reduction, no window growth until the data outstanding at the reduction
+    /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false
+    /// (RFC 3168 §6.1.2 leaves growth on).
+    pub cwr_freeze: Option<bool>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,
     /// Initial slow-start threshold in packets. Default: unbounded.

@@ -48,6 +48,8 @@ pub struct TcpConfig {
     pub recovery: Recovery,
     /// What one ACK tells the controller.
     pub cwnd_growth: CwndGrowth,
+    /// No window growth after an ECN reduction until its window is acknowledged (CWR).
+    pub cwr_freeze: bool,
     /// Initial congestion window, packets.
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
@@ -80,6 +82,7 @@ impl Default for TcpConfig {
             sack: true,
             recovery: Recovery::Sack,
             cwnd_growth: CwndGrowth::PerAck,
+            cwr_freeze: false,
             initial_cwnd_pkts: 10,
             initial_ssthresh_pkts: f64::INFINITY,
             min_rto: SimDuration::from_secs(1),

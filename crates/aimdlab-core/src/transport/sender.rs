@@ -48,6 +48,7 @@ pub struct TcpSender {
     sack: bool,
     recovery: Recovery,
     per_segment: bool,
+    cwr_freeze: bool,
     ecn: bool,
     dupthresh: u32,
     rwnd_pkts: u64,
@@ -76,6 +77,8 @@ pub struct TcpSender {
     pacing_timer_at: Option<SimTime>,
     /// No ECN reaction until the cumulative ACK passes this.
     ecn_recover: u64,
+    /// An ECN reduction has happened (its window ends at `ecn_recover`).
+    ecn_reduced: bool,
     cwr_pending: bool,
     /// Segments the application has offered so far, when it offers data over time (an
     /// ON/OFF source); `None`: everything up to `sizes.total` is available (bulk, finite).
@@ -98,6 +101,7 @@ impl TcpSender {
             sack: cfg.sack,
             recovery: cfg.recovery,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
+            cwr_freeze: cfg.cwr_freeze,
             ecn: cfg.ecn,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts,
@@ -118,6 +122,7 @@ impl TcpSender {
             next_send_at: SimTime::ZERO,
             pacing_timer_at: None,
             ecn_recover: 0,
+            ecn_reduced: false,
             cwr_pending: false,
             offered_segments: None,
             unsegmented_bytes: 0,
@@ -352,6 +357,7 @@ impl TcpSender {
         // reduction was sent before the receiver saw our CWR, so its echo is stale.
         if self.ecn && ack.ece && !self.in_recovery && self.snd_una > self.ecn_recover {
             self.ecn_recover = self.snd_nxt;
+            self.ecn_reduced = true;
             self.stats.ecn_reductions += 1;
             self.congestion(CongestionKind::Ecn, now);
             self.cwr_pending = true;
@@ -365,7 +371,9 @@ impl TcpSender {
                 srtt: self.rtt.srtt_or_rto(),
                 min_rtt: self.rtt.min_rtt(),
                 ece: ack.ece,
-                in_recovery: self.in_recovery,
+                // In CWR (after an ECN cut, until its window is acknowledged) the window
+                // holds still as in recovery, when `cwr_freeze` is on.
+                in_recovery: self.in_recovery || (self.cwr_freeze && self.ecn_reduced && self.snd_una <= self.ecn_recover),
                 pkts_in_flight: self.pipe(),
             };
             if self.per_segment && newly_cum > 1 {
