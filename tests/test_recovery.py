@@ -37,3 +37,22 @@ def test_sack_false_is_newreno_and_the_two_fields_must_agree():
         aimdlab.validate(dumbbell(tcp={"sack": True, "recovery": "reno"}))
     with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.recovery: unknown variant `tahoe`"):
         aimdlab.validate(dumbbell(tcp={"recovery": "tahoe"}))
+
+
+def test_linux_rto_sits_the_minimum_above_srtt_where_rfc_6298_floors_at_it():
+    # 5 % random loss on a 105 ms path: timeouts at the RTO in force. RFC 6298 with a 200 ms
+    # minimum: max(SRTT + 4·RTTVAR, 200 ms) = 200 ms on a steady path; Linux: SRTT + RTTVAR
+    # with RTTVAR ≥ 200 ms, about 305 ms.
+    def rto_at_timeouts(estimator):
+        sc = dumbbell(duration="200s", delay="50ms", buffer="1000pkt", tcp={"rto_estimator": estimator, "min_rto": "200ms"})
+        sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.05, "applies_to": "data"}
+        f = run_checked(sc).flows.to_pandas().iloc[0]
+        assert f["timeout_sequences"] >= 10
+        return f["rto_first_mean_ms"], f["rtt_mean_ms"]
+
+    rfc, rtt = rto_at_timeouts("rfc6298")
+    linux, _ = rto_at_timeouts("linux")
+    assert rfc == pytest.approx(200, abs=1)
+    assert linux == pytest.approx(rtt + 200, abs=5)
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.rto_estimator: unknown variant `bsd`"):
+        aimdlab.validate(dumbbell(tcp={"rto_estimator": "bsd"}))

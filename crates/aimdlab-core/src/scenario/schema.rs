@@ -223,6 +223,10 @@ pub struct TcpParams {
     /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false
     /// (RFC 3168 §6.1.2 leaves growth on).
     pub cwr_freeze: Option<bool>,
+    /// How the retransmission timeout follows the RTT: `"rfc6298"` (max(SRTT + 4·RTTVAR,
+    /// min_rto), the default) or `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
+    /// per flight: Linux's `tcp_rtt_estimator`).
+    pub rto_estimator: Option<crate::transport::config::RtoEstimator>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,
     /// Initial slow-start threshold in packets. Default: unbounded.

@@ -19,6 +19,18 @@ pub enum CwndGrowth {
     PerSegment,
 }
 
+/// How the retransmission timeout is computed from RTT samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoEstimator {
+    /// RFC 6298: RTO = max(SRTT + 4·RTTVAR, min_rto).
+    #[default]
+    Rfc6298,
+    /// Linux (`tcp_rtt_estimator`, `__tcp_set_rto`): RTO = SRTT + RTTVAR, RTTVAR at least
+    /// min_rto and decayed once per flight.
+    Linux,
+}
+
 /// How the TCP sender recovers from a loss detected by duplicate ACKs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -50,6 +62,8 @@ pub struct TcpConfig {
     pub cwnd_growth: CwndGrowth,
     /// No window growth after an ECN reduction until its window is acknowledged (CWR).
     pub cwr_freeze: bool,
+    /// How the RTO follows the RTT.
+    pub rto_estimator: RtoEstimator,
     /// Initial congestion window, packets.
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
@@ -83,6 +97,7 @@ impl Default for TcpConfig {
             recovery: Recovery::Sack,
             cwnd_growth: CwndGrowth::PerAck,
             cwr_freeze: false,
+            rto_estimator: RtoEstimator::Rfc6298,
             initial_cwnd_pkts: 10,
             initial_ssthresh_pkts: f64::INFINITY,
             min_rto: SimDuration::from_secs(1),

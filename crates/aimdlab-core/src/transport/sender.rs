@@ -27,7 +27,7 @@
 //! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
 
-use super::config::{CwndGrowth, Recovery, TcpConfig};
+use super::config::{CwndGrowth, Recovery, RtoEstimator, TcpConfig};
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -107,7 +107,10 @@ impl TcpSender {
             rwnd_pkts: cfg.receive_window_pkts,
             sizes,
             cc,
-            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rtt: match cfg.rto_estimator {
+                RtoEstimator::Rfc6298 => RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+                RtoEstimator::Linux => RttEstimator::linux(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            },
             sb: Scoreboard::new(),
             snd_una: 0,
             snd_nxt: 0,
@@ -327,7 +330,7 @@ impl TcpSender {
         let mut rtt_sample = None;
         if (newly_cum > 0 || newly_sacked > 0) && !ack.echo_is_retransmission {
             let r = now.saturating_since(ack.echo_sent_at);
-            self.rtt.on_sample(r);
+            self.rtt.on_sample_in_flight(r, self.snd_una, self.snd_nxt);
             rtt_sample = Some(r);
         }
 
