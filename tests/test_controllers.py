@@ -72,7 +72,7 @@ BAD = [
     ({"name": "gaimd", "alpha": 0}, "flows[0].cc.alpha: 0 is not positive"),
     ({"name": "gaimd", "alpha": -1}, "flows[0].cc.alpha: -1 is not positive"),
     ({"name": "gaimd", "alpha": "friendly"}, 'flows[0].cc.alpha: "friendly" is not valid; expected a number > 0 or "tcp-friendly"'),
-    ({"name": "reno", "alpha": 2}, 'flows[0].cc.alpha: is not a parameter of "reno"; it takes no parameters'),
+    ({"name": "reno", "alpha": 2}, 'flows[0].cc.alpha: is not a parameter of "reno"; it takes halve'),
     ({"name": "mr_aimd", "beta": 0.5}, 'flows[0].cc.beta: is not a parameter of "mr_aimd"; it takes a, a_prime, a_prime_ecn, a_prime_reset_rtts, b'),
     ({"name": "new_aimd", "reading": "loose"}, 'flows[0].cc.reading: unknown variant `loose`, expected `epoch` or `literal`'),
     ({"name": "iiad", "k": 0.5}, 'flows[0].cc.k: iiad fixes k = 1 and l = 0; use name = "binomial" for other exponents'),

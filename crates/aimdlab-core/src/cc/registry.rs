@@ -99,7 +99,7 @@ macro_rules! registry {
             pub fn new(cfg: &CcConfig, cwnd_pkts: f64, ssthresh_pkts: f64) -> Self {
                 match cfg {
                     $( CcConfig::$variant(c) => Controller::$variant(<$params as $crate::cc::params::ControllerParams>::build(&c.params, c.name, cwnd_pkts, ssthresh_pkts)), )*
-                    CcConfig::External => Controller::Reno(<RenoParams as $crate::cc::params::ControllerParams>::build(&RenoParams {}, "reno", cwnd_pkts, ssthresh_pkts)),
+                    CcConfig::External => Controller::Reno(<RenoParams as $crate::cc::params::ControllerParams>::build(&RenoParams::default(), "reno", cwnd_pkts, ssthresh_pkts)),
                 }
             }
         }

@@ -6,8 +6,10 @@
 //! ACKs, ssthresh = cwnd/2 and cwnd = ssthresh (fast recovery, RFC 6582 / RFC 6675 run the
 //! window as `pipe` meanwhile); on a retransmission timeout, cwnd = 1 (the loss window).
 //!
-//! Parity note: RFC 5681 eq. 4 writes ssthresh = max(FlightSize/2, 2·SMSS); Linux
-//! (`tcp_reno_ssthresh`) and the AIMD papers halve cwnd. We halve cwnd, floored at 2.
+//! Parity note: RFC 5681 eq. 4 writes ssthresh = max(FlightSize/2, 2·SMSS), and so does ns-3's
+//! `TcpNewReno::GetSsThresh` (bytes in flight / 2); Linux (`tcp_reno_ssthresh`) and the AIMD
+//! papers halve cwnd. `halve = "cwnd"` (the default) halves cwnd, `"flight"` the packets in
+//! flight when the loss is detected; both floored at 2.
 
 use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 use super::params::{Names, Checked, ControllerParams};
@@ -19,6 +21,7 @@ use serde::{Deserialize, Serialize};
 pub struct Reno {
     cwnd: f64,
     ssthresh: f64,
+    halve: Halve,
 }
 
 /// Multiplicative decrease factor β.
@@ -29,16 +32,30 @@ pub const ALPHA: f64 = 1.0;
 impl Reno {
     /// A Reno controller starting at `cwnd` packets with threshold `ssthresh` packets.
     pub fn new(cwnd: f64, ssthresh: f64) -> Self {
-        Reno { cwnd, ssthresh }
+        Reno { cwnd, ssthresh, halve: Halve::Cwnd }
     }
 }
 
-/// Reno's parameters: none (α = 1 and β = 1/2 make it Reno; GAIMD takes others). `newreno`
-/// is accepted as another name for it (loss recovery, NewReno or SACK, is the transport's:
-/// `tcp.sack`).
+/// What Reno halves at a loss or an ECN echo.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Halve {
+    /// The congestion window (Linux, the AIMD papers).
+    #[default]
+    Cwnd,
+    /// The packets in flight when the loss is detected (RFC 5681 eq. 4, ns-3's NewReno).
+    Flight,
+}
+
+/// Reno's parameters (α = 1 and β = 1/2 make it Reno; GAIMD takes others): only what it
+/// halves. `newreno` is accepted as another name for it (loss recovery, NewReno or SACK, is
+/// the transport's: `tcp.recovery`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-pub struct RenoParams {}
+pub struct RenoParams {
+    /// `"cwnd"` (default) or `"flight"`.
+    pub halve: Halve,
+}
 
 impl ControllerParams for RenoParams {
     type Controller = Reno;
@@ -47,7 +64,7 @@ impl ControllerParams for RenoParams {
         Ok(())
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Reno {
-        Reno::new(cwnd_pkts, ssthresh_pkts)
+        Reno { halve: self.halve, ..Reno::new(cwnd_pkts, ssthresh_pkts) }
     }
 }
 
@@ -68,7 +85,10 @@ impl CongestionControl for Reno {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let reduced = self.cwnd * BETA;
+        let reduced = match self.halve {
+            Halve::Cwnd => self.cwnd * BETA,
+            Halve::Flight => ev.pkts_in_flight as f64 * BETA,
+        };
         cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
     }
 
@@ -119,6 +139,18 @@ mod tests {
         assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (1.0, 10.0));
         r.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!(r.ssthresh_pkts(), 2.0);
+    }
+
+    #[test]
+    fn halving_the_flight_follows_rfc_5681_eq_4() {
+        let mut r = RenoParams { halve: Halve::Flight }.build("reno", 40.0, f64::INFINITY);
+        let mut loss = congestion(CongestionKind::Loss);
+        loss.pkts_in_flight = 30;
+        r.on_congestion(&loss);
+        assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (15.0, 15.0));
+        loss.pkts_in_flight = 1;
+        r.on_congestion(&loss);
+        assert_eq!(r.ssthresh_pkts(), 2.0, "floored at 2 segments");
     }
 
     #[test]
