@@ -48,9 +48,14 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     if len(ts):
         ts = ts.assign(goodput_smooth_bps=ts.groupby("flow")["goodput_bps"].transform(
             lambda g: g.rolling(window, min_periods=1).mean()))
+    # Label flows with their group and controller when the run has several groups.
+    ft = result.flows.to_pandas()
+    names = {}
+    if len(ft) and ft["group_name"].nunique() > 1:
+        names = {int(r.flow): f" ({r.group_name}, {r.cc})" for r in ft.itertuples()}
     for f in flows:
         d = ts[ts["flow"] == f]
-        kw = dict(lw=0.5, alpha=0.35) if many else dict(lw=1.1, label=f"flow {f}")
+        kw = dict(lw=0.5, alpha=0.35) if many else dict(lw=1.1, label=f"flow {f}{names.get(int(f), '')}")
         ax_cwnd.plot(d["time_s"], d["cwnd_pkts"], **kw)
         ax_gp.plot(d["time_s"], d["goodput_smooth_bps"] / 1e6, **kw)
     if many and len(ts):
