@@ -150,6 +150,7 @@ def flow_groups(draw):
         "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
         "cwr_freeze": draw(st.booleans()),
         "rto_estimator": draw(st.sampled_from(["rfc6298", "linux"])),
+        "timeout_ssthresh": draw(st.sampled_from(["controller", "half"])),
         "delayed_ack": draw(st.booleans()),
         "initial_cwnd": draw(st.integers(1, 20)),
         "min_rto": draw(st.sampled_from(["200ms", "1s"])),

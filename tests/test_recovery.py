@@ -70,3 +70,18 @@ def test_reno_can_halve_the_flight_as_rfc_5681_and_ns3_do():
     assert run("flight") < 0.8 * run("cwnd")
     with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.cc\.halve: unknown variant `window`"):
         aimdlab.validate(dumbbell(flow={"cc": {"name": "reno", "halve": "window"}}))
+
+
+def test_timeout_ssthresh_half_reaches_the_controllers_and_changes_a_gaimd_run():
+    # The arithmetic (β·W vs W/2 after a timeout) is a unit test of cut_window in gaimd.rs;
+    # here: the field reaches the controller of a run that has timeouts.
+    def run(rule):
+        sc = dumbbell(duration="100s", delay="50ms", buffer="1000pkt", tcp={"timeout_ssthresh": rule}, flow={"cc": {"name": "gaimd", "beta": 0.875, "alpha": "tcp-friendly"}})
+        sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.05, "applies_to": "data"}
+        return run_checked(sc).flows.to_pandas()
+
+    own, half = run("controller"), run("half")
+    assert own["timeouts"].iloc[0] > 0 and half["timeouts"].iloc[0] > 0
+    assert not own["throughput_bps"].equals(half["throughput_bps"])
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.timeout_ssthresh: unknown variant `quarter`"):
+        aimdlab.validate(dumbbell(tcp={"timeout_ssthresh": "quarter"}))

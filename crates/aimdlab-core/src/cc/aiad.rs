@@ -67,7 +67,7 @@ impl CongestionControl for Aiad {
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let reduced = if self.cwnd < self.ssthresh { self.cwnd / 2.0 } else { self.cwnd - self.params.decrease };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
 
     fn cwnd_pkts(&self) -> f64 {

@@ -105,7 +105,7 @@ impl CongestionControl for Binomial {
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let in_slow_start = self.cwnd < self.ssthresh;
         let reduced = if in_slow_start { self.cwnd * 0.5 } else { self.cwnd - self.beta * self.cwnd.powf(self.l) };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
 
     fn cwnd_pkts(&self) -> f64 {

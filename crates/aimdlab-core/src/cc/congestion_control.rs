@@ -50,6 +50,9 @@ pub struct CongestionEvent {
     pub pkts_in_flight: u64,
     /// Smoothed RTT.
     pub srtt: SimDuration,
+    /// After a timeout, set ssthresh to half the window whatever the controller's own cut
+    /// (ns-2's `slowdown()`: `tcp.timeout_ssthresh = "half"`).
+    pub timeout_ssthresh_halves: bool,
 }
 
 /// A congestion controller.
@@ -91,9 +94,13 @@ pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool 
 /// The window cut every loss-based controller here makes once it has chosen its reduced
 /// window `reduced_pkts`: ssthresh = max(reduced, 2) packets, then cwnd = ssthresh after a
 /// loss or an ECN echo, and 1 packet after a timeout (RFC 5681 §3.1 eq. 4 and the timeout
-/// rule, with the controller's own reduced window in place of FlightSize/2).
+/// rule, with the controller's own reduced window in place of FlightSize/2). With
+/// `ev.timeout_ssthresh_halves`, a timeout sets ssthresh to half the window instead, as ns-2's
+/// `slowdown()` does for every decrease factor.
 #[inline]
-pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, kind: CongestionKind) {
+pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, ev: &CongestionEvent) {
+    let kind = ev.kind;
+    let reduced_pkts = if kind == CongestionKind::Timeout && ev.timeout_ssthresh_halves { *cwnd / 2.0 } else { reduced_pkts };
     *ssthresh = reduced_pkts.max(2.0);
     *cwnd = match kind {
         CongestionKind::Loss | CongestionKind::Ecn => *ssthresh,

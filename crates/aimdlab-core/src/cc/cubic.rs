@@ -103,7 +103,7 @@ impl CongestionControl for Cubic {
         let _ = ev.now;
         self.w_max = if self.cwnd < self.w_max { self.cwnd * (1.0 + BETA) / 2.0 } else { self.cwnd };
         let reduced = self.cwnd * BETA;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
         match ev.kind {
             CongestionKind::Loss | CongestionKind::Ecn => {
                 self.k = k_of(self.w_max, self.cwnd);

@@ -135,7 +135,7 @@ impl CongestionControl for Gaimd {
         let in_slow_start = self.cwnd < self.ssthresh;
         let factor = if in_slow_start { 0.5 } else { self.beta };
         let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
 
     fn cwnd_pkts(&self) -> f64 {
@@ -152,6 +152,18 @@ mod tests {
     use super::super::testing::{ack, congestion, run_rounds};
     use super::*;
     use crate::cc::CongestionKind;
+
+    #[test]
+    fn a_timeout_leaves_beta_w_or_half_w_as_asked() {
+        let p = GaimdParams { alpha: AlphaSpec::Value(0.31), beta: 0.875, ..GaimdParams::default() };
+        for (halves, expected) in [(false, 35.0), (true, 20.0)] {
+            let mut g = p.build("gaimd", 40.0, 10.0);
+            let mut ev = congestion(CongestionKind::Timeout);
+            ev.timeout_ssthresh_halves = halves;
+            g.on_congestion(&ev);
+            assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (1.0, expected), "halves = {halves}");
+        }
+    }
 
     #[test]
     fn tcp_friendly_alpha_for_beta_seven_eighths_is_0_31() {

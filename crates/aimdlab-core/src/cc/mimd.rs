@@ -71,7 +71,7 @@ impl CongestionControl for Mimd {
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let factor = if self.cwnd < self.ssthresh { 0.5 } else { self.params.decrease };
         let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
 
     fn cwnd_pkts(&self) -> f64 {

@@ -128,12 +128,12 @@ impl CongestionControl for MrAimd {
                     self.a = (self.a * (1.0 - self.prm.b)).max(A_MIN);
                 }
                 let reduced = self.cwnd * 0.5;
-                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
             }
             CongestionKind::Timeout => {
                 self.a_prime = self.prm.a_prime_init;
                 let reduced = self.cwnd * 0.5;
-                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
             }
         }
     }

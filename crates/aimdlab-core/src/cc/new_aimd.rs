@@ -120,7 +120,7 @@ impl CongestionControl for NewAimd {
                         NewAimdReading::Literal => self.beta * self.carried + self.increments,
                     }
                 };
-                cut_window(&mut self.cwnd, &mut self.ssthresh, w, ev.kind);
+                cut_window(&mut self.cwnd, &mut self.ssthresh, w, ev);
                 match self.reading {
                     NewAimdReading::Epoch => self.carried = self.cwnd,
                     NewAimdReading::Literal => self.carried = self.cwnd - self.increments,
@@ -128,7 +128,7 @@ impl CongestionControl for NewAimd {
             }
             CongestionKind::Timeout => {
                 let reduced = self.cwnd * 0.5;
-                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
                 self.carried = 1.0;
                 self.increments = 0.0;
             }

@@ -89,7 +89,7 @@ impl CongestionControl for Reno {
             Halve::Cwnd => self.cwnd * BETA,
             Halve::Flight => ev.pkts_in_flight as f64 * BETA,
         };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev.kind);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
 
     fn cwnd_pkts(&self) -> f64 {

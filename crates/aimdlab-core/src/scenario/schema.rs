@@ -227,6 +227,10 @@ pub struct TcpParams {
     /// min_rto), the default) or `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
     /// per flight: Linux's `tcp_rtt_estimator`).
     pub rto_estimator: Option<crate::transport::config::RtoEstimator>,
+    /// The slow-start threshold after a retransmission timeout: `"controller"` (its own cut,
+    /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
+    /// `slowdown()` sets it). Built-in controllers only.
+    pub timeout_ssthresh: Option<crate::transport::config::TimeoutSsthresh>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,
     /// Initial slow-start threshold in packets. Default: unbounded.

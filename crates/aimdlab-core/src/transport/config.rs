@@ -19,6 +19,17 @@ pub enum CwndGrowth {
     PerSegment,
 }
 
+/// The slow-start threshold a retransmission timeout leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutSsthresh {
+    /// The controller's own cut (GAIMD: β·W), as at a loss.
+    #[default]
+    Controller,
+    /// Half the window whatever the controller's β (ns-2's `slowdown()` after a timeout).
+    Half,
+}
+
 /// How the retransmission timeout is computed from RTT samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -64,6 +75,8 @@ pub struct TcpConfig {
     pub cwr_freeze: bool,
     /// How the RTO follows the RTT.
     pub rto_estimator: RtoEstimator,
+    /// The ssthresh a timeout leaves.
+    pub timeout_ssthresh: TimeoutSsthresh,
     /// Initial congestion window, packets.
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
@@ -98,6 +111,7 @@ impl Default for TcpConfig {
             cwnd_growth: CwndGrowth::PerAck,
             cwr_freeze: false,
             rto_estimator: RtoEstimator::Rfc6298,
+            timeout_ssthresh: TimeoutSsthresh::Controller,
             initial_cwnd_pkts: 10,
             initial_ssthresh_pkts: f64::INFINITY,
             min_rto: SimDuration::from_secs(1),

@@ -27,7 +27,7 @@
 //! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
 
-use super::config::{CwndGrowth, Recovery, RtoEstimator, TcpConfig};
+use super::config::{CwndGrowth, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -49,6 +49,7 @@ pub struct TcpSender {
     recovery: Recovery,
     per_segment: bool,
     cwr_freeze: bool,
+    timeout_ssthresh_halves: bool,
     ecn: bool,
     dupthresh: u32,
     rwnd_pkts: u64,
@@ -102,6 +103,7 @@ impl TcpSender {
             recovery: cfg.recovery,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
+            timeout_ssthresh_halves: cfg.timeout_ssthresh == TimeoutSsthresh::Half,
             ecn: cfg.ecn,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts,
@@ -275,7 +277,8 @@ impl TcpSender {
     }
 
     fn congestion(&mut self, kind: CongestionKind, now: SimTime) {
-        let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe(), srtt: self.rtt.srtt_or_rto() };
+        let ev =
+            CongestionEvent { now, kind, pkts_in_flight: self.pipe(), srtt: self.rtt.srtt_or_rto(), timeout_ssthresh_halves: self.timeout_ssthresh_halves };
         self.cc.on_congestion(&ev);
     }
 
