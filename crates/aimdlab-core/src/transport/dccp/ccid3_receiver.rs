@@ -146,9 +146,9 @@ impl Ccid3Receiver {
         if p.ecn == Ecn::Ce {
             new_event |= self.intervals.on_loss(p.seq, now, self.rtt, self.x_recv(now), self.s);
         }
-        // §6.1/§6.3: feedback at once for the first packet and when p rises.
-        let p_now = self.p();
-        if self.last_feedback.is_none() || (new_event && p_now > self.p_reported) {
+        // §6.1/§6.3: feedback at once for the first packet and when a new loss event
+        // raises p (p is computed only then: it is the one per-packet cost worth avoiding).
+        if self.last_feedback.is_none() || (new_event && self.p() > self.p_reported) {
             self.emit_feedback(now, out);
         } else if self.feedback_due.is_none() {
             self.arm(now, out);
