@@ -5,6 +5,7 @@
 pub mod config;
 pub mod dccp;
 pub mod endpoint;
+pub mod lazy_timer;
 pub mod outbox;
 pub mod receiver;
 pub mod rtt;

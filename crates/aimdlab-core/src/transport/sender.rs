@@ -28,6 +28,7 @@
 //!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
 
 use super::config::{CwndGrowth, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::lazy_timer::LazyTimer;
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -70,12 +71,12 @@ pub struct TcpSender {
     reno_sacked: u64,
     in_recovery: bool,
     recover: u64,
-    rto_deadline: Option<SimTime>,
-    rto_timer_at: Option<SimTime>,
+    /// The retransmission timer.
+    rto: LazyTimer,
     /// Pacing: the earliest time the next packet may leave.
     next_send_at: SimTime,
-    /// Pacing: the pending pacing-timer event, if any.
-    pacing_timer_at: Option<SimTime>,
+    /// Pacing: the wake-up for the next packet.
+    pacing: LazyTimer,
     /// No ECN reaction until the cumulative ACK passes this.
     ecn_recover: u64,
     /// An ECN reduction has happened (its window ends at `ecn_recover`).
@@ -122,10 +123,9 @@ impl TcpSender {
             reno_sacked: 0,
             in_recovery: false,
             recover: 0,
-            rto_deadline: None,
-            rto_timer_at: None,
+            rto: LazyTimer::default(),
             next_send_at: SimTime::ZERO,
-            pacing_timer_at: None,
+            pacing: LazyTimer::default(),
             ecn_recover: 0,
             ecn_reduced: false,
             cwr_pending: false,
@@ -204,14 +204,6 @@ impl TcpSender {
         self.app_open = false;
     }
 
-    fn arm_rto(&mut self, deadline: SimTime, out: &mut Outbox) {
-        self.rto_deadline = Some(deadline);
-        if self.rto_timer_at.is_none_or(|at| deadline < at) {
-            self.rto_timer_at = Some(deadline);
-            out.set_timer(TimerKind::Retransmit, deadline);
-        }
-    }
-
     fn send_segment(&mut self, seq: u64, is_retransmission: bool, now: SimTime, out: &mut Outbox) {
         let size = Bytes(self.sizes.payload(seq) + self.header.0);
         out.packets.push(Packet {
@@ -229,8 +221,8 @@ impl TcpSender {
         self.pace(size, now);
         // RFC 6298 (5.1); and, as Linux does, restart the timer when the first outstanding
         // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged.
-        if self.rto_deadline.is_none() || (is_retransmission && seq == self.snd_una) {
-            self.arm_rto(now + self.rtt.rto(), out);
+        if !self.rto.is_armed() || (is_retransmission && seq == self.snd_una) {
+            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
         }
     }
 
@@ -239,10 +231,7 @@ impl TcpSender {
         if now >= self.next_send_at || self.cc.pacing_rate().is_none() {
             return false;
         }
-        if self.pacing_timer_at.is_none_or(|at| self.next_send_at < at) {
-            self.pacing_timer_at = Some(self.next_send_at);
-            out.set_timer(TimerKind::Pacing, self.next_send_at);
-        }
+        self.pacing.wake_at(TimerKind::Pacing, self.next_send_at, out);
         true
     }
 
@@ -398,9 +387,9 @@ impl TcpSender {
         if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
-                self.rto_deadline = None;
+                self.rto.stop();
             } else {
-                self.arm_rto(now + self.rtt.rto(), out);
+                self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
             }
         }
         self.try_send(now, out);
@@ -408,30 +397,14 @@ impl TcpSender {
 
     /// The pacing-timer event fired at `now`: the next packet may leave.
     pub fn on_pacing_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        if self.pacing_timer_at != Some(now) {
-            return; // superseded by an earlier timer event
+        if self.pacing.take_event(now) {
+            self.try_send(now, out);
         }
-        self.pacing_timer_at = None;
-        self.try_send(now, out);
     }
 
     /// The retransmission-timer event fired at `now`; acts only if the deadline has passed.
     pub fn on_rto_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        if self.rto_timer_at != Some(now) {
-            return; // superseded by an earlier timer event
-        }
-        self.rto_timer_at = None;
-        match self.rto_deadline {
-            None => return,
-            Some(d) if d > now => {
-                self.rto_timer_at = Some(d);
-                out.set_timer(TimerKind::Retransmit, d);
-                return;
-            }
-            Some(_) => {}
-        }
-        self.rto_deadline = None;
-        if self.snd_una == self.snd_nxt {
+        if !self.rto.fire(TimerKind::Retransmit, now, out) || self.snd_una == self.snd_nxt {
             return;
         }
         self.stats.timeouts += 1;
@@ -448,8 +421,8 @@ impl TcpSender {
         self.reno_sacked = 0;
         self.sb.on_timeout(self.snd_una, self.snd_nxt);
         self.try_send(now, out);
-        if self.rto_deadline.is_none() {
-            self.arm_rto(now + self.rtt.rto(), out);
+        if !self.rto.is_armed() {
+            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
         }
     }
 

@@ -8,6 +8,7 @@
 use super::ccid3_receiver::{read_feedback, RTT_UNIT};
 use crate::cc::rate_control::{RateControl, RateFeedback};
 use crate::net::packet::Packet;
+use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::timer::TimerKind;
@@ -19,24 +20,15 @@ pub struct Ccid3 {
     pub rc: Box<dyn RateControl>,
     s_bytes: u64,
     next_send_at: SimTime,
-    pacing_timer_at: Option<SimTime>,
-    nofeedback_deadline: Option<SimTime>,
-    nofeedback_timer_at: Option<SimTime>,
+    pacing: LazyTimer,
+    nofeedback: LazyTimer,
     sent_since_nofeedback_set: bool,
 }
 
 impl Ccid3 {
     /// A CCID-3 sender half of `s_bytes`-byte packets run by `rc`.
     pub fn new(rc: Box<dyn RateControl>, s_bytes: u64) -> Self {
-        Ccid3 {
-            rc,
-            s_bytes,
-            next_send_at: SimTime::ZERO,
-            pacing_timer_at: None,
-            nofeedback_deadline: None,
-            nofeedback_timer_at: None,
-            sent_since_nofeedback_set: false,
-        }
+        Ccid3 { rc, s_bytes, next_send_at: SimTime::ZERO, pacing: LazyTimer::default(), nofeedback: LazyTimer::default(), sent_since_nofeedback_set: false }
     }
 
     /// Whether the rate lets a packet go at `now`; if not, the pacing timer is armed.
@@ -44,20 +36,13 @@ impl Ccid3 {
         if now >= self.next_send_at {
             return true;
         }
-        if self.pacing_timer_at.is_none_or(|at| self.next_send_at < at) {
-            self.pacing_timer_at = Some(self.next_send_at);
-            out.set_timer(TimerKind::Pacing, self.next_send_at);
-        }
+        self.pacing.wake_at(TimerKind::Pacing, self.next_send_at, out);
         false
     }
 
     /// The pacing timer event at `now`; true if it is the live one.
     pub fn on_pacing_timer(&mut self, now: SimTime) -> bool {
-        if self.pacing_timer_at != Some(now) {
-            return false;
-        }
-        self.pacing_timer_at = None;
-        true
+        self.pacing.take_event(now)
     }
 
     /// A packet left at `now`.
@@ -65,7 +50,7 @@ impl Ccid3 {
         let gap = SimDuration::from_secs_f64(self.s_bytes as f64 / self.rc.rate_bytes_per_s());
         self.next_send_at = self.next_send_at.max(now) + gap;
         self.sent_since_nofeedback_set = true;
-        if self.nofeedback_deadline.is_none() {
+        if !self.nofeedback.is_armed() {
             self.arm_nofeedback(now, out);
         }
     }
@@ -78,13 +63,8 @@ impl Ccid3 {
     }
 
     fn arm_nofeedback(&mut self, now: SimTime, out: &mut Outbox) {
-        let deadline = now + self.rc.nofeedback_timeout();
-        self.nofeedback_deadline = Some(deadline);
+        self.nofeedback.arm(TimerKind::NoFeedback, now + self.rc.nofeedback_timeout(), out);
         self.sent_since_nofeedback_set = false;
-        if self.nofeedback_timer_at.is_none_or(|at| deadline < at) {
-            self.nofeedback_timer_at = Some(deadline);
-            out.set_timer(TimerKind::NoFeedback, deadline);
-        }
     }
 
     /// A feedback packet arrived at `now`.
@@ -102,20 +82,9 @@ impl Ccid3 {
 
     /// The nofeedback timer event at `now`.
     pub fn on_nofeedback_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        if self.nofeedback_timer_at != Some(now) {
-            return;
-        }
-        self.nofeedback_timer_at = None;
-        match self.nofeedback_deadline {
-            None => {}
-            Some(d) if d > now => {
-                self.nofeedback_timer_at = Some(d);
-                out.set_timer(TimerKind::NoFeedback, d);
-            }
-            Some(_) => {
-                self.rc.on_no_feedback(now, !self.sent_since_nofeedback_set);
-                self.arm_nofeedback(now, out);
-            }
+        if self.nofeedback.fire(TimerKind::NoFeedback, now, out) {
+            self.rc.on_no_feedback(now, !self.sent_since_nofeedback_set);
+            self.arm_nofeedback(now, out);
         }
     }
 }

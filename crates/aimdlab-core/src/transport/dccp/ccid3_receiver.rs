@@ -16,6 +16,7 @@ use super::loss_intervals::LossIntervals;
 use super::params::DccpConfig;
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::receiver::DataArrival;
 use crate::transport::timer::TimerKind;
@@ -54,8 +55,7 @@ pub struct Ccid3Receiver {
     newest_arrival: SimTime,
     bytes_since_feedback: u64,
     last_feedback: Option<SimTime>,
-    feedback_due: Option<SimTime>,
-    feedback_timer_at: Option<SimTime>,
+    feedback: LazyTimer,
     p_reported: f64,
     events_at_window_start: u64,
 }
@@ -78,8 +78,7 @@ impl Ccid3Receiver {
             newest_arrival: SimTime::ZERO,
             bytes_since_feedback: 0,
             last_feedback: None,
-            feedback_due: None,
-            feedback_timer_at: None,
+            feedback: LazyTimer::default(),
             p_reported: 0.0,
             events_at_window_start: 0,
         }
@@ -150,7 +149,7 @@ impl Ccid3Receiver {
         // raises p (p is computed only then: it is the one per-packet cost worth avoiding).
         if self.last_feedback.is_none() || (new_event && self.p() > self.p_reported) {
             self.emit_feedback(now, out);
-        } else if self.feedback_due.is_none() {
+        } else if !self.feedback.is_armed() {
             self.arm(now, out);
         }
         DataArrival { first_arrival, in_order_advance: 0 }
@@ -175,32 +174,13 @@ impl Ccid3Receiver {
     fn arm(&mut self, now: SimTime, out: &mut Outbox) {
         let period = if self.rtt > SimDuration::ZERO { self.rtt } else { SimDuration::from_millis(100) };
         let due = self.last_feedback.unwrap_or(now) + period;
-        let due = due.max(now);
-        self.feedback_due = Some(due);
-        if self.feedback_timer_at.is_none_or(|at| due < at) {
-            self.feedback_timer_at = Some(due);
-            out.set_timer(TimerKind::Feedback, due);
-        }
+        self.feedback.arm(TimerKind::Feedback, due.max(now), out);
     }
 
     /// The feedback timer event at `now`.
     pub fn on_feedback_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        if self.feedback_timer_at != Some(now) {
-            return;
-        }
-        self.feedback_timer_at = None;
-        match self.feedback_due {
-            None => {}
-            Some(d) if d > now => {
-                self.feedback_timer_at = Some(d);
-                out.set_timer(TimerKind::Feedback, d);
-            }
-            Some(_) => {
-                self.feedback_due = None;
-                if self.bytes_since_feedback > 0 {
-                    self.emit_feedback(now, out);
-                }
-            }
+        if self.feedback.fire(TimerKind::Feedback, now, out) && self.bytes_since_feedback > 0 {
+            self.emit_feedback(now, out);
         }
     }
 
@@ -222,7 +202,6 @@ impl Ccid3Receiver {
         self.bytes_since_feedback = 0;
         self.last_feedback = Some(now);
         self.p_reported = p;
-        self.feedback_due = None;
         self.arm(now, out);
     }
 }

@@ -14,6 +14,7 @@ use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::{Ecn, Packet, SackBlocks};
+use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::segments::SegmentSizes;
@@ -47,8 +48,8 @@ pub struct DccpSender {
     buffer: Option<SendBuffer>,
     started: bool,
     app_open: bool,
-    rto_deadline: Option<SimTime>,
-    rto_timer_at: Option<SimTime>,
+    /// The retransmission timer (CCID-2).
+    rto: LazyTimer,
     /// Counters over the run.
     pub stats: SenderStats,
     stats_at_window_start: SenderStats,
@@ -79,8 +80,7 @@ impl DccpSender {
             buffer: self_paced.then(|| SendBuffer::new(cfg.send_buffer_pkts, cfg.buffer_policy)),
             started: false,
             app_open: true,
-            rto_deadline: None,
-            rto_timer_at: None,
+            rto: LazyTimer::default(),
             stats: SenderStats::default(),
             stats_at_window_start: SenderStats::default(),
         }
@@ -158,19 +158,11 @@ impl DccpSender {
         match &mut self.ccid {
             SenderCcid::Two(c) => {
                 c.on_send(seq, now);
-                if self.rto_deadline.is_none() {
-                    self.arm_rto(now + self.rtt.rto(), out);
+                if !self.rto.is_armed() {
+                    self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
                 }
             }
             SenderCcid::Three(c) => c.on_send(now, out),
-        }
-    }
-
-    fn arm_rto(&mut self, deadline: SimTime, out: &mut Outbox) {
-        self.rto_deadline = Some(deadline);
-        if self.rto_timer_at.is_none_or(|at| deadline < at) {
-            self.rto_timer_at = Some(deadline);
-            out.set_timer(TimerKind::Retransmit, deadline);
         }
     }
 
@@ -185,9 +177,9 @@ impl DccpSender {
                 let newly = c.on_ack(p, now, self.next_seq, &mut self.rtt, &mut self.stats);
                 if newly > 0 {
                     // RFC 6298 (5.2)/(5.3): restart on new acknowledgements, stop when none is out.
-                    self.rto_deadline = None;
+                    self.rto.stop();
                     if c.pipe() > 0 {
-                        self.arm_rto(now + self.rtt.rto(), out);
+                        self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
                     }
                 }
             }
@@ -198,20 +190,9 @@ impl DccpSender {
 
     /// The retransmission timer event at `now`.
     pub fn on_rto_timer(&mut self, now: SimTime, out: &mut Outbox) {
-        if self.rto_timer_at != Some(now) {
-            return; // superseded by an earlier timer event
+        if !self.rto.fire(TimerKind::Retransmit, now, out) {
+            return;
         }
-        self.rto_timer_at = None;
-        match self.rto_deadline {
-            None => return,
-            Some(d) if d > now => {
-                self.rto_timer_at = Some(d);
-                out.set_timer(TimerKind::Retransmit, d);
-                return;
-            }
-            Some(_) => {}
-        }
-        self.rto_deadline = None;
         let SenderCcid::Two(c) = &mut self.ccid else {
             return;
         };
@@ -226,8 +207,8 @@ impl DccpSender {
         c.on_timeout(now, self.next_seq, &self.rtt, &mut self.stats);
         self.rtt.on_timeout();
         self.try_send(now, out);
-        if self.rto_deadline.is_none() && self.pipe() > 0 {
-            self.arm_rto(now + self.rtt.rto(), out);
+        if !self.rto.is_armed() && self.pipe() > 0 {
+            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
         }
     }
 
