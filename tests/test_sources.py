@@ -77,6 +77,8 @@ def test_a_bad_trace_names_the_file_and_line(tmp_path, text, message):
         ({"kind": "trace"}, r"app\.file", "is missing; expected the path of a frame-size trace"),
         ({"kind": "trace", "file": "/no/such/trace.txt"}, r"app\.file", "cannot be read"),
         ({"kind": "voip", "codec_rate": "1bps"}, r"app\.codec_rate", "makes frames of 0 bytes"),
+        # 1000-byte payloads: a frame may make at most 10,000 packets (10,000,000 B).
+        ({"kind": "vbr", "i_mean": "20MB"}, r"app\.i_mean", "20000000 bytes make more than 10000 packets of 1000 payload bytes"),
     ],
 )
 def test_bad_source_settings_name_the_field(app, path, message):
@@ -92,3 +94,10 @@ def test_rfc3550_jitter_tracks_the_ipdv_and_both_are_zero_on_an_idle_path():
     sc["flows"].append(source({"kind": "vbr"}))
     f = run_checked(sc).flows.to_pandas().iloc[1]
     assert f["jitter_ms"] > 0.5 and 0.2 * f["jitter_ms"] < f["jitter_rfc3550_ms"] < 5 * f["jitter_ms"]
+
+
+def test_a_trace_frame_of_too_many_packets_is_refused(tmp_path):
+    trace = tmp_path / "huge.txt"
+    trace.write_text("0 0 I 100\n1 40 I 20000000\n")
+    with pytest.raises(aimdlab.ScenarioError, match=r"flows\[0\]\.app\.file: 20000000 bytes make more than 10000 packets"):
+        aimdlab.validate(dumbbell(flow=source({"kind": "trace", "file": str(trace)})))

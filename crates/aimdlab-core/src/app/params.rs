@@ -29,6 +29,11 @@ pub trait AppParams: Clone + Debug + Default + DeserializeOwned + JsonSchema {
     fn transfer_bytes(_config: &Self::Config) -> Option<u64> {
         None
     }
+    /// The largest message it writes at one instant (a video frame), bytes, with the field
+    /// that sets it; `None` for one packet at a time.
+    fn largest_message(_config: &Self::Config) -> Option<(&'static str, u64)> {
+        None
+    }
 }
 
 /// A self-paced source's `rate` must leave at least `MIN_SOURCE_GAP` between its `packet`-byte
@@ -47,3 +52,8 @@ pub fn check_source_rate(rate: Rate, packet: Bytes) -> Result<Rate, ParamError> 
     );
     Err(ParamError { field: "rate", message })
 }
+
+/// Most packets one application message (a video frame) may make: 10,000 (a 14.6 MB frame of
+/// 1460-byte payloads, far above any real frame). A larger one would put that many packets
+/// on the wire at one instant.
+pub const MAX_MESSAGE_PKTS: u64 = 10_000;

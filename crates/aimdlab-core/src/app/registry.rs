@@ -41,6 +41,10 @@ macro_rules! app_registry {
             pub fn transfer_bytes(&self) -> Option<u64> {
                 match self { $( AppConfig::$variant(c) => <$spec as $crate::app::params::AppParams>::transfer_bytes(c), )* }
             }
+            /// The largest message it writes at one instant, bytes, with the field that sets it.
+            pub fn largest_message(&self) -> Option<(&'static str, u64)> {
+                match self { $( AppConfig::$variant(c) => <$spec as $crate::app::params::AppParams>::largest_message(c), )* }
+            }
             /// The `kind` it was chosen as.
             pub fn kind(&self) -> &'static str {
                 match self { $( AppConfig::$variant(_) => <$spec as $crate::app::params::AppParams>::KIND, )* }

@@ -141,6 +141,9 @@ impl AppParams for TraceSpec {
         };
         Ok(TraceConfig { frames: Arc::new(frames), period })
     }
+    fn largest_message(cfg: &TraceConfig) -> Option<(&'static str, u64)> {
+        cfg.frames.iter().map(|f| f.1).max().map(|b| ("file", b))
+    }
     fn build(cfg: &TraceConfig, _packet: Bytes) -> Trace {
         Trace { cfg: cfg.clone(), next: 0, replay_start: SimTime::ZERO, stopped: false }
     }

@@ -51,6 +51,8 @@ impl Default for VbrSpec {
 pub struct VbrConfig {
     /// Time between frames.
     pub frame_interval: SimDuration,
+    /// The largest mean frame size, bytes, and its field.
+    pub largest_mean: (&'static str, u64),
     /// (μ, σ) of ln(size) for each position of the GOP.
     pub gop: Vec<(f64, f64)>,
 }
@@ -104,6 +106,7 @@ impl AppParams for VbrSpec {
         let sigma2 = (1.0 + self.cv * self.cv).ln();
         let lognormal = |mean: Bytes| ((mean.0.max(1) as f64).ln() - sigma2 / 2.0, sigma2.sqrt());
         let mut gop = Vec::new();
+        let mut largest_mean = ("i_mean", 0);
         for c in self.gop.chars() {
             let (field, mean) = match c.to_ascii_uppercase() {
                 'I' => ("i_mean", self.i_mean.0),
@@ -114,12 +117,18 @@ impl AppParams for VbrSpec {
             if mean.0 == 0 {
                 return Err(ParamError { field, message: "0 bytes; expected a mean frame size of at least 1B".into() });
             }
+            if mean.0 > largest_mean.1 {
+                largest_mean = (field, mean.0);
+            }
             gop.push(lognormal(mean));
         }
         if gop.is_empty() {
             return Err(ParamError { field: "gop", message: "is empty; expected a pattern of I, P and B frames such as \"IPPPPPPPPPPP\"".into() });
         }
-        Ok(VbrConfig { frame_interval: SimDuration::from_secs_f64(1.0 / self.frame_rate), gop })
+        Ok(VbrConfig { frame_interval: SimDuration::from_secs_f64(1.0 / self.frame_rate), largest_mean, gop })
+    }
+    fn largest_message(cfg: &VbrConfig) -> Option<(&'static str, u64)> {
+        Some(cfg.largest_mean)
     }
     fn build(cfg: &VbrConfig, _packet: Bytes) -> Vbr {
         Vbr { cfg: cfg.clone(), position: 0, stopped: false }

@@ -105,6 +105,9 @@ impl AppParams for VoipSpec {
         }
         Ok(VoipConfig { frame_bytes, frame: self.frame.0, on_mean: self.on.0, off_mean: self.off.0 })
     }
+    fn largest_message(cfg: &VoipConfig) -> Option<(&'static str, u64)> {
+        Some(("codec_rate", cfg.frame_bytes))
+    }
     fn build(cfg: &VoipConfig, _packet: Bytes) -> Voip {
         Voip { cfg: *cfg, talking_until: SimTime::ZERO, stopped: false }
     }

@@ -5,6 +5,7 @@ use super::plan::{FlowPlan, LinkPlan, Plan};
 use super::quantity::Size;
 use super::resolve_loss::resolve_loss;
 use super::schema::{AccessOverride, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology, TransportKind};
+use crate::app::params::MAX_MESSAGE_PKTS;
 use crate::app::spec::resolve_app;
 use crate::cc;
 use crate::error::ScenarioError;
@@ -270,6 +271,17 @@ fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDur
     let header = dccp.as_ref().map_or(tcp.header, |d| d.data_header);
     let packet = crate::units::Bytes(tcp.mss.0 + header.0);
     let app = resolve_app(&g.app, packet, &format!("{path}.app"))?;
+    // A message is cut into packets of `mss` payload bytes, all written at one instant.
+    if let Some((field, bytes)) = app.largest_message() {
+        if bytes.div_ceil(tcp.mss.0) > MAX_MESSAGE_PKTS {
+            let message = format!(
+                "{bytes} bytes make more than {MAX_MESSAGE_PKTS} packets of {} payload bytes at one instant; expected at most {}B (or a larger tcp.mss)",
+                tcp.mss.0,
+                MAX_MESSAGE_PKTS * tcp.mss.0
+            );
+            return err(format!("{path}.app.{field}"), message);
+        }
+    }
     let transport = match (g.transport, app.self_paced()) {
         (None, true) => TransportKind::Udp,
         (None, false) => TransportKind::Tcp,
