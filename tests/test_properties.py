@@ -149,6 +149,8 @@ def flow_groups(draw):
         "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
         "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
         "cwr_freeze": draw(st.booleans()),
+        "prr": draw(st.booleans()),
+        "limited_transmit": draw(st.booleans()),
         "rto_estimator": draw(st.sampled_from(["rfc6298", "linux"])),
         "timeout_ssthresh": draw(st.sampled_from(["controller", "half"])),
         "delayed_ack": draw(st.booleans()),

@@ -85,3 +85,18 @@ def test_timeout_ssthresh_half_reaches_the_controllers_and_changes_a_gaimd_run()
     assert not own["throughput_bps"].equals(half["throughput_bps"])
     with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.timeout_ssthresh: unknown variant `quarter`"):
         aimdlab.validate(dumbbell(tcp={"timeout_ssthresh": "quarter"}))
+
+
+def test_prr_and_limited_transmit_reach_the_sender_of_a_run():
+    # What PRR and limited transmit send on each ACK is a unit test of the sender
+    # (transport/sender/tests.rs); here: the fields reach a run that has a recovery, and a
+    # wrong type names the field.
+    def run(**tcp):
+        return run_checked(dumbbell(rate="10Mbps", delay="20ms", buffer="20pkt", duration="10s", tcp=tcp)).flows.to_pandas().iloc[0]
+
+    base, prr = run(), run(prr=True)
+    assert base["fast_retransmits"] >= 1
+    assert (base["retransmitted_pkts"], base["timeouts"]) != (prr["retransmitted_pkts"], prr["timeouts"])
+    assert not run(limited_transmit=False).equals(base)
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.prr: invalid type: string \"yes\", expected a boolean"):
+        aimdlab.validate(dumbbell(tcp={"prr": "yes"}))

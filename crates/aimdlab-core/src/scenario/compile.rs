@@ -186,6 +186,12 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     if let Some(v) = p.timeout_ssthresh {
         c.timeout_ssthresh = v;
     }
+    if let Some(v) = p.limited_transmit {
+        c.limited_transmit = v;
+    }
+    if let Some(v) = p.prr {
+        c.prr = v;
+    }
     if let Some(v) = p.initial_cwnd {
         if v == 0 {
             return err(format!("{path}.initial_cwnd"), "0 is not allowed; expected at least 1 packet");

@@ -231,6 +231,14 @@ pub struct TcpParams {
     /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
     /// `slowdown()` sets it). Built-in controllers only.
     pub timeout_ssthresh: Option<crate::transport::config::TimeoutSsthresh>,
+    /// Limited transmit (RFC 3042): before fast recovery, each duplicate ACK (or newly SACKed
+    /// segment) lets one new segment out. Default true (Linux and ns-3 do it); false as
+    /// ns-2's agents, where they free nothing until fast retransmit.
+    pub limited_transmit: Option<bool>,
+    /// Proportional Rate Reduction (RFC 6937, SSRB): fast recovery sends about one segment
+    /// per two delivered until pipe reaches ssthresh, instead of waiting for pipe to fall
+    /// below cwnd. Default false (RFC 6675's pipe rule); Linux and ns-3 run PRR.
+    pub prr: Option<bool>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,
     /// Initial slow-start threshold in packets. Default: unbounded.

@@ -77,6 +77,10 @@ pub struct TcpConfig {
     pub rto_estimator: RtoEstimator,
     /// The ssthresh a timeout leaves.
     pub timeout_ssthresh: TimeoutSsthresh,
+    /// Duplicate ACKs before fast recovery free room for new segments (RFC 3042).
+    pub limited_transmit: bool,
+    /// Fast recovery sends by Proportional Rate Reduction (RFC 6937).
+    pub prr: bool,
     /// Initial congestion window, packets.
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
@@ -112,6 +116,8 @@ impl Default for TcpConfig {
             cwr_freeze: false,
             rto_estimator: RtoEstimator::Rfc6298,
             timeout_ssthresh: TimeoutSsthresh::Controller,
+            limited_transmit: true,
+            prr: false,
             initial_cwnd_pkts: 10,
             initial_ssthresh_pkts: f64::INFINITY,
             min_rto: SimDuration::from_secs(1),

@@ -24,12 +24,20 @@
 //!   makes the controller reduce (`CongestionKind::Ecn`) at most once per window of data
 //!   (not again until the cumulative ACK passes what was sent at the reduction, nor during
 //!   or for the window of a loss recovery), and the next data packet carries CWR.
-//! - Not implemented: limited transmit (RFC 3042), lost-retransmission detection (a lost
-//!   retransmission is recovered by the timer), RACK, PRR, pacing, F-RTO.
+//! - Limited transmit (RFC 3042, `limited_transmit`, on by default): before fast recovery
+//!   each duplicate ACK (or SACKed segment) frees room for one new segment, because the
+//!   window is always run as `pipe` — as Linux's `tcp_packets_in_flight` does. Off (ns-2's
+//!   agents), the duplicate ACKs counted since the last new ACK free nothing until fast
+//!   retransmit.
+//! - With `prr` on, fast recovery sends what Proportional Rate Reduction (RFC 6937,
+//!   `prr.rs`) allows on each ACK instead of filling `pipe` up to cwnd.
+//! - Not implemented: lost-retransmission detection (a lost retransmission is recovered by
+//!   the timer), RACK-TLP, F-RTO.
 
 use super::config::{CwndGrowth, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use super::lazy_timer::LazyTimer;
 use super::outbox::Outbox;
+use super::prr::Prr;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::segments::SegmentSizes;
@@ -52,6 +60,12 @@ pub struct TcpSender {
     cwr_freeze: bool,
     timeout_ssthresh_halves: bool,
     ecn: bool,
+    limited_transmit: bool,
+    prr_on: bool,
+    /// PRR state of the current recovery.
+    prr: Prr,
+    /// Segments PRR still lets fast recovery send before the next ACK.
+    prr_budget: u64,
     dupthresh: u32,
     rwnd_pkts: u64,
     sizes: SegmentSizes,
@@ -106,6 +120,10 @@ impl TcpSender {
             cwr_freeze: cfg.cwr_freeze,
             timeout_ssthresh_halves: cfg.timeout_ssthresh == TimeoutSsthresh::Half,
             ecn: cfg.ecn,
+            limited_transmit: cfg.limited_transmit,
+            prr_on: cfg.prr,
+            prr: Prr::default(),
+            prr_budget: 0,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts,
             sizes,
@@ -145,8 +163,30 @@ impl TcpSender {
     #[inline]
     pub fn pipe(&self) -> u64 {
         let outstanding = self.snd_nxt - self.snd_una;
-        let sacked = if self.sack { self.sb.sacked_out } else { self.reno_sacked };
-        (outstanding + self.sb.retrans_out).saturating_sub(sacked + self.sb.lost_out)
+        (outstanding + self.sb.retrans_out).saturating_sub(self.sacked_pkts() + self.sb.lost_out)
+    }
+
+    /// Segments above the cumulative ACK known to have arrived: SACKed, or (without SACK)
+    /// stood for by duplicate ACKs.
+    #[inline]
+    fn sacked_pkts(&self) -> u64 {
+        if self.sack {
+            self.sb.sacked_out
+        } else {
+            self.reno_sacked
+        }
+    }
+
+    /// Whether the window has room for one more segment now.
+    #[inline]
+    fn window_open(&self, cwnd: u64) -> bool {
+        if self.in_recovery && self.prr_on {
+            return self.prr_budget > 0;
+        }
+        // Without limited transmit, the duplicate ACKs that have not (yet) started a
+        // recovery free no room.
+        let held = if self.limited_transmit || self.in_recovery { 0 } else { (self.dupacks as u64).min(self.sacked_pkts()) };
+        self.pipe() + held < cwnd
     }
 
     /// Whether the sender is in fast recovery.
@@ -218,6 +258,10 @@ impl TcpSender {
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
+        if self.in_recovery && self.prr_on {
+            self.prr.on_send();
+            self.prr_budget = self.prr_budget.saturating_sub(1);
+        }
         self.pace(size, now);
         // RFC 6298 (5.1); and, as Linux does, restart the timer when the first outstanding
         // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged.
@@ -247,7 +291,7 @@ impl TcpSender {
     /// rate from the controller, packets leave no faster than that rate.
     fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
         let cwnd = self.cc.cwnd_pkts().max(1.0) as u64;
-        while self.pipe() < cwnd {
+        while self.window_open(cwnd) {
             if self.paced_out(now, out) {
                 break;
             }
@@ -282,6 +326,11 @@ impl TcpSender {
         }
         self.congestion(CongestionKind::Loss, now);
         self.sb.mark_lost(self.snd_una);
+        if self.prr_on {
+            // PRR's first allowance (at least one segment) sends the retransmission.
+            self.prr = Prr::enter(self.snd_nxt - self.snd_una);
+            return;
+        }
         // RFC 6675 step 4.3 / RFC 5681 §3.2 step 2: retransmit the first lost segment now.
         if let Some(seq) = self.sb.next_lost(self.snd_una) {
             self.sb.mark_retransmitted(seq);
@@ -292,6 +341,7 @@ impl TcpSender {
     /// Processes an acknowledgement arriving at `now`.
     pub fn on_ack(&mut self, ack: &Packet, now: SimTime, out: &mut Outbox) {
         self.stats.acks_received += 1;
+        let delivered_before = self.snd_una + self.sacked_pkts();
         let cum = ack.seq.min(self.snd_nxt);
         let newly_cum = cum.saturating_sub(self.snd_una);
         if newly_cum > 0 {
@@ -347,6 +397,10 @@ impl TcpSender {
                 // Partial ACK (RFC 6582 §3.2 step 3).
                 self.sb.mark_lost(self.snd_una);
             }
+        }
+        if self.in_recovery && self.prr_on {
+            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
+            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
         }
         // Strictly above: the ACK that covers exactly the data outstanding at the last
         // reduction was sent before the receiver saw our CWR, so its echo is stale.
@@ -437,3 +491,6 @@ impl TcpSender {
         self.rtt.start_window();
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,84 @@
+//! The sender driven by scripted ACKs: what leaves on each ACK of a fast recovery.
+
+use super::*;
+use crate::cc::reno::Reno;
+use crate::net::packet::{PacketKind, SackBlocks};
+
+/// A SACK sender of one flow with a Reno window of `cwnd` packets (in congestion avoidance).
+fn sender(cfg: &TcpConfig, cwnd: f64) -> TcpSender {
+    TcpSender::new(FlowId(0), NodeId(1), cfg, SegmentSizes::new(1000, None), Controller::Reno(Reno::new(cwnd, cwnd)))
+}
+
+/// An ACK of everything below `cum` that also SACKs [`sack_start`, `sack_end`).
+fn ack(cum: u64, sack_start: u64, sack_end: u64, now: SimTime) -> Packet {
+    let mut sack = SackBlocks::new(cum);
+    if sack_end > sack_start {
+        sack.push(sack_start, sack_end);
+    }
+    Packet { kind: PacketKind::Ack, seq: cum, sack, echo_sent_at: SimTime::ZERO, ..Packet::data(FlowId(0), NodeId(0), cum, Bytes(40), now) }
+}
+
+/// A window of 100 segments with segment 0 lost: the 99 ACKs that SACK 1..=99 arrive 1 ms
+/// apart. Returns the segments sent on each ACK and the sender after the last one.
+fn single_loss(prr: bool) -> (Vec<usize>, TcpSender) {
+    let cfg = TcpConfig { prr, ..TcpConfig::default() };
+    let mut s = sender(&cfg, 100.0);
+    let mut out = Outbox::default();
+    s.start(SimTime::ZERO, &mut out);
+    assert_eq!(out.packets.len(), 100);
+    let mut sent = Vec::new();
+    for k in 1..=99u64 {
+        out.clear();
+        s.on_ack(&ack(0, 1, k + 1, at_ms(100 + k)), at_ms(100 + k), &mut out);
+        sent.push(out.packets.len());
+    }
+    (sent, s)
+}
+
+#[test]
+fn prr_spreads_a_single_loss_recovery_over_the_round_trip_without_a_burst() {
+    let (sent, s) = single_loss(true);
+    assert!(s.in_recovery());
+    // Limited transmit on the first two duplicate ACKs, fast retransmit on the third; from
+    // then on ⌈delivered · 50/100⌉ − out.
+    assert_eq!(sent[..2], [1, 1]);
+    assert_eq!(sent[2], 1, "the retransmission");
+    assert!(sent.iter().all(|&n| n <= 1), "no ACK releases more than one segment: {sent:?}");
+    let first_half: usize = sent[..50].iter().sum();
+    assert!((26..=28).contains(&first_half), "PRR sends through the first half of the round trip: {first_half}");
+    // Recovery ends near ssthresh: 50 in flight for a threshold of 50.
+    assert_eq!(s.cc.ssthresh_pkts(), 50.0);
+    assert!((49..=51).contains(&s.pipe()), "pipe {}", s.pipe());
+}
+
+#[test]
+fn rfc_6675_waits_half_a_round_trip_then_sends_one_per_ack() {
+    let (sent, s) = single_loss(false);
+    let first_half: usize = sent[..50].iter().sum();
+    // Only the retransmission (plus limited transmit's two on the first duplicate ACKs)
+    // until pipe falls below cwnd = 50.
+    assert_eq!(sent[..3], [1, 1, 1]);
+    assert!(first_half <= 3, "first half {first_half}: {sent:?}");
+    assert!((49..=51).contains(&s.pipe()), "pipe {}", s.pipe());
+}
+
+#[test]
+fn without_limited_transmit_the_first_duplicate_acks_send_nothing() {
+    for (limited_transmit, expected) in [(true, [1, 1]), (false, [0, 0])] {
+        let cfg = TcpConfig { limited_transmit, ..TcpConfig::default() };
+        let mut s = sender(&cfg, 10.0);
+        let mut out = Outbox::default();
+        s.start(SimTime::ZERO, &mut out);
+        let mut sent = [0; 2];
+        for k in 1..=2u64 {
+            out.clear();
+            s.on_ack(&ack(0, 1, k + 1, at_ms(100 + k)), at_ms(100 + k), &mut out);
+            sent[k as usize - 1] = out.packets.len();
+        }
+        assert_eq!(sent, expected, "limited_transmit = {limited_transmit}");
+    }
+}
+
+fn at_ms(ms: u64) -> SimTime {
+    SimTime::ZERO + crate::units::SimDuration::from_millis(ms)
+}
