@@ -26,6 +26,11 @@ pub struct AckEvent {
     pub in_recovery: bool,
     /// Segments in flight after this ACK (RFC 6675 `pipe`).
     pub pkts_in_flight: u64,
+    /// Oldest unacknowledged segment number after this ACK (DCCP: one above the newest
+    /// acknowledged packet): with `snd_nxt`, marks round trips (HyStart's rounds).
+    pub snd_una: u64,
+    /// Next new segment number to be sent.
+    pub snd_nxt: u64,
 }
 
 /// The kind of congestion signal.

@@ -9,16 +9,22 @@
 //! - Congestion (§4.6, 4.7): `W_max = cwnd` (fast convergence: `cwnd·(1 + β)/2` when below
 //!   the previous W_max), `ssthresh = cwnd = max(β·cwnd, 2)`, β = 0.7; a timeout sets cwnd
 //!   to 1 and starts a new epoch when congestion avoidance resumes (§4.8).
+//! - Parameters: `beta` (β_cubic, default 0.7; Linux's is 717/1024 ≈ 0.7002),
+//!   `fast_convergence` (§4.7, default on as in Linux and ns-3) and `hystart` (Linux's
+//!   hybrid slow start, `hystart.rs`; default off — RFC 9438 leaves slow start to RFC 5681 —
+//!   and on in Linux and ns-3).
 
 use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::hystart::HyStart;
+use super::params::check_fraction;
 use super::params::{Names, Checked, ControllerParams};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::units::SimTime;
+use crate::units::{SimDuration, SimTime};
 
 /// C of RFC 9438 eq. 1, packets/s³.
 pub const C: f64 = 0.4;
-/// β_cubic of RFC 9438 §4.6.
+/// β_cubic of RFC 9438 §4.6 (the default of `beta`).
 pub const BETA: f64 = 0.7;
 
 /// CUBIC's W_cubic(t) (RFC 9438 eq. 1), packets, `t` in seconds from the epoch start.
@@ -40,28 +46,60 @@ pub struct Cubic {
     k: f64,
     epoch_start: Option<SimTime>,
     w_est: f64,
+    beta: f64,
+    fast_convergence: bool,
+    /// HyStart's state, when it runs.
+    hystart: Option<HyStart>,
+    /// When the last reduction started an epoch (HyStart ignores RTT samples for 1 s after).
+    reduced_at: Option<SimTime>,
 }
 
 impl Cubic {
-    /// CUBIC starting at `cwnd` packets with threshold `ssthresh`.
+    /// CUBIC with RFC 9438's defaults starting at `cwnd` packets with threshold `ssthresh`.
     pub fn new(cwnd: f64, ssthresh: f64) -> Self {
-        Cubic { cwnd, ssthresh, w_max: 0.0, k: 0.0, epoch_start: None, w_est: cwnd }
+        CubicParams::default().build("cubic", cwnd, ssthresh)
     }
 }
 
-/// CUBIC's parameters: none yet (C = 0.4 and β = 0.7 are RFC 9438's).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// CUBIC's parameters (C = 0.4 is RFC 9438's).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-pub struct CubicParams {}
+pub struct CubicParams {
+    /// β_cubic, the window kept at a loss, in (0, 1). Default 0.7 (RFC 9438 §4.6).
+    pub beta: f64,
+    /// Fast convergence (RFC 9438 §4.7): a loss below the previous W_max remembers
+    /// W_max·(1 + β)/2. Default true.
+    pub fast_convergence: bool,
+    /// HyStart (Linux's hybrid slow start: leave slow start on an ACK train or an RTT rise
+    /// before the first loss). Default false.
+    pub hystart: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        CubicParams { beta: BETA, fast_convergence: true, hystart: false }
+    }
+}
 
 impl ControllerParams for CubicParams {
     type Controller = Cubic;
     const NAMES: Names<Self> = &[("cubic", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
-        Ok(())
+        check_fraction("beta", self.beta, "the window kept at a loss")
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Cubic {
-        Cubic::new(cwnd_pkts, ssthresh_pkts)
+        Cubic {
+            cwnd: cwnd_pkts,
+            ssthresh: ssthresh_pkts,
+            w_max: 0.0,
+            k: 0.0,
+            epoch_start: None,
+            w_est: cwnd_pkts,
+            beta: self.beta,
+            fast_convergence: self.fast_convergence,
+            hystart: self.hystart.then(HyStart::default),
+            reduced_at: None,
+        }
     }
 }
 
@@ -71,6 +109,13 @@ impl CongestionControl for Cubic {
     }
 
     fn on_ack(&mut self, ev: &AckEvent) {
+        if let Some(h) = self.hystart.as_mut() {
+            // Linux runs HyStart from `pkts_acked`, on every ACK with an RTT sample.
+            let settling = self.reduced_at.is_some_and(|t| ev.now.saturating_since(t) < SimDuration::from_secs(1));
+            if h.on_ack(ev, self.cwnd, self.cwnd < self.ssthresh, settling).is_some() {
+                self.ssthresh = self.cwnd;
+            }
+        }
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
@@ -88,7 +133,7 @@ impl CongestionControl for Cubic {
         });
         let t = ev.now.saturating_since(start).as_secs_f64();
         let rtt = ev.srtt.as_secs_f64();
-        let alpha = 3.0 * (1.0 - BETA) / (1.0 + BETA);
+        let alpha = 3.0 * (1.0 - self.beta) / (1.0 + self.beta);
         self.w_est += alpha * ev.newly_acked_pkts as f64 / self.cwnd;
         let cubic_now = w_cubic(t, self.k, self.w_max);
         if cubic_now < self.w_est {
@@ -100,18 +145,22 @@ impl CongestionControl for Cubic {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let _ = ev.now;
-        self.w_max = if self.cwnd < self.w_max { self.cwnd * (1.0 + BETA) / 2.0 } else { self.cwnd };
-        let reduced = self.cwnd * BETA;
+        self.w_max = if self.fast_convergence && self.cwnd < self.w_max { self.cwnd * (1.0 + self.beta) / 2.0 } else { self.cwnd };
+        let reduced = self.cwnd * self.beta;
         cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
         match ev.kind {
             CongestionKind::Loss | CongestionKind::Ecn => {
                 self.k = k_of(self.w_max, self.cwnd);
                 self.w_est = self.cwnd;
                 self.epoch_start = Some(ev.now);
+                self.reduced_at = Some(ev.now);
             }
             CongestionKind::Timeout => {
                 self.epoch_start = None;
+                self.reduced_at = None;
+                if let Some(h) = self.hystart.as_mut() {
+                    h.reset();
+                }
             }
         }
     }
@@ -134,7 +183,6 @@ impl CongestionControl for Cubic {
 mod tests {
     use super::super::testing::{ack_at, congestion};
     use super::*;
-    use crate::units::SimDuration;
 
     #[test]
     fn k_and_the_curve_match_rfc9438() {

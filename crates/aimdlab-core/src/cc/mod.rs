@@ -9,6 +9,7 @@
 //! `registry!` list below.
 
 pub mod congestion_control;
+pub mod hystart;
 pub mod params;
 pub mod rate_control;
 pub mod registry;

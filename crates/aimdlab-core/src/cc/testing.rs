@@ -20,6 +20,8 @@ pub fn ack_at(n: u64, now: SimTime, ece: bool) -> AckEvent {
         ece,
         in_recovery: false,
         pkts_in_flight: 0,
+        snd_una: 0,
+        snd_nxt: 0,
     }
 }
 

@@ -424,6 +424,8 @@ impl TcpSender {
                 // holds still as in recovery, when `cwr_freeze` is on.
                 in_recovery: self.in_recovery || (self.cwr_freeze && self.ecn_reduced && self.snd_una <= self.ecn_recover),
                 pkts_in_flight: self.pipe(),
+                snd_una: self.snd_una,
+                snd_nxt: self.snd_nxt,
             };
             if self.per_segment && newly_cum > 1 {
                 // Each acknowledged segment is one step of growth (the RTT sample and the ECN

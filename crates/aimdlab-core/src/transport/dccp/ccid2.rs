@@ -142,6 +142,8 @@ impl Ccid2 {
             ece: p.ece,
             in_recovery: false,
             pkts_in_flight: self.pipe,
+            snd_una: newest.map_or(0, |n| n + 1),
+            snd_nxt: next_seq,
         };
         for _ in 0..newly {
             self.cc.on_ack(&ev);
