@@ -66,3 +66,21 @@ def test_cwr_freeze_holds_the_window_for_a_round_trip_after_an_ecn_cut():
 
     assert grows_after_cuts(False) > 0.8  # RFC 3168 keeps growing
     assert grows_after_cuts(True) == 0.0  # Linux's and ns-3's CWR: not until the window is acknowledged
+
+
+def test_timestamps_add_12_bytes_and_quick_acks_answer_the_first_segments_one_by_one():
+    def run(duration, **tcp):
+        r = run_checked(dumbbell(duration=duration, tcp={"delayed_ack": True, **tcp}))
+        links = r.links.to_pandas().set_index("name")
+        return links.loc["r1->r2"], links.loc["r2->r1"], r.flows.to_pandas().iloc[0]["received_pkts"]
+
+    data, acks, _ = run("0.2s", timestamps=True)
+    assert data["tx_bytes"] / data["tx_pkts"] == 1000 + 40 + 12
+    assert acks["tx_bytes"] / acks["tx_pkts"] == 40 + 12
+    # The first 0.1 s: slow start from 10 packets, no loss yet. With delayed ACKs every
+    # second segment is acknowledged; Linux's quick-ACK mode answers the first 16 each.
+    _, acks, received = run("0.1s")
+    assert acks["tx_pkts"] == received // 2
+    _, acks, received = run("0.1s", quickacks=16)
+    assert received > 16
+    assert acks["tx_pkts"] == 16 + (received - 16) // 2

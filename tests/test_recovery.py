@@ -100,3 +100,23 @@ def test_prr_and_limited_transmit_reach_the_sender_of_a_run():
     assert not run(limited_transmit=False).equals(base)
     with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.prr: invalid type: string \"yes\", expected a boolean"):
         aimdlab.validate(dumbbell(tcp={"prr": "yes"}))
+
+
+def test_first_decrease_half_halves_a_gaimd_flows_first_cut_in_congestion_avoidance():
+    # GAIMD(β = 0.875) from ssthresh 20 (congestion avoidance from the start) on a path whose
+    # first loss comes near 60 packets: ns-2's slowdown() halves that first cut, GAIMD's own
+    # rule keeps 7/8.
+    def min_cwnd_after_first_cut(rule):
+        sc = dumbbell(rate="10Mbps", delay="20ms", buffer="20pkt", duration="20s", sample_interval="1ms", tcp={"first_decrease": rule, "initial_ssthresh": 20}, flow={"cc": {"name": "gaimd", "beta": 0.875, "alpha": "tcp-friendly"}})
+        ts = run_checked(sc).timeseries.to_pandas()
+        cwnd = ts["cwnd_pkts"].to_numpy()
+        drops = [i for i in range(1, len(cwnd)) if cwnd[i] < cwnd[i - 1] - 1]
+        first = drops[0]
+        return cwnd[first - 1], cwnd[first]
+
+    before, after = min_cwnd_after_first_cut("controller")
+    assert after == pytest.approx(0.875 * before, rel=0.02)
+    before, after = min_cwnd_after_first_cut("half")
+    assert after == pytest.approx(0.5 * before, rel=0.02)
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.first_decrease: unknown variant `third`"):
+        aimdlab.validate(dumbbell(tcp={"first_decrease": "third"}))

@@ -75,10 +75,7 @@ impl Flow {
                 if plan.app.self_paced() {
                     sender.limit_to_offered(); // sends only what the application has offered
                 }
-                (
-                    SenderEndpoint::Tcp(sender),
-                    ReceiverEndpoint::Tcp(TcpReceiver::new(id, plan.src, tcp.header, tcp.sack, tcp.delayed_ack, tcp.delayed_ack_timeout)),
-                )
+                (SenderEndpoint::Tcp(sender), ReceiverEndpoint::Tcp(TcpReceiver::new(id, plan.src, tcp)))
             }
         };
         Flow {

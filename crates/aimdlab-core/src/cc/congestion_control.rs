@@ -58,6 +58,10 @@ pub struct CongestionEvent {
     /// After a timeout, set ssthresh to half the window whatever the controller's own cut
     /// (ns-2's `slowdown()`: `tcp.timeout_ssthresh = "half"`).
     pub timeout_ssthresh_halves: bool,
+    /// This loss or ECN decrease halves the window whatever the controller's own cut
+    /// (ns-2's `slowdown()` with `first_decrease_`: the connection's first decrease, and any
+    /// decrease in slow start; `tcp.first_decrease = "half"`).
+    pub halves_window: bool,
 }
 
 /// A congestion controller.
@@ -101,11 +105,13 @@ pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool 
 /// loss or an ECN echo, and 1 packet after a timeout (RFC 5681 §3.1 eq. 4 and the timeout
 /// rule, with the controller's own reduced window in place of FlightSize/2). With
 /// `ev.timeout_ssthresh_halves`, a timeout sets ssthresh to half the window instead, as ns-2's
-/// `slowdown()` does for every decrease factor.
+/// `slowdown()` does for every decrease factor; with `ev.halves_window`, a loss or ECN
+/// decrease halves the window (ns-2's first decrease and decreases in slow start).
 #[inline]
 pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, ev: &CongestionEvent) {
     let kind = ev.kind;
-    let reduced_pkts = if kind == CongestionKind::Timeout && ev.timeout_ssthresh_halves { *cwnd / 2.0 } else { reduced_pkts };
+    let halves = if kind == CongestionKind::Timeout { ev.timeout_ssthresh_halves } else { ev.halves_window };
+    let reduced_pkts = if halves { *cwnd / 2.0 } else { reduced_pkts };
     *ssthresh = reduced_pkts.max(2.0);
     *cwnd = match kind {
         CongestionKind::Loss | CongestionKind::Ecn => *ssthresh,

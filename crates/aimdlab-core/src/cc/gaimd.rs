@@ -188,6 +188,18 @@ mod tests {
     }
 
     #[test]
+    fn an_ns2_first_decrease_halves_then_beta_applies() {
+        // tcp.first_decrease = "half": the sender marks the connection's first decrease.
+        let mut g = Gaimd::new(0.31, 0.875, 40.0, 20.0);
+        let mut ev = congestion(CongestionKind::Loss);
+        ev.halves_window = true;
+        g.on_congestion(&ev);
+        assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (20.0, 20.0));
+        g.on_congestion(&congestion(CongestionKind::Loss));
+        assert_eq!(g.cwnd_pkts(), 17.5);
+    }
+
+    #[test]
     fn the_first_loss_in_slow_start_halves() {
         let mut g = Gaimd::new(0.31, 0.875, 64.0, f64::INFINITY);
         g.on_ack(&ack(1));

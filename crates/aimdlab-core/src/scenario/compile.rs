@@ -186,6 +186,9 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     if let Some(v) = p.timeout_ssthresh {
         c.timeout_ssthresh = v;
     }
+    if let Some(v) = p.first_decrease {
+        c.first_decrease = v;
+    }
     if let Some(v) = p.limited_transmit {
         c.limited_transmit = v;
     }
@@ -232,6 +235,15 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
             return err(format!("{path}.delayed_ack_timeout"), format!("{} is too short; expected at least {MIN_TIMER}", v.0));
         }
         c.delayed_ack_timeout = v.0;
+    }
+    if let Some(v) = p.quickacks {
+        if v > 1000 {
+            return err(format!("{path}.quickacks"), format!("{v} is out of range; expected 0 to 1000 segments (Linux: 16)"));
+        }
+        c.quickacks = v;
+    }
+    if let Some(v) = p.timestamps {
+        c.timestamps = v;
     }
     if let Some(v) = p.receive_window {
         let pkts = match v.0 {

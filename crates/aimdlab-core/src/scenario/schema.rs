@@ -231,9 +231,12 @@ pub struct TcpParams {
     /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
     /// `slowdown()` sets it). Built-in controllers only.
     pub timeout_ssthresh: Option<crate::transport::config::TimeoutSsthresh>,
-    /// Limited transmit (RFC 3042): before fast recovery, each duplicate ACK (or newly SACKed
-    /// segment) lets one new segment out. Default true (Linux and ns-3 do it); false as
-    /// ns-2's agents, where they free nothing until fast retransmit.
+    /// The first window decrease of the connection, and any decrease in slow start:
+    /// `"controller"` (its own cut; the default) or `"half"` (halve whatever the controller's
+    /// β, as ns-2's `slowdown()` does with `first_decrease_`). Built-in controllers only.
+    pub first_decrease: Option<crate::transport::config::FirstDecrease>,
+    /// Limited transmit (RFC 3042): before fast recovery, each of the first duplicate ACKs
+    /// lets one new segment out. Default true, as in Linux, ns-3 and ns-2 (`singledup_ 1`).
     pub limited_transmit: Option<bool>,
     /// Proportional Rate Reduction (RFC 6937, SSRB): fast recovery sends about one segment
     /// per two delivered until pipe reaches ssthresh, instead of waiting for pipe to fall
@@ -255,6 +258,13 @@ pub struct TcpParams {
     pub delayed_ack: Option<bool>,
     /// Longest a delayed ACK waits. Default `"40ms"` (Linux's minimum ATO).
     pub delayed_ack_timeout: Option<Duration>,
+    /// Linux's quick-ACK mode: the receiver acknowledges each of the first `quickacks`
+    /// segments at once (again after 1 s without data, and the next two after a first CE
+    /// mark), delaying ACKs only after that. Default 0; Linux: 16 (`TCP_MAX_QUICKACKS`).
+    pub quickacks: Option<u32>,
+    /// The timestamps option (RFC 7323) on every TCP packet: 12 header bytes more, data and
+    /// ACKs (RTT samples come from the timestamp echo either way). Default false.
+    pub timestamps: Option<bool>,
     /// Receiver window in packets or bytes. Default `"65535pkt"`.
     pub receive_window: Option<BufferSize>,
     /// Each data packet leaves its host after an extra random delay, uniform in

@@ -30,6 +30,18 @@ pub enum TimeoutSsthresh {
     Half,
 }
 
+/// What the first window decrease of a connection does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstDecrease {
+    /// The controller's own cut, every time.
+    #[default]
+    Controller,
+    /// The first decrease of the connection, and any decrease in slow start, halves the
+    /// window whatever the controller's β (ns-2's `slowdown()` with `first_decrease_`).
+    Half,
+}
+
 /// How the retransmission timeout is computed from RTT samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -77,6 +89,8 @@ pub struct TcpConfig {
     pub rto_estimator: RtoEstimator,
     /// The ssthresh a timeout leaves.
     pub timeout_ssthresh: TimeoutSsthresh,
+    /// What the first decrease does.
+    pub first_decrease: FirstDecrease,
     /// Duplicate ACKs before fast recovery free room for new segments (RFC 3042).
     pub limited_transmit: bool,
     /// Fast recovery sends by Proportional Rate Reduction (RFC 6937).
@@ -97,12 +111,28 @@ pub struct TcpConfig {
     pub delayed_ack: bool,
     /// Longest wait of a delayed ACK.
     pub delayed_ack_timeout: SimDuration,
+    /// Linux's quick-ACK mode: this many segments are each acknowledged at once at the
+    /// start, and again after 1 s without data (0: never).
+    pub quickacks: u32,
+    /// Every TCP packet carries the timestamps option (RFC 7323): 12 more header bytes.
+    pub timestamps: bool,
     /// Receiver window, packets.
     pub receive_window_pkts: u64,
     /// Data packets are sent ECN-capable.
     pub ecn: bool,
     /// Each data packet leaves the host after an extra uniform delay in [0, send_jitter).
     pub send_jitter: SimDuration,
+}
+
+/// Bytes of the timestamps option on the wire: kind, length, two 4-byte values, and two
+/// NOPs that align it (RFC 7323 Appendix A).
+pub const TIMESTAMPS_OPTION: Bytes = Bytes(12);
+
+impl TcpConfig {
+    /// Header bytes of every TCP packet: `header`, plus the timestamps option when on.
+    pub fn tcp_header(&self) -> Bytes {
+        Bytes(self.header.0 + if self.timestamps { TIMESTAMPS_OPTION.0 } else { 0 })
+    }
 }
 
 impl Default for TcpConfig {
@@ -116,6 +146,7 @@ impl Default for TcpConfig {
             cwr_freeze: false,
             rto_estimator: RtoEstimator::Rfc6298,
             timeout_ssthresh: TimeoutSsthresh::Controller,
+            first_decrease: FirstDecrease::Controller,
             limited_transmit: true,
             prr: false,
             initial_cwnd_pkts: 10,
@@ -126,6 +157,8 @@ impl Default for TcpConfig {
             dupthresh: 3,
             delayed_ack: false,
             delayed_ack_timeout: SimDuration::from_millis(40),
+            quickacks: 0,
+            timestamps: false,
             receive_window_pkts: 65535,
             ecn: false,
             send_jitter: SimDuration::ZERO,

@@ -5,9 +5,13 @@
 //! (RFC 5681 §4.2); otherwise, with delayed ACKs, at the second in-order segment or when the
 //! timer runs out. The ACK echoes the send time of the earliest segment it acknowledges
 //! first (RFC 7323's timestamp echo rule), so RTT samples include the delay of the ACK.
+//! Quick-ACK (Linux's `tcp_incr_quickack` / `tcp_enter_quickack_mode`, with `quickacks` > 0):
+//! the first `quickacks` segments, and as many again after 1 s without data (a receiver's
+//! initial RTO), are each acknowledged at once; so are the next two after a first CE mark.
 //! SACK blocks: the block holding the segment that triggered the ACK first, then the most
 //! recently changed others (RFC 2018 §4), at most three.
 
+use super::config::TcpConfig;
 use super::outbox::Outbox;
 use super::timer::TimerKind;
 use crate::ids::{FlowId, NodeId};
@@ -47,18 +51,31 @@ pub struct TcpReceiver {
     ece: bool,
     /// When the delayed-ACK timer runs out, while a segment waits for its ACK.
     dack_deadline: Option<SimTime>,
+    /// Segments granted on entering quick-ACK mode.
+    quickacks: u32,
+    /// ACKs still to be sent at once (Linux's `icsk_ack.quick`).
+    quick: u32,
+    /// When the last data segment arrived.
+    last_data_at: Option<SimTime>,
 }
 
+/// Data idle for longer than this restarts quick-ACK mode (Linux: the receiver's RTO, which
+/// stays at its initial 1 s on a host that only receives).
+const QUICKACK_IDLE: SimDuration = SimDuration::from_secs(1);
+
 impl TcpReceiver {
-    /// A receiver of `flow` whose ACKs go back to node `src`.
-    pub fn new(flow: FlowId, src: NodeId, header: Bytes, sack: bool, delayed_ack: bool, delayed_ack_timeout: SimDuration) -> Self {
+    /// A receiver of `flow` with settings `cfg` whose ACKs go back to node `src`.
+    pub fn new(flow: FlowId, src: NodeId, cfg: &TcpConfig) -> Self {
         TcpReceiver {
             flow,
             src,
-            header,
-            sack,
-            delayed_ack,
-            delayed_ack_timeout,
+            header: cfg.tcp_header(),
+            sack: cfg.sack,
+            delayed_ack: cfg.delayed_ack,
+            delayed_ack_timeout: cfg.delayed_ack_timeout,
+            quickacks: cfg.quickacks,
+            quick: 0,
+            last_data_at: None,
             rcv_nxt: 0,
             ooo: Vec::new(),
             touch: 0,
@@ -134,6 +151,7 @@ impl TcpReceiver {
             ccid_value: 0,
         });
         self.pending = 0;
+        self.quick = self.quick.saturating_sub(1);
         if self.dack_deadline.take().is_some() {
             out.cancel_timer(TimerKind::DelayedAck);
         }
@@ -145,8 +163,15 @@ impl TcpReceiver {
             self.ece = false;
         }
         if p.ecn == Ecn::Ce {
+            if !self.ece && self.quickacks > 0 {
+                self.quick = self.quick.max(2);
+            }
             self.ece = true;
         }
+        if self.quickacks > 0 && self.last_data_at.is_none_or(|t| now.saturating_since(t) > QUICKACK_IDLE) {
+            self.quick = self.quick.max(self.quickacks);
+        }
+        self.last_data_at = Some(now);
         let echo = (p.sent_at, p.is_retransmission);
         let seq = p.seq;
         if seq < self.rcv_nxt {
@@ -168,7 +193,7 @@ impl TcpReceiver {
             self.rcv_nxt = self.rcv_nxt.max(b.end);
             self.ooo.remove(0);
         }
-        if filled_hole || !self.delayed_ack || self.pending >= 1 {
+        if filled_hole || !self.delayed_ack || self.pending >= 1 || self.quick > 0 {
             let echo = if self.pending >= 1 { self.pending_echo } else { echo };
             self.emit_ack(now, echo, None, out);
         } else {
@@ -203,7 +228,7 @@ mod tests {
     #[test]
     fn hole_gives_dupacks_with_sack_then_a_cumulative_ack() {
         // Segments 0, 1 arrive; 2 is lost; 3, 4 arrive; then 2 is retransmitted.
-        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), Bytes(40), true, false, SimDuration::from_millis(40));
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), &TcpConfig::default());
         let mut out = Outbox::default();
         for s in [0, 1, 3, 4] {
             r.on_data(&data(s), SimTime(10), &mut out);
@@ -219,7 +244,7 @@ mod tests {
 
     #[test]
     fn delayed_ack_every_second_segment_or_on_timer() {
-        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), Bytes(40), true, true, SimDuration::from_millis(40));
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), &TcpConfig { delayed_ack: true, ..TcpConfig::default() });
         let mut out = Outbox::default();
         r.on_data(&data(0), SimTime(0), &mut out);
         assert!(out.packets.is_empty());
@@ -239,7 +264,7 @@ mod tests {
 
     #[test]
     fn sack_blocks_most_recent_first() {
-        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), Bytes(40), true, false, SimDuration::from_millis(40));
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), &TcpConfig::default());
         let mut out = Outbox::default();
         for s in [2, 4, 6, 8] {
             r.on_data(&data(s), SimTime(0), &mut out);
@@ -247,5 +272,26 @@ mod tests {
         assert_eq!(out.packets[3].sack.to_vec(), vec![(8, 9), (6, 7), (4, 5)]);
         r.on_data(&data(3), SimTime(0), &mut out);
         assert_eq!(out.packets[4].sack.to_vec(), vec![(2, 5), (8, 9), (6, 7)]);
+    }
+
+    #[test]
+    fn quick_ack_mode_acknowledges_the_first_16_segments_at_once_and_again_after_idle() {
+        let cfg = TcpConfig { delayed_ack: true, quickacks: 16, timestamps: true, ..TcpConfig::default() };
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), &cfg);
+        let mut out = Outbox::default();
+        let ms = |m: u64| SimTime::ZERO + SimDuration::from_millis(m);
+        for s in 0..20 {
+            r.on_data(&data(s), ms(s), &mut out);
+        }
+        // 16 immediate ACKs, then every second segment: 18, 20.
+        let acks: Vec<u64> = out.packets.iter().map(|a| a.seq).collect();
+        assert_eq!(acks, (1..=16).chain([18, 20]).collect::<Vec<_>>());
+        assert_eq!(out.packets[0].size, Bytes(52), "40 B of headers + 12 B of timestamps");
+        // 1.5 s later the receiver is idle again: quick-ACK mode restarts.
+        out.clear();
+        for s in 20..24 {
+            r.on_data(&data(s), ms(1500 + s), &mut out);
+        }
+        assert_eq!(out.packets.len(), 4);
     }
 }

@@ -26,15 +26,16 @@
 //!   or for the window of a loss recovery), and the next data packet carries CWR.
 //! - Limited transmit (RFC 3042, `limited_transmit`, on by default): before fast recovery
 //!   each duplicate ACK (or SACKed segment) frees room for one new segment, because the
-//!   window is always run as `pipe` — as Linux's `tcp_packets_in_flight` does. Off (ns-2's
-//!   agents), the duplicate ACKs counted since the last new ACK free nothing until fast
-//!   retransmit.
+//!   window is always run as `pipe` — as Linux's `tcp_packets_in_flight` does. Classic
+//!   Reno sends one new segment on each of the first `dupthresh` − 1 duplicate ACKs (ns-2's
+//!   `singledup_`). Off, the duplicate ACKs counted since the last new ACK free nothing
+//!   until fast retransmit.
 //! - With `prr` on, fast recovery sends what Proportional Rate Reduction (RFC 6937,
 //!   `prr.rs`) allows on each ACK instead of filling `pipe` up to cwnd.
 //! - Not implemented: lost-retransmission detection (a lost retransmission is recovered by
 //!   the timer), RACK-TLP, F-RTO.
 
-use super::config::{CwndGrowth, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, FirstDecrease, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use super::lazy_timer::LazyTimer;
 use super::outbox::Outbox;
 use super::prr::Prr;
@@ -59,6 +60,9 @@ pub struct TcpSender {
     per_segment: bool,
     cwr_freeze: bool,
     timeout_ssthresh_halves: bool,
+    first_decrease_halves: bool,
+    /// The window has been cut before (ns-2's `first_decrease_` is then 0).
+    decreased: bool,
     ecn: bool,
     limited_transmit: bool,
     prr_on: bool,
@@ -113,12 +117,14 @@ impl TcpSender {
         TcpSender {
             flow,
             dst,
-            header: cfg.header,
+            header: cfg.tcp_header(),
             sack: cfg.sack,
             recovery: cfg.recovery,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
             timeout_ssthresh_halves: cfg.timeout_ssthresh == TimeoutSsthresh::Half,
+            first_decrease_halves: cfg.first_decrease == FirstDecrease::Half,
+            decreased: false,
             ecn: cfg.ecn,
             limited_transmit: cfg.limited_transmit,
             prr_on: cfg.prr,
@@ -183,10 +189,20 @@ impl TcpSender {
         if self.in_recovery && self.prr_on {
             return self.prr_budget > 0;
         }
-        // Without limited transmit, the duplicate ACKs that have not (yet) started a
-        // recovery free no room.
-        let held = if self.limited_transmit || self.in_recovery { 0 } else { (self.dupacks as u64).min(self.sacked_pkts()) };
-        self.pipe() + held < cwnd
+        if self.in_recovery {
+            return self.pipe() < cwnd;
+        }
+        let dupacks = self.dupacks as u64;
+        let in_flight = match (self.limited_transmit, self.recovery) {
+            // Classic Reno counts no duplicate ACK outside recovery; limited transmit lets
+            // one new segment out for each of the first dupthresh − 1 (ns-2's `singledup_`).
+            (true, Recovery::Reno) => self.pipe().saturating_sub(dupacks.min(self.dupthresh as u64 - 1)),
+            (true, _) => self.pipe(),
+            // Without limited transmit, the duplicate ACKs that have not (yet) started a
+            // recovery free no room.
+            (false, _) => self.pipe() + dupacks.min(self.sacked_pkts()),
+        };
+        in_flight < cwnd
     }
 
     /// Whether the sender is in fast recovery.
@@ -310,8 +326,16 @@ impl TcpSender {
     }
 
     fn congestion(&mut self, kind: CongestionKind, now: SimTime) {
-        let ev =
-            CongestionEvent { now, kind, pkts_in_flight: self.pipe(), srtt: self.rtt.srtt_or_rto(), timeout_ssthresh_halves: self.timeout_ssthresh_halves };
+        let in_slow_start = self.cc.cwnd_pkts() < self.cc.ssthresh_pkts();
+        let ev = CongestionEvent {
+            now,
+            kind,
+            pkts_in_flight: self.pipe(),
+            srtt: self.rtt.srtt_or_rto(),
+            timeout_ssthresh_halves: self.timeout_ssthresh_halves,
+            halves_window: self.first_decrease_halves && (!self.decreased || in_slow_start),
+        };
+        self.decreased = true;
         self.cc.on_congestion(&ev);
     }
 
