@@ -146,6 +146,7 @@ def flow_groups(draw):
     if draw(st.booleans()):
         g["access"] = {"delay": draw(delays)}
     g["tcp"] = {
+        "profile": draw(st.sampled_from(["rfc", "linux", "ns3", "ns2"])),
         "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
         "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
         "cwr_freeze": draw(st.booleans()),
@@ -224,7 +225,7 @@ BAD = [
     (("flows", 0, "app"), {"kind": "onoff", "shape": 1.0}, "flows[0].app.shape"),
     (("flows", 0, "app"), {"kind": "bulk", "rate": "1Mbps"}, "flows[0].app.rate"),
     (("flows", 0, "src"), "s0", "flows[0].src"),
-    (("flows", 0, "tcp", "min_rto"), "100s", "flows[0].tcp.min_rto"),
+    (("flows", 0, "tcp", "min_rto"), "1000s", "flows[0].tcp.min_rto"),
 ]
 
 

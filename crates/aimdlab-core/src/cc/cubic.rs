@@ -16,6 +16,7 @@
 
 use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use super::hystart::HyStart;
+use crate::transport::profile::StackProfile;
 use super::params::check_fraction;
 use super::params::{Names, Checked, ControllerParams};
 use schemars::JsonSchema;
@@ -86,6 +87,15 @@ impl ControllerParams for CubicParams {
     const NAMES: Names<Self> = &[("cubic", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("beta", self.beta, "the window kept at a loss")
+    }
+    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // tcp_cubic.c: beta = 717 (/1024), hystart = 1, fast_convergence = 1.
+            StackProfile::Linux => vec![("beta", 0.7001953125.into()), ("hystart", true.into())],
+            // TcpCubic::Beta = 0.7, HyStart = true, FastConvergence = true.
+            StackProfile::Ns3 => vec![("hystart", true.into())],
+            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
+        }
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Cubic {
         Cubic {

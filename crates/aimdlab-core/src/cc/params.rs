@@ -8,6 +8,7 @@
 
 use super::congestion_control::CongestionControl;
 pub use crate::error::ParamError;
+use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -34,6 +35,11 @@ pub trait ControllerParams: Clone + Debug + PartialEq + Serialize + DeserializeO
     /// A controller for one flow, chosen under `name` (one of `NAMES`), starting at `cwnd_pkts`
     /// with threshold `ssthresh_pkts`.
     fn build(&self, name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Self::Controller;
+    /// Defaults a stack profile gives some parameters (e.g. Linux's CUBIC runs HyStart),
+    /// applied under the fields a scenario gives. None unless a controller says.
+    fn profile_defaults(_profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
 }
 
 /// `value` of `field` must lie in the open interval (0, 1), e.g. a decrease factor.

@@ -10,6 +10,7 @@
 
 use super::params::ControllerParams;
 use crate::error::ScenarioError;
+use crate::transport::profile::StackProfile;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject};
 use serde_json::{Map, Value};
@@ -24,8 +25,9 @@ pub struct Chosen<P> {
 }
 
 /// Reads the parameters `given` at `path` for controller `key` if `P` registers that name:
-/// the defaults overlaid with the fields given, deserialized, then checked.
-pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path: &str) -> Result<Option<Chosen<P>>, ScenarioError> {
+/// the defaults, overlaid with the stack `profile`'s, then with the fields given,
+/// deserialized, then checked.
+pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path: &str, profile: StackProfile) -> Result<Option<Chosen<P>>, ScenarioError> {
     let Some(&(name, defaults)) = P::NAMES.iter().find(|(n, _)| *n == key) else {
         return Ok(None);
     };
@@ -33,6 +35,9 @@ pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path:
         Ok(Value::Object(m)) => m,
         _ => Map::new(),
     };
+    for (field, value) in P::profile_defaults(profile) {
+        fields.insert(field.to_string(), value);
+    }
     for (field, value) in given {
         if !fields.contains_key(field.as_str()) {
             let accepted: Vec<&str> = fields.keys().map(String::as_str).collect();
@@ -147,8 +152,8 @@ macro_rules! registry {
         }
 
         /// Resolves controller `key` (lower case, `_` between words) with the parameters
-        /// `given` at `path`; `None` if no controller has that name.
-        pub fn resolve_registered(key: &str, given: &[(&String, &serde_json::Value)], path: &str) -> Result<Option<CcConfig>, $crate::error::ScenarioError> {
+        /// `given` at `path` under the stack `profile`; `None` if no controller has that name.
+        pub fn resolve_registered(key: &str, given: &[(&String, &serde_json::Value)], path: &str, profile: $crate::transport::profile::StackProfile) -> Result<Option<CcConfig>, $crate::error::ScenarioError> {
             if key == $crate::cc::registry::EXTERNAL_NAME {
                 if let Some((field, _)) = given.first() {
                     return Err($crate::error::ScenarioError::new(format!("{path}.{field}"), "is not a parameter of \"python\"; the controller object carries its own"));
@@ -156,7 +161,7 @@ macro_rules! registry {
                 return Ok(Some(CcConfig::External));
             }
             $(
-                if let Some(c) = $crate::cc::registry::choose::<$params>(key, given, path)? {
+                if let Some(c) = $crate::cc::registry::choose::<$params>(key, given, path, profile)? {
                     return Ok(Some(CcConfig::$variant(c)));
                 }
             )*

@@ -13,6 +13,7 @@
 
 use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 use super::params::{Names, Checked, ControllerParams};
+use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +63,13 @@ impl ControllerParams for RenoParams {
     const NAMES: Names<Self> = &[("reno", Self::default), ("newreno", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
         Ok(())
+    }
+    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // TcpNewReno::GetSsThresh: max(2·segment, bytes in flight / 2).
+            StackProfile::Ns3 => vec![("halve", "flight".into())],
+            StackProfile::Rfc | StackProfile::Linux | StackProfile::Ns2 => Vec::new(),
+        }
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Reno {
         Reno { halve: self.halve, ..Reno::new(cwnd_pkts, ssthresh_pkts) }

@@ -5,6 +5,7 @@
 
 use super::{controller_names, resolve_registered, table_schemas, CcConfig};
 use crate::error::ScenarioError;
+use crate::transport::profile::StackProfile;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject, SubschemaValidation};
 use schemars::JsonSchema;
@@ -62,9 +63,9 @@ impl JsonSchema for CcSpec {
     }
 }
 
-/// Resolves a `cc` entry found at `path` (e.g. `flows[0].cc`): the name, then the defaults
-/// overlaid with the parameters given, checked.
-pub fn resolve(spec: &CcSpec, path: &str) -> Result<CcConfig, ScenarioError> {
+/// Resolves a `cc` entry found at `path` (e.g. `flows[0].cc`) for a flow of stack `profile`:
+/// the name, then the defaults overlaid with the profile's and the parameters given, checked.
+pub fn resolve(spec: &CcSpec, path: &str, profile: StackProfile) -> Result<CcConfig, ScenarioError> {
     let empty = Map::new();
     let (name, name_path, params) = match spec {
         CcSpec::Name(n) => (n.as_str(), path.to_string(), &empty),
@@ -80,7 +81,7 @@ pub fn resolve(spec: &CcSpec, path: &str) -> Result<CcConfig, ScenarioError> {
     };
     let key = name.to_ascii_lowercase().replace('-', "_");
     let given: Vec<(&String, &Value)> = params.iter().filter(|(k, _)| k.as_str() != "name").collect();
-    match resolve_registered(&key, &given, path)? {
+    match resolve_registered(&key, &given, path, profile)? {
         Some(config) => Ok(config),
         None => Err(ScenarioError::new(name_path, format!("{name:?} is not a known controller; expected one of {:?}", controller_names()))),
     }

@@ -15,6 +15,7 @@ use crate::net::queue::spec::resolve_queue;
 use crate::net::queue::QueueConfig;
 use crate::net::routing;
 use crate::transport::config::{Recovery, TcpConfig};
+use crate::transport::profile::StackProfile;
 use crate::units::limits::MIN_TIMER;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Bytes, Rate, SimDuration};
@@ -63,7 +64,10 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     if total > MAX_FLOWS {
         return err("flows", format!("{total} flows in all; expected at most {MAX_FLOWS}"));
     }
-    let defaults = resolve_tcp(&TcpConfig::default(), &s.tcp, "tcp")?;
+    let profile = s.tcp.profile.unwrap_or_default();
+    // Checked once here, so its errors name `tcp.…` whatever the groups say.
+    resolve_tcp(&profile.tcp_config(), &s.tcp, "tcp")?;
+    let defaults = TopTcp { params: &s.tcp, profile };
 
     let mut net = Net::default();
     let mut flows = Vec::new();
@@ -140,10 +144,17 @@ impl Net {
     }
 }
 
-/// A link's framing bytes at `path` (default 0).
-fn resolve_framing(f: &Option<Size>, path: &str) -> Res<Bytes> {
+/// The scenario-wide transport settings: the `[tcp]` table and the stack profile it names.
+struct TopTcp<'a> {
+    params: &'a TcpParams,
+    profile: StackProfile,
+}
+
+/// A link's framing bytes at `path` (default: what the scenario's stack profile counts, 0
+/// for the RFC profile).
+fn resolve_framing(f: &Option<Size>, path: &str, top: &TopTcp) -> Res<Bytes> {
     match f {
-        None => Ok(Bytes(0)),
+        None => Ok(top.profile.link_framing()),
         Some(s) if s.0 .0 > 1000 => err(path, format!("{} bytes is out of range; expected 0B to 1000B of link-layer framing per packet", s.0 .0)),
         Some(s) => Ok(s.0),
     }
@@ -268,17 +279,21 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
 }
 
 /// A flow group's settings, resolved, before the topology gives each flow its nodes.
-fn group_common(g: &FlowGroup, gi: usize, defaults: &TcpConfig, duration: SimDuration) -> Res<FlowPlan> {
+fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -> Res<FlowPlan> {
     let path = format!("flows[{gi}]");
     if g.count == Some(0) {
         return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
     }
     let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
-    let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"))?;
-    let tcp = match &g.tcp {
-        Some(p) => resolve_tcp(defaults, p, &format!("{path}.tcp"))?,
-        None => defaults.clone(),
-    };
+    // A group's profile replaces the scenario's; fields given explicitly at either level
+    // still override the profile's presets.
+    let profile = g.tcp.as_ref().and_then(|p| p.profile).unwrap_or(top.profile);
+    let mut tcp = resolve_tcp(&profile.tcp_config(), top.params, "tcp")?;
+    if let Some(p) = &g.tcp {
+        tcp = resolve_tcp(&tcp, p, &format!("{path}.tcp"))?;
+    }
+    profile.finish(&mut tcp, top.params.initial_ssthresh.is_some() || g.tcp.as_ref().is_some_and(|p| p.initial_ssthresh.is_some()));
+    let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"), profile)?;
     let dccp = match (g.transport, &g.dccp) {
         (Some(TransportKind::Dccp), p) => {
             Some(Box::new(crate::transport::dccp::params::DccpConfig::resolve(&p.clone().unwrap_or_default(), tcp.mss, &format!("{path}.dccp"))?))
@@ -345,7 +360,7 @@ fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDur
     (rate, delay)
 }
 
-fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<LinkId> {
+fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<LinkId> {
     let base = "topology.dumbbell";
     let bq = resolve_queue(&d.bottleneck.queue, d.bottleneck.rate.0, &format!("{base}.bottleneck.queue"))?;
     let bloss = resolve_loss(&d.bottleneck.loss, &format!("{base}.bottleneck.loss"))?;
@@ -357,9 +372,9 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
     let aloss = resolve_loss(&d.access.loss, &format!("{base}.access.loss"))?;
     let r1 = net.node("r1".into());
     let r2 = net.node("r2".into());
-    let bframing = resolve_framing(&d.bottleneck.framing, &format!("{base}.bottleneck.framing"))?;
-    let rframing = resolve_framing(&rev.framing, &format!("{base}.{rev_path}.framing"))?;
-    let aframing = resolve_framing(&d.access.framing, &format!("{base}.access.framing"))?;
+    let bframing = resolve_framing(&d.bottleneck.framing, &format!("{base}.bottleneck.framing"), defaults)?;
+    let rframing = resolve_framing(&rev.framing, &format!("{base}.{rev_path}.framing"), defaults)?;
+    let aframing = resolve_framing(&d.access.framing, &format!("{base}.access.framing"), defaults)?;
     let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true, bframing);
     net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false, rframing);
     for (gi, g) in s.flows.iter().enumerate() {
@@ -388,7 +403,7 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
     Ok(bottleneck)
 }
 
-fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<Option<LinkId>> {
+fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TopTcp, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<Option<LinkId>> {
     let base = "topology.explicit";
     let mut by_name: HashMap<&str, NodeId> = HashMap::new();
     for (i, n) in e.nodes.iter().enumerate() {
@@ -417,7 +432,7 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TcpConfig, net: &mut Ne
         }
         let q = resolve_queue(&l.queue, l.rate.0, &format!("{p}.queue"))?;
         let loss = resolve_loss(&l.loss, &format!("{p}.loss"))?;
-        let framing = resolve_framing(&l.framing, &format!("{p}.framing"))?;
+        let framing = resolve_framing(&l.framing, &format!("{p}.framing"), defaults)?;
         let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor, framing);
         if l.monitor && bottleneck.is_none() {
             bottleneck = Some(id);

@@ -203,6 +203,11 @@ pub struct Route {
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpParams {
+    /// Whose TCP to run: `"rfc"` (the RFCs, the default), `"linux"`, `"ns3"` (3.44) or `"ns2"`
+    /// (2.35) — a preset of the fields below and of some controller parameters, each of
+    /// which a field given explicitly still overrides (docs/profiles.md lists every value and
+    /// its source). In `[tcp]` it also sets the links' default `framing`.
+    pub profile: Option<crate::transport::profile::StackProfile>,
     /// Maximum segment size (payload per packet). Default `"1460B"`.
     pub mss: Option<Size>,
     /// IP + TCP header bytes added to every packet, data and ACK. Default `"40B"`.

@@ -7,6 +7,7 @@ pub mod dccp;
 pub mod endpoint;
 pub mod lazy_timer;
 pub mod outbox;
+pub mod profile;
 pub mod prr;
 pub mod receiver;
 pub mod rtt;

@@ -1,0 +1,134 @@
+//! Stack profiles (`tcp.profile`): run a flow's TCP as the RFCs, Linux, ns-3 or ns-2 would —
+//! a preset of transport behaviours and defaults that any field given explicitly still
+//! overrides. The table of every behaviour with the source it mimics is `docs/profiles.md`;
+//! each value below names its source in a comment.
+//!
+//! Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_cubic.c`; ns-3.44's
+//! attribute defaults as its libraries report them (`TypeId` attributes of `TcpSocket`,
+//! `TcpSocketBase`, `TcpL4Protocol`, `TcpCubic`, `RttEstimator`); ns-2.35's
+//! `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`) and `tcp/tcp-reno.cc`.
+
+use super::config::{CwndGrowth, FirstDecrease, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use crate::units::{Bytes, SimDuration};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Whose TCP a flow runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StackProfile {
+    /// The RFCs (aimdlab's own defaults: RFC 5681, 6675, 6298, 6928).
+    #[default]
+    Rfc,
+    /// Linux (kernel 6.x defaults).
+    Linux,
+    /// ns-3 3.44's native TCP.
+    Ns3,
+    /// ns-2.35's one-way agents (Agent/TCP/Reno and its TCPSink).
+    Ns2,
+}
+
+impl StackProfile {
+    /// The transport defaults of this profile.
+    pub fn tcp_config(self) -> TcpConfig {
+        let rfc = TcpConfig::default();
+        match self {
+            StackProfile::Rfc => rfc,
+            StackProfile::Linux => TcpConfig {
+                // MTU 1500 − 20 (IP) − 20 (TCP) − 12 (timestamps): tcp_mss_to_mtu.
+                mss: Bytes(1448),
+                timestamps: true, // net.ipv4.tcp_timestamps = 1
+                recovery: Recovery::Sack,
+                sack: true,
+                cwnd_growth: CwndGrowth::PerSegment,    // tcp_slow_start, tcp_cong_avoid_ai
+                cwr_freeze: true,                       // CWR state: tcp_may_raise_cwnd
+                prr: true,                              // tcp_cwnd_reduction
+                rto_estimator: RtoEstimator::Linux,     // tcp_rtt_estimator, __tcp_set_rto
+                min_rto: SimDuration::from_millis(200), // TCP_RTO_MIN = HZ/5
+                max_rto: SimDuration::from_secs(120),   // TCP_RTO_MAX = 120·HZ
+                initial_rto: SimDuration::from_secs(1), // TCP_TIMEOUT_INIT = 1·HZ
+                initial_cwnd_pkts: 10,                  // TCP_INIT_CWND
+                delayed_ack: true,
+                delayed_ack_timeout: SimDuration::from_millis(40), // TCP_DELACK_MIN = TCP_ATO_MIN
+                quickacks: 16,                                     // TCP_MAX_QUICKACKS
+                ..rfc
+            },
+            StackProfile::Ns3 => TcpConfig {
+                mss: Bytes(536),  // TcpSocket::SegmentSize
+                timestamps: true, // TcpSocketBase::Timestamp
+                recovery: Recovery::Sack,
+                sack: true,                                         // TcpSocketBase::Sack
+                cwnd_growth: CwndGrowth::PerSegment,                // TcpNewReno::SlowStart/CongestionAvoidance count segmentsAcked
+                cwr_freeze: true,                                   // CA_CWR: no IncreaseWindow
+                prr: true,                                          // TcpL4Protocol::RecoveryType = TcpPrrRecovery
+                limited_transmit: true,                             // TcpSocketBase::LimitedTransmit
+                min_rto: SimDuration::from_secs(1),                 // TcpSocketBase::MinRto
+                initial_rto: SimDuration::from_secs(1),             // RttEstimator::InitialEstimation
+                initial_cwnd_pkts: 10,                              // TcpSocket::InitialCwnd
+                delayed_ack: true,                                  // TcpSocket::DelAckCount = 2
+                delayed_ack_timeout: SimDuration::from_millis(200), // TcpSocket::DelAckTimeout
+                receive_window_pkts: 131_072 / 536,                 // TcpSocket::RcvBufSize = 131072 B
+                ..rfc
+            },
+            StackProfile::Ns2 => TcpConfig {
+                mss: Bytes(1000),         // Agent/TCP packetSize_
+                header: Bytes(40),        // tcpip_base_hdr_size_; TCPSink packetSize_ 40
+                recovery: Recovery::Reno, // Agent/TCP/Reno
+                sack: false,
+                cwnd_growth: CwndGrowth::PerAck,                    // opencwnd: once per new ACK
+                first_decrease: FirstDecrease::Half,                // slowdown(): first_decrease_, slowstart
+                timeout_ssthresh: TimeoutSsthresh::Half,            // slowdown(): after CWND_ACTION_TIMEOUT
+                limited_transmit: true,                             // singledup_ 1
+                min_rto: SimDuration::from_millis(200),             // minrto_ 0.2
+                max_rto: SimDuration::from_secs(60),                // maxrto_ 60
+                initial_rto: SimDuration::from_secs(3),             // rtxcur_init_ 3.0
+                initial_cwnd_pkts: 2,                               // windowInit_ 2
+                receive_window_pkts: 20,                            // window_ 20
+                delayed_ack: false,                                 // Agent/TCPSink: an ACK per packet
+                delayed_ack_timeout: SimDuration::from_millis(100), // TCPSink/DelAck interval_
+                ..rfc
+            },
+        }
+    }
+
+    /// After explicit fields are applied: rules that follow other settings. ns-2 starts
+    /// ssthresh at the receive window (`TcpAgent::reset`: `ssthresh_ = int(wnd_)`) unless
+    /// `initial_ssthresh` was given.
+    pub fn finish(self, c: &mut TcpConfig, initial_ssthresh_given: bool) {
+        if self == StackProfile::Ns2 && !initial_ssthresh_given {
+            c.initial_ssthresh_pkts = c.receive_window_pkts as f64;
+        }
+    }
+
+    /// Link-layer framing bytes per packet the stack's links count when a link does not say:
+    /// Ethernet on the wire for Linux (14 header + 4 FCS + 8 preamble + 12 inter-frame gap,
+    /// as NCTUns counts it), ns-3's 2-byte PPP header of a point-to-point device, none for
+    /// the RFC profile and ns-2 (whose links carry IP sizes).
+    pub fn link_framing(self) -> Bytes {
+        match self {
+            StackProfile::Rfc | StackProfile::Ns2 => Bytes(0),
+            StackProfile::Linux => Bytes(38),
+            StackProfile::Ns3 => Bytes(2),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rfc_profile_is_the_default_configuration() {
+        assert_eq!(StackProfile::Rfc.tcp_config(), TcpConfig::default());
+    }
+
+    #[test]
+    fn ns2_starts_ssthresh_at_the_window_unless_given() {
+        let mut c = StackProfile::Ns2.tcp_config();
+        StackProfile::Ns2.finish(&mut c, false);
+        assert_eq!(c.initial_ssthresh_pkts, 20.0);
+        let mut c = StackProfile::Ns2.tcp_config();
+        StackProfile::Ns2.finish(&mut c, true);
+        assert!(c.initial_ssthresh_pkts.is_infinite());
+    }
+}

@@ -1,0 +1,129 @@
+"""Stack profiles (`tcp.profile`): presets of transport behaviours and defaults taken from the
+RFCs, Linux, ns-3 3.44 and ns-2.35, that any field given explicitly still overrides. Each test
+states a behaviour of one profile that would fail without it (docs/profiles.md has the table)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import aimdlab
+from conftest import dumbbell, run_checked
+
+
+def slow_start_factors(profile):
+    # 100 ms RTT, no loss, delayed ACKs; samples every 102 ms catch one round trip each.
+    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="1.2s", sample_interval="102ms",
+                  tcp={"profile": profile, "delayed_ack": True, "initial_cwnd": 2})
+    w = run_checked(sc).timeseries.to_pandas()["cwnd_pkts"].to_numpy()
+    return w[4:10] / w[3:9]
+
+
+def avoidance_segments_per_rtt(profile):
+    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="20s", sample_interval="1s",
+                  tcp={"profile": profile, "delayed_ack": True, "initial_ssthresh": 10, "initial_cwnd": 10})
+    r = run_checked(sc)
+    ts = r.timeseries.to_pandas()
+    rtt_s = r.flows.to_pandas()["rtt_mean_ms"].iloc[0] / 1000
+    return (ts["cwnd_pkts"].iloc[-1] - ts["cwnd_pkts"].iloc[4]) / ((ts["time_s"].iloc[-1] - ts["time_s"].iloc[4]) / rtt_s)
+
+
+def test_linux_reno_doubles_per_rtt_in_slow_start_and_adds_one_segment_in_avoidance():
+    assert np.allclose(slow_start_factors("linux"), 2.0, atol=0.01)
+    assert avoidance_segments_per_rtt("linux") == pytest.approx(1.0, abs=0.03)
+    # The RFC profile counts ACKs: ×1.5 and half a segment with delayed ACKs.
+    assert np.allclose(slow_start_factors("rfc"), 1.5, atol=0.1)
+    assert avoidance_segments_per_rtt("rfc") == pytest.approx(0.5, abs=0.03)
+
+
+@pytest.mark.parametrize("profile, grows", [("rfc", True), ("linux", False), ("ns3", False)])
+def test_no_growth_during_cwr_for_linux_and_ns3(profile, grows):
+    # One ECN flow behind RED, cwnd every 5 ms (RTT about 48 ms): after each cut, does the
+    # window grow within the next 30 ms?
+    sc = dumbbell(rate="10Mbps", delay="20ms", duration="30s", sample_interval="5ms", tcp={"profile": profile, "mss": "1000B", "ecn": True})
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "500pkt", "min_th": "5pkt", "max_th": "15pkt", "ecn": True}
+    r = run_checked(sc)
+    w = r.timeseries.to_pandas()["cwnd_pkts"].to_numpy()
+    cuts = [i for i in range(1, len(w) - 7) if w[i] < 0.8 * w[i - 1]]
+    assert len(cuts) >= 10
+    share = np.mean([w[i + 1 : i + 7].max() > w[i] + 1e-9 for i in cuts])
+    assert share > 0.8 if grows else share == 0.0
+
+
+def overshoot(profile, recovery=None):
+    """Slow start from 10 packets into a 20-packet buffer: dozens of losses in one window.
+    ns-2's 20-packet window_ would hide them, so the window is given explicitly."""
+    tcp = {"profile": profile, "initial_cwnd": 10, "receive_window": "10000pkt", "mss": "1000B"}
+    if recovery:
+        tcp["recovery"] = recovery
+    r = run_checked(dumbbell(rate="10Mbps", delay="20ms", buffer="20pkt", duration="4s", tcp=tcp))
+    return r.flows.to_pandas().iloc[0]
+
+
+def test_ns2_reno_recovers_a_second_loss_in_the_window_by_timeout_and_newreno_by_partial_ack():
+    reno = overshoot("ns2")
+    assert reno["timeouts"] >= 1
+    newreno = overshoot("ns2", recovery="newreno")
+    assert newreno["timeouts"] == 0 and newreno["fast_retransmits"] >= 1
+
+
+def test_ns2_gaimd_leaves_half_the_window_after_a_timeout():
+    # 5 % random loss: timeouts. GAIMD(β = 0.875) with ns-2's slowdown(): ssthresh = W/2
+    # after each one; the RFC profile leaves GAIMD's own 7/8.
+    def mean_ssthresh_over_cwnd_after_timeouts(profile):
+        sc = dumbbell(duration="200s", delay="50ms", buffer="1000pkt", sample_interval="10ms",
+                      tcp={"profile": profile, "receive_window": "1000pkt", "initial_rto": "1s"},
+                      flow={"cc": {"name": "gaimd", "beta": 0.875, "alpha": "tcp-friendly"}})
+        sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.05, "applies_to": "data"}
+        ts = run_checked(sc).timeseries.to_pandas()
+        w, th = ts["cwnd_pkts"].to_numpy(), ts["ssthresh_pkts"].to_numpy()
+        # A timeout: cwnd drops to 1 from above 4; ssthresh then over the window before it.
+        ratios = [th[i] / w[i - 1] for i in range(1, len(w)) if w[i] == 1.0 and w[i - 1] > 4]
+        assert len(ratios) >= 5
+        return np.median(ratios)
+
+    assert mean_ssthresh_over_cwnd_after_timeouts("ns2") == pytest.approx(0.5, abs=0.05)
+    assert mean_ssthresh_over_cwnd_after_timeouts("rfc") == pytest.approx(0.875, abs=0.05)
+
+
+def test_explicit_fields_override_the_profile_and_ns2_starts_ssthresh_at_the_window():
+    # ns-2's window_ is 20 packets: a 53-packet pipe runs at 20/53 of the link ...
+    def goodput_mbps(**tcp):
+        r = run_checked(dumbbell(duration="20s", buffer="100pkt", tcp={"profile": "ns2", **tcp}))
+        return r.flows.to_pandas().iloc[0]["goodput_bps"] / 1e6, r.timeseries.to_pandas()["ssthresh_pkts"].iloc[1]
+
+    small, ssthresh = goodput_mbps()
+    assert small < 4.5 and ssthresh == 20
+    # ... unless the scenario gives its own window (ssthresh follows it, as TcpAgent::reset sets).
+    large, ssthresh = goodput_mbps(receive_window="1000pkt")
+    assert large > 8.5 and ssthresh == 1000
+    assert goodput_mbps(receive_window="1000pkt", initial_ssthresh=40)[1] == 40
+
+
+def test_the_profile_sets_link_framing_and_controller_defaults():
+    def bottleneck_utilization(profile, **link):
+        sc = dumbbell(duration="10s", tcp={"profile": profile, "mss": "1000B"})
+        sc["topology"]["dumbbell"]["bottleneck"].update(link)
+        return run_checked(sc).links.to_pandas().set_index("name").loc["r1->r2"]
+
+    rfc, linux, ns3 = (bottleneck_utilization(p) for p in ("rfc", "linux", "ns3"))
+    # Utilization counts the wire: 38 B of Ethernet framing per packet for Linux, ns-3's
+    # 2-byte PPP header.
+    assert linux["utilization"] > rfc["utilization"]
+    assert bottleneck_utilization("linux", framing="0B")["utilization"] < linux["utilization"]
+    # Linux's and ns-3's CUBIC run HyStart: slow start ends before the first loss.
+    def drops(profile, **cc):
+        sc = dumbbell(rate="20Mbps", delay="20ms", buffer="106pkt", duration="3s", tcp={"profile": profile, "mss": "1000B"}, flow={"cc": {"name": "cubic", **cc}})
+        return run_checked(sc).summary["bottleneck"]["drops"]
+
+    assert drops("linux") == 0 and drops("ns3") == 0
+    assert drops("rfc") > 100 and drops("linux", hystart=False) > 100
+
+
+def test_a_group_profile_replaces_the_scenario_one_and_bad_names_are_named():
+    sc = dumbbell(duration="5s", tcp={"profile": "ns2"})
+    sc["flows"] = [{"count": 1}, {"count": 1, "tcp": {"profile": "rfc"}}]
+    f = run_checked(sc).flows.to_pandas()
+    assert f["goodput_bps"].iloc[1] > 1.5 * f["goodput_bps"].iloc[0]  # ns-2's 20-packet window
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.profile: unknown variant `bsd`, expected one of `rfc`, `linux`, `ns3`, `ns2`"):
+        aimdlab.validate(dumbbell(tcp={"profile": "bsd"}))
