@@ -22,6 +22,7 @@ Examples:
   aimdlab run examples/utilization.toml
   aimdlab run examples/utilization.toml --out results/u4 --set flows[0].count=4
   aimdlab run examples/long-delay.toml --seed 7 --format pdf
+  aimdlab run examples/utilization.toml --pcap 'r1->r2'    # then: tshark -r results/utilization/r1-r2.pcap
   aimdlab validate examples/*.toml
   aimdlab validate gaimd --quick
   aimdlab schema > scenario.schema.json
@@ -121,6 +122,8 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
     from rich.console import Console
     from rich.table import Table
 
+    from .result import pcap_file_name
+
     console = Console()
     s = result.summary
     b = s.get("bottleneck") or {}
@@ -154,7 +157,8 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
     console.print(t)
     if len(flows) > limit:
         console.print(f"… {len(flows) - limit} more flows in {out_dir / 'flows.parquet'}")
-    console.print(f"results: {out_dir}/ (summary.json, flows/links/timeseries Parquet)")
+    traces = "".join(f", {pcap_file_name(link)}" for link in result.pcaps)
+    console.print(f"results: {out_dir}/ (summary.json, flows/links/timeseries Parquet{traces})")
     if figure:
         console.print(f"figure:  {figure}")
 
@@ -175,8 +179,11 @@ MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB.
 @click.option("--no-figure", is_flag=True, help="Do not draw the overview figure.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--max-memory", metavar="SIZE", default=None, help=MAX_MEMORY_HELP)
+@click.option("--pcap", "pcap_links", multiple=True, metavar="LINK",
+              help="Write a libpcap trace of LINK (e.g. r1->r2, quoted in a shell) into the results folder as "
+                   "r1-r2.pcap, for tshark or Wireshark (repeatable; adds to the scenario's pcap list).")
 def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: Tuple[str, ...], fig_format: str,
-        no_figure: bool, as_json: bool, max_memory: Optional[str]) -> None:
+        no_figure: bool, as_json: bool, max_memory: Optional[str], pcap_links: Tuple[str, ...]) -> None:
     """Run SCENARIO (a TOML file), print a summary and write results and a figure.
 
     The results folder is written as one unit: until the run completes it keeps its previous
@@ -194,6 +201,9 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         sc = load(scenario, max_memory=limit)
         if overrides:
             sc = apply_overrides(sc, overrides)
+        if pcap_links:
+            sc = {**sc, "pcap": list(dict.fromkeys([*sc.get("pcap", []), *pcap_links]))}
+        if overrides or pcap_links:
             validate(sc, max_memory=limit)
     except (ScenarioError, FileNotFoundError) as e:
         raise click.ClickException(str(e)) from None

@@ -50,6 +50,11 @@ def write_atomic(path: Union[str, Path], data: bytes) -> None:
         raise
 
 
+def pcap_file_name(link: str) -> str:
+    """The file a link's trace is saved as: `r1->r2` → `r1-r2.pcap`."""
+    return link.replace("->", "-").replace("/", "_") + ".pcap"
+
+
 class Result:
     """What one run produced.
 
@@ -63,6 +68,8 @@ class Result:
             goodput_bps, srtt_ms, in_flight_pkts, controller state).
         link_timeseries: one row per monitored link per sample (time_s, queue_len_pkts,
             queue_len_bytes, utilization over the interval).
+        pcaps: the libpcap traces of the links the scenario's `pcap` names, as a dict of link
+            name → file bytes (saved as `<from>-<to>.pcap`).
         scenario: the scenario dict that was run, with the seed that was used.
     """
 
@@ -72,6 +79,7 @@ class Result:
         self.links: pa.Table = _to_table(raw["links"])
         self.timeseries: pa.Table = _to_table(raw["timeseries"])
         self.link_timeseries: pa.Table = _to_table(raw["link_timeseries"])
+        self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = scenario
 
     def __repr__(self) -> str:
@@ -108,6 +116,8 @@ class Result:
             pq.write_table(getattr(self, name), folder / f"{name}.parquet")
         (folder / "scenario.json").write_text(json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n", encoding="utf-8")
         (folder / "summary.json").write_text(self.summary_json(), encoding="utf-8")
+        for link, data in self.pcaps.items():
+            (folder / pcap_file_name(link)).write_bytes(data)
 
     def save(self, out_dir: Union[str, Path]) -> Path:
         """Writes `summary.json`, `scenario.json` (with the seed that was used) and the tables

@@ -37,7 +37,13 @@ RESULT_FILES = frozenset(
         "overview.svg",
     }
 )
-"""The files a run folder may hold (what an existing folder may hold to be replaced)."""
+"""The files a run folder may hold (what an existing folder may hold to be replaced), besides
+the link traces `*.pcap`."""
+
+
+def is_result_file(name: str) -> bool:
+    """Whether a file of this name may be part of a run folder."""
+    return name in RESULT_FILES or name.endswith(".pcap")
 
 
 class OutputError(OSError):
@@ -118,7 +124,7 @@ class RunFolder:
             if self.out.exists() and not self.out.is_dir():
                 raise OutputError(f"{out}: is a file; expected a folder")
             if self.out.is_dir():
-                others = sorted(p.name for p in self.out.iterdir() if p.name not in RESULT_FILES and not _is_debris(p.name))
+                others = sorted(p.name for p in self.out.iterdir() if not is_result_file(p.name) and not _is_debris(p.name))
                 if others:
                     shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
                     raise OutputError(f"{out}: the folder holds files that are not aimdlab results ({shown}); choose another folder or empty it")

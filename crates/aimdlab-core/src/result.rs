@@ -13,6 +13,7 @@
 
 use crate::flow::Flow;
 use crate::monitor::columns::{flow_columns, flows_table, link_columns, links_table, FlowRow, LinkRow};
+use crate::monitor::pcap::{self, FlowWire};
 use crate::monitor::table::{Column, Table};
 use crate::monitor::timeseries::{FlowSeries, LinkSeries};
 use crate::net::link::Link;
@@ -33,6 +34,8 @@ pub struct RunResult {
     pub timeseries: Table,
     /// One row per monitored link per sample.
     pub link_timeseries: Table,
+    /// libpcap files of the traced links (`pcap`): link name and file bytes.
+    pub pcaps: Vec<(String, Vec<u8>)>,
 }
 
 /// Jain's fairness index (Σx)² / (n·Σx²) of the finite values in `xs` (NaN if none).
@@ -79,6 +82,15 @@ pub struct RunParts {
     pub packets_delivered: u64,
     /// Events the engine processed.
     pub events_processed: u64,
+}
+
+/// Header bytes of a flow's data packets.
+fn data_header(f: &crate::scenario::plan::FlowPlan) -> u64 {
+    match (f.transport, &f.dccp) {
+        (crate::scenario::schema::TransportKind::Dccp, Some(d)) => d.data_header.0,
+        (crate::scenario::schema::TransportKind::Tcp, _) => f.tcp.tcp_header().0,
+        _ => f.tcp.header.0,
+    }
 }
 
 /// Builds the tables and the summary of a finished run.
@@ -156,7 +168,12 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         "events": run.events_processed,
     });
 
+    let wires: Vec<FlowWire> =
+        plan.flows.iter().map(|f| FlowWire { transport: f.transport, mss: f.tcp.mss.0, data_header: data_header(f), timestamps: f.tcp.timestamps }).collect();
+    let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture.as_ref().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
+
     RunResult {
+        pcaps,
         summary,
         flows,
         links,

@@ -90,7 +90,13 @@ impl Simulator {
             .links
             .iter()
             .enumerate()
-            .map(|(i, l)| Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, l.framing, &l.queue, &l.loss, seed))
+            .map(|(i, l)| {
+                let mut link = Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, l.framing, &l.queue, &l.loss, seed);
+                if l.pcap {
+                    link.capture = Some(Vec::new());
+                }
+                link
+            })
             .collect();
         let flows: Vec<Flow> = plan
             .flows

@@ -84,8 +84,8 @@ fn memory_estimate(scenario_json: &str) -> PyResult<Vec<(&'static str, String, u
 /// Runs a scenario (JSON text) with an optional seed override, `RunControl`, Python
 /// controllers for the flows whose `cc` is `"python"` (a dict: flow index → object), and a
 /// memory limit (see `validate`).
-/// Returns a dict with `summary` (JSON text) and the tables `flows`, `links`, `timeseries`,
-/// `link_timeseries`. The GIL is released while the engine runs.
+/// Returns a dict with `summary` (JSON text), the tables `flows`, `links`, `timeseries`,
+/// `link_timeseries`, and `pcaps` (link name → libpcap file bytes). The GIL is released while the engine runs.
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed=None, control=None, controllers=None, max_memory_bytes=None))]
 fn run(
@@ -151,6 +151,11 @@ fn run(
     d.set_item("links", table_to_py(py, &result.links)?)?;
     d.set_item("timeseries", table_to_py(py, &result.timeseries)?)?;
     d.set_item("link_timeseries", table_to_py(py, &result.link_timeseries)?)?;
+    let pcaps = pyo3::types::PyDict::new_bound(py);
+    for (name, bytes) in &result.pcaps {
+        pcaps.set_item(name, pyo3::types::PyBytes::new_bound(py, bytes))?;
+    }
+    d.set_item("pcaps", pcaps)?;
     Ok(d.into_py(py))
 }
 

@@ -1,11 +1,12 @@
 //! Monitors observe and never steer: the flow monitor (receiver-side counters, one-way delay),
 //! the link monitor (transmissions, queue, queuing delay), delay histograms, the sampled time
-//! series, and the declarations of every result column (`columns.rs`).
+//! series, libpcap traces of chosen links, and the declarations of every result column (`columns.rs`).
 
 pub mod columns;
 pub mod flow_stats;
 pub mod histogram;
 pub mod link_stats;
+pub mod pcap;
 pub mod sender_stats;
 pub mod table;
 pub mod timeseries;

@@ -75,6 +75,9 @@ pub struct Link {
     pub id: LinkId,
     /// Upstream node.
     pub from: NodeId,
+    /// The packets that started transmission in the measurement window, when this link is
+    /// traced (`pcap`).
+    pub capture: Option<crate::monitor::pcap::Capture>,
 }
 
 impl Link {
@@ -101,6 +104,7 @@ impl Link {
             busy_until: SimTime::ZERO,
             tx_event_pending: false,
             stats: LinkStats::default(),
+            capture: None,
         }
     }
 
@@ -205,6 +209,9 @@ impl Link {
         let tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
         self.busy_until = now + tx;
         self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
+        if let Some(c) = self.capture.as_mut() {
+            c.push((now, p));
+        }
         if self.loss.is_lost(&p, &mut self.loss_rng) {
             self.stats.log.drop(DropCause::LinkError);
             return;
@@ -250,6 +257,9 @@ impl Link {
     pub fn start_window(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         self.settle(now, events, pool);
         self.stats.start_window(now, self.queue.len_pkts(), self.busy_until);
+        if let Some(c) = self.capture.as_mut() {
+            c.clear();
+        }
     }
 
     /// Fraction of the window `[window start, now]` the serializer was busy (after `finish`).

@@ -92,6 +92,16 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         }
     }
     let sampled_flows = resolve_sampled_flows(s.sampled_flows.as_ref(), flows.len())?;
+    for (i, name) in s.pcap.iter().enumerate() {
+        match net.links.iter_mut().find(|l| &l.name == name) {
+            Some(l) => l.pcap = true,
+            None => {
+                let names: Vec<&str> = net.links.iter().map(|l| l.name.as_str()).take(6).collect();
+                let more = if net.links.len() > 6 { ", …" } else { "" };
+                return err(format!("pcap[{i}]"), format!("{name:?} is not a link; expected a link name such as {}{more}", names.join(", ")));
+            }
+        }
+    }
     let link_ends: Vec<(NodeId, NodeId)> = net.links.iter().map(|l| (l.from, l.to)).collect();
     let statics: Vec<(NodeId, NodeId, LinkId)> = net.static_routes.iter().map(|(n, d, l, _)| (*n, *d, *l)).collect();
     let static_dsts: Vec<NodeId> = statics.iter().map(|s| s.1).collect();
@@ -139,7 +149,7 @@ impl Net {
     #[allow(clippy::too_many_arguments)]
     fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, loss: LossModel, monitor: bool, framing: Bytes) -> LinkId {
         let name = format!("{}->{}", self.nodes[from.idx()], self.nodes[to.idx()]);
-        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor, framing });
+        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor, framing, pcap: false });
         LinkId(self.links.len() as u32 - 1)
     }
 }

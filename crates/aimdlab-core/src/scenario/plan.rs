@@ -29,6 +29,8 @@ pub struct LinkPlan {
     pub monitor: bool,
     /// Link-layer bytes added to every packet on the wire.
     pub framing: crate::units::Bytes,
+    /// Its packets are captured as a libpcap trace.
+    pub pcap: bool,
 }
 
 /// One flow.

@@ -38,6 +38,11 @@ pub struct Scenario {
     /// run need not record 10,000 series.
     #[serde(default)]
     pub sampled_flows: Option<SampledFlows>,
+    /// Links whose packets are written as libpcap traces, by name (`"r1->r2"`; a dumbbell's
+    /// nodes are s0…, r1, r2, d0…): every packet that starts transmission on the link in the
+    /// measurement window, with synthetic IPv4/TCP/DCCP/UDP headers. Default none.
+    #[serde(default)]
+    pub pcap: Vec<String>,
     /// The network.
     pub topology: Topology,
     /// Transport defaults for every flow (each flow group may override any of them).

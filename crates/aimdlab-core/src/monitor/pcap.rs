@@ -1,0 +1,260 @@
+//! libpcap traces of chosen links (`pcap = ["r1->r2"]`): every packet that starts
+//! transmission on the link during the measurement window, as tcpdump on the sending
+//! interface would see it, with synthetic but consistent IPv4 + TCP / DCCP / UDP headers, so
+//! that tshark, Wireshark and tcptrace read them.
+//!
+//! The file: libpcap format with nanosecond timestamps (magic 0xa1b23c4d), link type
+//! LINKTYPE_RAW (101: each record starts with the IPv4 header), headers only (`incl_len` is
+//! the header bytes, `orig_len` the packet's length on the wire, as a capture with a small
+//! snap length gives).
+//!
+//! The headers (what is synthetic, written down):
+//! - Addresses: flow f's sender is 10.(64 + f / 65536).(f / 256 % 256).(f % 256), its
+//!   receiver 10.(128 + …) with the same low bytes; ports 49152 + f % 16384 → 5001.
+//! - IPv4: the ECN field as the packet carries it (ECT(0), CE after a router's mark), DF set,
+//!   TTL 64, an identification counting each direction's packets, a correct header checksum.
+//! - TCP: sequence and acknowledgement numbers in bytes (segment n starts at byte 1 + n·MSS),
+//!   the ACK flag on every packet, ECE on ACKs that echo CE, CWR on data after a reduction;
+//!   the timestamps option when `tcp.timestamps` is on (TSval: the send time in ms; TSecr on
+//!   ACKs: the echoed segment's send time); SACK blocks on ACKs, in bytes. aimdlab does not
+//!   count SACK option bytes in a packet's size (see the README), so an ACK with SACK blocks is
+//!   longer here by 4 + 8 bytes per block than the simulation's byte counts. No checksum
+//!   (the payload is not captured).
+//! - DCCP (RFC 4340 §5.1, 48-bit sequence numbers): DCCP-Data and DCCP-Ack packets, CCVal
+//!   from the packet (CCID-3's window counter), the ACK's Acknowledgement Number = the
+//!   newest packet its Ack Vector acknowledges; option bytes (the Ack Vector and CCID-3's
+//!   feedback) are written as Padding of the same length.
+//! - UDP: ports and length.
+
+use crate::net::packet::{Ecn, Packet, PacketKind};
+use crate::scenario::schema::TransportKind;
+use crate::units::SimTime;
+
+/// What the writer needs to know about one flow.
+#[derive(Clone, Copy, Debug)]
+pub struct FlowWire {
+    /// TCP, UDP or DCCP.
+    pub transport: TransportKind,
+    /// Payload bytes of a full segment (TCP sequence numbers count bytes).
+    pub mss: u64,
+    /// Header bytes of the flow's data packets (IP + transport + options).
+    pub data_header: u64,
+    /// Whether TCP packets carry the timestamps option.
+    pub timestamps: bool,
+}
+
+/// Packets captured on one link: when each started transmission, and the packet.
+pub type Capture = Vec<(SimTime, Packet)>;
+
+/// LINKTYPE_RAW: records start with the IP header.
+const LINKTYPE_RAW: u32 = 101;
+const IP_HEADER: usize = 20;
+
+fn sender_ip(flow: u32) -> [u8; 4] {
+    [10, 64 + (flow >> 16) as u8, (flow >> 8) as u8, flow as u8]
+}
+
+fn receiver_ip(flow: u32) -> [u8; 4] {
+    [10, 128 + (flow >> 16) as u8, (flow >> 8) as u8, flow as u8]
+}
+
+fn sender_port(flow: u32) -> u16 {
+    49152 + (flow % 16384) as u16
+}
+
+const RECEIVER_PORT: u16 = 5001;
+
+/// The libpcap file of `capture`, whose packets belong to `flows` (indexed by flow id).
+pub fn write(capture: &[(SimTime, Packet)], flows: &[FlowWire]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(24 + capture.len() * 80);
+    out.extend_from_slice(&0xa1b2_3c4du32.to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&4u16.to_le_bytes());
+    out.extend_from_slice(&0i32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&65535u32.to_le_bytes());
+    out.extend_from_slice(&LINKTYPE_RAW.to_le_bytes());
+    let mut ip_ids = vec![[0u16; 2]; flows.len()];
+    let mut header = Vec::with_capacity(128);
+    for (at, p) in capture {
+        let f = p.flow.0;
+        let wire = &flows[p.flow.idx()];
+        let data = p.kind == PacketKind::Data;
+        header.clear();
+        let (proto, payload) = match wire.transport {
+            TransportKind::Tcp => (6, tcp_header(&mut header, p, f, wire)),
+            TransportKind::Dccp => (33, dccp_header(&mut header, p, f, wire)),
+            TransportKind::Udp => (17, udp_header(&mut header, p, f)),
+        };
+        let id = &mut ip_ids[p.flow.idx()][usize::from(!data)];
+        *id = id.wrapping_add(1);
+        let (src, dst) = if data { (sender_ip(f), receiver_ip(f)) } else { (receiver_ip(f), sender_ip(f)) };
+        let total = IP_HEADER + header.len() + payload as usize;
+        let ip = ip_header(total as u16, *id, p.ecn, proto, src, dst);
+        let incl = (IP_HEADER + header.len()) as u32;
+        let ps = at.0;
+        out.extend_from_slice(&((ps / 1_000_000_000_000) as u32).to_le_bytes());
+        out.extend_from_slice(&((ps % 1_000_000_000_000 / 1000) as u32).to_le_bytes());
+        out.extend_from_slice(&incl.to_le_bytes());
+        out.extend_from_slice(&(total as u32).to_le_bytes());
+        out.extend_from_slice(&ip);
+        out.extend_from_slice(&header);
+    }
+    out
+}
+
+fn ip_header(total: u16, id: u16, ecn: Ecn, proto: u8, src: [u8; 4], dst: [u8; 4]) -> [u8; 20] {
+    let tos = match ecn {
+        Ecn::NotEct => 0,
+        Ecn::Ect0 => 0b10,
+        Ecn::Ce => 0b11,
+    };
+    let mut h = [0u8; 20];
+    h[0] = 0x45;
+    h[1] = tos;
+    h[2..4].copy_from_slice(&total.to_be_bytes());
+    h[4..6].copy_from_slice(&id.to_be_bytes());
+    h[6] = 0x40; // don't fragment
+    h[8] = 64;
+    h[9] = proto;
+    h[12..16].copy_from_slice(&src);
+    h[16..20].copy_from_slice(&dst);
+    let mut sum: u32 = h.chunks(2).map(|w| u32::from(u16::from_be_bytes([w[0], w[1]]))).sum();
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    h[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+    h
+}
+
+fn ms32(t: SimTime) -> u32 {
+    (t.0 / 1_000_000_000) as u32
+}
+
+/// Writes the TCP header of `p`; returns its payload bytes.
+fn tcp_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {
+    let data = p.kind == PacketKind::Data;
+    let byte = |seg: u64| (1 + seg.wrapping_mul(wire.mss)) as u32;
+    let (sport, dport, seq, ack) = if data { (sender_port(f), RECEIVER_PORT, byte(p.seq), 1) } else { (RECEIVER_PORT, sender_port(f), 1, byte(p.seq)) };
+    let mut flags = 0x10u8; // ACK
+    if p.ece {
+        flags |= 0x40;
+    }
+    if p.cwr {
+        flags |= 0x80;
+    }
+    let mut options = Vec::with_capacity(40);
+    if wire.timestamps {
+        options.extend_from_slice(&[1, 1, 8, 10]);
+        options.extend_from_slice(&ms32(p.sent_at).to_be_bytes());
+        options.extend_from_slice(&(if data { 0 } else { ms32(p.echo_sent_at) }).to_be_bytes());
+    }
+    if !data && !p.sack.is_empty() {
+        options.extend_from_slice(&[1, 1, 5, 2 + 8 * p.sack.len() as u8]);
+        for (s, e) in p.sack.iter() {
+            options.extend_from_slice(&byte(s).to_be_bytes());
+            options.extend_from_slice(&byte(e).to_be_bytes());
+        }
+    }
+    let offset_words = (20 + options.len()) / 4;
+    h.extend_from_slice(&sport.to_be_bytes());
+    h.extend_from_slice(&dport.to_be_bytes());
+    h.extend_from_slice(&seq.to_be_bytes());
+    h.extend_from_slice(&ack.to_be_bytes());
+    h.push((offset_words as u8) << 4);
+    h.push(flags);
+    h.extend_from_slice(&65535u16.to_be_bytes());
+    h.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
+    h.extend_from_slice(&options);
+    if data {
+        p.size.0.saturating_sub(wire.data_header)
+    } else {
+        0
+    }
+}
+
+/// Writes the DCCP header of `p` (RFC 4340 §5.1 with X = 1); returns its payload bytes.
+fn dccp_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {
+    let data = p.kind == PacketKind::Data;
+    let (sport, dport) = if data { (sender_port(f), RECEIVER_PORT) } else { (RECEIVER_PORT, sender_port(f)) };
+    let (kind, fixed) = if data { (2u8, 16usize) } else { (3u8, 24usize) };
+    // The simulated size: data = data_header + payload; an ACK = its header and options.
+    let (header_bytes, payload) =
+        if data { (wire.data_header as usize - IP_HEADER, p.size.0.saturating_sub(wire.data_header)) } else { (p.size.0 as usize - IP_HEADER, 0) };
+    let header_bytes = header_bytes.max(fixed).div_ceil(4) * 4;
+    h.extend_from_slice(&sport.to_be_bytes());
+    h.extend_from_slice(&dport.to_be_bytes());
+    h.push((header_bytes / 4) as u8);
+    h.push(((p.ccid_value & 0xf) as u8) << 4);
+    h.extend_from_slice(&[0, 0]); // checksum
+    h.push((kind << 1) | 1); // type, X = 1
+    h.push(0);
+    h.extend_from_slice(&(p.seq & 0xffff_ffff_ffff).to_be_bytes()[2..]);
+    if !data {
+        let acked = p.sack.iter().next().map_or(0, |(_, e)| e.saturating_sub(1));
+        h.extend_from_slice(&[0, 0]);
+        h.extend_from_slice(&(acked & 0xffff_ffff_ffff).to_be_bytes()[2..]);
+    }
+    h.resize(header_bytes, 0); // options as Padding (type 0)
+    payload
+}
+
+/// Writes the UDP header of `p`; returns its payload bytes.
+fn udp_header(h: &mut Vec<u8>, p: &Packet, f: u32) -> u64 {
+    let payload = p.size.0.saturating_sub((IP_HEADER + 8) as u64);
+    h.extend_from_slice(&sender_port(f).to_be_bytes());
+    h.extend_from_slice(&RECEIVER_PORT.to_be_bytes());
+    h.extend_from_slice(&((8 + payload) as u16).to_be_bytes());
+    h.extend_from_slice(&[0, 0]);
+    payload
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::net::packet::SackBlocks;
+    use crate::units::{Bytes, SimDuration};
+
+    fn tcp() -> FlowWire {
+        FlowWire { transport: TransportKind::Tcp, mss: 1000, data_header: 40, timestamps: false }
+    }
+
+    #[test]
+    fn a_data_segment_becomes_a_40_byte_ipv4_tcp_header_with_byte_sequence_numbers() {
+        let at = SimTime::ZERO + SimDuration::from_millis(1500);
+        let p = Packet { ecn: Ecn::Ce, ..Packet::data(FlowId(3), NodeId(1), 7, Bytes(1040), at) };
+        let file = write(&[(at, p)], &[tcp(); 4]);
+        assert_eq!(file.len(), 24 + 16 + 40);
+        let rec = &file[24..];
+        assert_eq!(u32::from_le_bytes(rec[0..4].try_into().unwrap()), 1);
+        assert_eq!(u32::from_le_bytes(rec[4..8].try_into().unwrap()), 500_000_000);
+        assert_eq!(u32::from_le_bytes(rec[8..12].try_into().unwrap()), 40, "headers captured");
+        assert_eq!(u32::from_le_bytes(rec[12..16].try_into().unwrap()), 1040, "length on the wire");
+        let ip = &rec[16..36];
+        assert_eq!(ip[1] & 3, 3, "CE");
+        assert_eq!(&ip[12..16], &[10, 64, 0, 3]);
+        let tcp = &rec[36..56];
+        assert_eq!(u32::from_be_bytes(tcp[4..8].try_into().unwrap()), 1 + 7 * 1000);
+        // The IP header checksum verifies: the one's-complement sum over the header is 0xffff.
+        let mut sum: u32 = ip.chunks(2).map(|w| u32::from(u16::from_be_bytes([w[0], w[1]]))).sum();
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        assert_eq!(sum, 0xffff);
+    }
+
+    #[test]
+    fn an_ack_carries_its_sack_blocks_in_bytes() {
+        let mut sack = SackBlocks::new(5);
+        sack.push(6, 9);
+        let p = Packet { kind: PacketKind::Ack, sack, ece: true, ..Packet::data(FlowId(0), NodeId(0), 5, Bytes(40), SimTime::ZERO) };
+        let file = write(&[(SimTime::ZERO, p)], &[tcp()]);
+        let tcp = &file[24 + 16 + 20..];
+        assert_eq!(tcp[12] >> 4, 8, "20 bytes + NOP NOP SACK(10) = 32 bytes");
+        assert_eq!(tcp[13], 0x50, "ACK + ECE");
+        assert_eq!(u32::from_be_bytes(tcp[8..12].try_into().unwrap()), 5001);
+        assert_eq!(u32::from_be_bytes(tcp[24..28].try_into().unwrap()), 6001);
+        assert_eq!(u32::from_be_bytes(tcp[28..32].try_into().unwrap()), 9001);
+    }
+}
