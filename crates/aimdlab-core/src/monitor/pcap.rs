@@ -143,29 +143,27 @@ fn tcp_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {
     if p.cwr {
         flags |= 0x80;
     }
-    let mut options = Vec::with_capacity(40);
-    if wire.timestamps {
-        options.extend_from_slice(&[1, 1, 8, 10]);
-        options.extend_from_slice(&ms32(p.sent_at).to_be_bytes());
-        options.extend_from_slice(&(if data { 0 } else { ms32(p.echo_sent_at) }).to_be_bytes());
-    }
-    if !data && !p.sack.is_empty() {
-        options.extend_from_slice(&[1, 1, 5, 2 + 8 * p.sack.len() as u8]);
-        for (s, e) in p.sack.iter() {
-            options.extend_from_slice(&byte(s).to_be_bytes());
-            options.extend_from_slice(&byte(e).to_be_bytes());
-        }
-    }
-    let offset_words = (20 + options.len()) / 4;
     h.extend_from_slice(&sport.to_be_bytes());
     h.extend_from_slice(&dport.to_be_bytes());
     h.extend_from_slice(&seq.to_be_bytes());
     h.extend_from_slice(&ack.to_be_bytes());
-    h.push((offset_words as u8) << 4);
+    h.push(0); // data offset, set once the options are written
     h.push(flags);
     h.extend_from_slice(&65535u16.to_be_bytes());
     h.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
-    h.extend_from_slice(&options);
+    if wire.timestamps {
+        h.extend_from_slice(&[1, 1, 8, 10]);
+        h.extend_from_slice(&ms32(p.sent_at).to_be_bytes());
+        h.extend_from_slice(&(if data { 0 } else { ms32(p.echo_sent_at) }).to_be_bytes());
+    }
+    if !data && !p.sack.is_empty() {
+        h.extend_from_slice(&[1, 1, 5, 2 + 8 * p.sack.len() as u8]);
+        for (s, e) in p.sack.iter() {
+            h.extend_from_slice(&byte(s).to_be_bytes());
+            h.extend_from_slice(&byte(e).to_be_bytes());
+        }
+    }
+    h[12] = ((h.len() / 4) as u8) << 4;
     if data {
         p.size.0.saturating_sub(wire.data_header)
     } else {
@@ -179,8 +177,11 @@ fn dccp_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {
     let (sport, dport) = if data { (sender_port(f), RECEIVER_PORT) } else { (RECEIVER_PORT, sender_port(f)) };
     let (kind, fixed) = if data { (2u8, 16usize) } else { (3u8, 24usize) };
     // The simulated size: data = data_header + payload; an ACK = its header and options.
-    let (header_bytes, payload) =
-        if data { (wire.data_header as usize - IP_HEADER, p.size.0.saturating_sub(wire.data_header)) } else { (p.size.0 as usize - IP_HEADER, 0) };
+    let (header_bytes, payload) = if data {
+        ((wire.data_header as usize).saturating_sub(IP_HEADER), p.size.0.saturating_sub(wire.data_header))
+    } else {
+        ((p.size.0 as usize).saturating_sub(IP_HEADER), 0)
+    };
     let header_bytes = header_bytes.max(fixed).div_ceil(4) * 4;
     h.extend_from_slice(&sport.to_be_bytes());
     h.extend_from_slice(&dport.to_be_bytes());
@@ -214,7 +215,7 @@ mod tests {
     use super::*;
     use crate::ids::{FlowId, NodeId};
     use crate::net::packet::SackBlocks;
-    use crate::units::{Bytes, SimDuration};
+    use crate::units::Bytes;
 
     fn tcp() -> FlowWire {
         FlowWire { transport: TransportKind::Tcp, mss: 1000, data_header: 40, timestamps: false }
@@ -222,7 +223,7 @@ mod tests {
 
     #[test]
     fn a_data_segment_becomes_a_40_byte_ipv4_tcp_header_with_byte_sequence_numbers() {
-        let at = SimTime::ZERO + SimDuration::from_millis(1500);
+        let at = SimTime::from_millis(1500);
         let p = Packet { ecn: Ecn::Ce, ..Packet::data(FlowId(3), NodeId(1), 7, Bytes(1040), at) };
         let file = write(&[(at, p)], &[tcp(); 4]);
         assert_eq!(file.len(), 24 + 16 + 40);
@@ -256,5 +257,16 @@ mod tests {
         assert_eq!(u32::from_be_bytes(tcp[8..12].try_into().unwrap()), 5001);
         assert_eq!(u32::from_be_bytes(tcp[24..28].try_into().unwrap()), 6001);
         assert_eq!(u32::from_be_bytes(tcp[28..32].try_into().unwrap()), 9001);
+    }
+
+    #[test]
+    fn dccp_headers_smaller_than_an_ip_header_still_write_a_whole_dccp_header() {
+        // dccp.data_header and ack_header accept sizes below the 20-byte IP header.
+        let wire = FlowWire { transport: TransportKind::Dccp, mss: 1000, data_header: 8, timestamps: false };
+        let data = Packet::data(FlowId(0), NodeId(1), 3, Bytes(1008), SimTime::ZERO);
+        let ack = Packet { kind: PacketKind::Ack, ..Packet::data(FlowId(0), NodeId(0), 1, Bytes(4), SimTime::ZERO) };
+        let file = write(&[(SimTime::ZERO, data), (SimTime::ZERO, ack)], &[wire]);
+        // 16 + 20 + 16 (generic header) and 16 + 20 + 24 (with the acknowledgement subheader).
+        assert_eq!(file.len(), 24 + 52 + 60);
     }
 }
