@@ -65,9 +65,9 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         return err("flows", format!("{total} flows in all; expected at most {MAX_FLOWS}"));
     }
     let profile = s.tcp.profile.unwrap_or_default();
-    // Checked once here, so its errors name `tcp.…` whatever the groups say.
-    resolve_tcp(&profile.tcp_config(), &s.tcp, "tcp")?;
-    let defaults = TopTcp { params: &s.tcp, profile };
+    // Resolved once here, so its errors name `tcp.…` whatever the groups say.
+    let resolved = resolve_tcp(&profile.tcp_config(), &s.tcp, "tcp")?;
+    let defaults = TopTcp { params: &s.tcp, profile, resolved };
 
     let mut net = Net::default();
     let mut flows = Vec::new();
@@ -158,6 +158,8 @@ impl Net {
 struct TopTcp<'a> {
     params: &'a TcpParams,
     profile: StackProfile,
+    /// `params` over `profile`'s presets.
+    resolved: TcpConfig,
 }
 
 /// A link's framing bytes at `path` (default: what the scenario's stack profile counts, 0
@@ -298,7 +300,7 @@ fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -
     // A group's profile replaces the scenario's; fields given explicitly at either level
     // still override the profile's presets.
     let profile = g.tcp.as_ref().and_then(|p| p.profile).unwrap_or(top.profile);
-    let mut tcp = resolve_tcp(&profile.tcp_config(), top.params, "tcp")?;
+    let mut tcp = if profile == top.profile { top.resolved.clone() } else { resolve_tcp(&profile.tcp_config(), top.params, "tcp")? };
     if let Some(p) = &g.tcp {
         tcp = resolve_tcp(&tcp, p, &format!("{path}.tcp"))?;
     }
