@@ -11,31 +11,47 @@ import aimdlab
 from conftest import dumbbell, run_checked
 
 
-def slow_start_factors(growth):
+def slow_start_factors(**tcp):
+    """cwnd growth per round trip in slow start, delayed ACKs on, from 8 packets on (odd
+    windows at 2, 3, 5 wait for the ACK timer); `tcp` adds transport fields."""
     # 100 ms RTT, no loss; samples every 102 ms catch one round trip each.
     sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="1.2s", sample_interval="102ms",
-                  tcp={"delayed_ack": True, "cwnd_growth": growth, "initial_cwnd": 2})
+                  tcp={"delayed_ack": True, "initial_cwnd": 2, **tcp})
     w = run_checked(sc).timeseries.to_pandas()["cwnd_pkts"].to_numpy()
-    return w[4:10] / w[3:9]  # from 8 packets on (odd windows at 2, 3, 5 wait for the ACK timer)
+    return w[4:10] / w[3:9]
 
 
-def avoidance_segments_per_rtt(growth):
+def avoidance_segments_per_rtt(**tcp):
+    """Segments congestion avoidance adds per round trip, delayed ACKs on, over 20 s."""
     sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="20s", sample_interval="1s",
-                  tcp={"delayed_ack": True, "cwnd_growth": growth, "initial_ssthresh": 10, "initial_cwnd": 10})
+                  tcp={"delayed_ack": True, "initial_ssthresh": 10, "initial_cwnd": 10, **tcp})
     r = run_checked(sc)
     ts = r.timeseries.to_pandas()
     rtt_s = r.flows.to_pandas()["rtt_mean_ms"].iloc[0] / 1000
     return (ts["cwnd_pkts"].iloc[-1] - ts["cwnd_pkts"].iloc[4]) / ((ts["time_s"].iloc[-1] - ts["time_s"].iloc[4]) / rtt_s)
 
 
+def share_of_ecn_cuts_followed_by_growth(**tcp):
+    """One ECN flow behind RED, cwnd sampled every 5 ms (RTT about 48 ms): the share of
+    window cuts after which the window grows within the next 30 ms."""
+    sc = dumbbell(rate="10Mbps", delay="20ms", duration="30s", sample_interval="5ms", tcp={"ecn": True, **tcp})
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "500pkt", "min_th": "5pkt", "max_th": "15pkt", "ecn": True}
+    r = run_checked(sc)
+    assert r.summary["bottleneck"]["ecn_marks"] > 20
+    w = r.timeseries.to_pandas()["cwnd_pkts"].to_numpy()
+    cuts = [i for i in range(1, len(w) - 7) if w[i] < 0.8 * w[i - 1]]
+    assert len(cuts) >= 10
+    return np.mean([w[i + 1 : i + 7].max() > w[i] + 1e-9 for i in cuts])
+
+
 def test_per_ack_growth_is_rfc_5681_with_delayed_acks():
-    assert np.allclose(slow_start_factors("per_ack"), 1.5, atol=0.1)
-    assert avoidance_segments_per_rtt("per_ack") == pytest.approx(0.5, abs=0.03)
+    assert np.allclose(slow_start_factors(cwnd_growth="per_ack"), 1.5, atol=0.1)
+    assert avoidance_segments_per_rtt(cwnd_growth="per_ack") == pytest.approx(0.5, abs=0.03)
 
 
 def test_per_segment_growth_is_linuxs_with_delayed_acks():
-    assert np.allclose(slow_start_factors("per_segment"), 2.0, atol=0.01)
-    assert avoidance_segments_per_rtt("per_segment") == pytest.approx(1.0, abs=0.03)
+    assert np.allclose(slow_start_factors(cwnd_growth="per_segment"), 2.0, atol=0.01)
+    assert avoidance_segments_per_rtt(cwnd_growth="per_segment") == pytest.approx(1.0, abs=0.03)
 
 
 def test_when_every_ack_acknowledges_one_segment_the_two_agree_exactly():
@@ -52,20 +68,8 @@ def test_a_bad_growth_names_the_field():
 
 
 def test_cwr_freeze_holds_the_window_for_a_round_trip_after_an_ecn_cut():
-    # One flow behind RED with ECN, cwnd sampled every 5 ms (RTT about 48 ms): after each
-    # cut, does the window grow within the next 30 ms?
-    def grows_after_cuts(freeze):
-        sc = dumbbell(rate="10Mbps", delay="20ms", duration="30s", sample_interval="5ms", tcp={"ecn": True, "cwr_freeze": freeze})
-        sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "500pkt", "min_th": "5pkt", "max_th": "15pkt", "ecn": True}
-        r = run_checked(sc)
-        assert r.summary["bottleneck"]["ecn_marks"] > 20
-        w = r.timeseries.to_pandas()["cwnd_pkts"].to_numpy()
-        cuts = [i for i in range(1, len(w) - 7) if w[i] < 0.8 * w[i - 1]]
-        assert len(cuts) >= 10
-        return np.mean([w[i + 1 : i + 7].max() > w[i] + 1e-9 for i in cuts])
-
-    assert grows_after_cuts(False) > 0.8  # RFC 3168 keeps growing
-    assert grows_after_cuts(True) == 0.0  # Linux's and ns-3's CWR: not until the window is acknowledged
+    assert share_of_ecn_cuts_followed_by_growth(cwr_freeze=False) > 0.8  # RFC 3168 keeps growing
+    assert share_of_ecn_cuts_followed_by_growth(cwr_freeze=True) == 0.0  # Linux's and ns-3's CWR: not until the window is acknowledged
 
 
 def test_timestamps_add_12_bytes_and_quick_acks_answer_the_first_segments_one_by_one():

@@ -9,44 +9,20 @@ import pytest
 
 import aimdlab
 from conftest import dumbbell, run_checked
-
-
-def slow_start_factors(profile):
-    # 100 ms RTT, no loss, delayed ACKs; samples every 102 ms catch one round trip each.
-    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="1.2s", sample_interval="102ms",
-                  tcp={"profile": profile, "delayed_ack": True, "initial_cwnd": 2})
-    w = run_checked(sc).timeseries.to_pandas()["cwnd_pkts"].to_numpy()
-    return w[4:10] / w[3:9]
-
-
-def avoidance_segments_per_rtt(profile):
-    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="20s", sample_interval="1s",
-                  tcp={"profile": profile, "delayed_ack": True, "initial_ssthresh": 10, "initial_cwnd": 10})
-    r = run_checked(sc)
-    ts = r.timeseries.to_pandas()
-    rtt_s = r.flows.to_pandas()["rtt_mean_ms"].iloc[0] / 1000
-    return (ts["cwnd_pkts"].iloc[-1] - ts["cwnd_pkts"].iloc[4]) / ((ts["time_s"].iloc[-1] - ts["time_s"].iloc[4]) / rtt_s)
+from test_cwnd_growth import avoidance_segments_per_rtt, share_of_ecn_cuts_followed_by_growth, slow_start_factors
 
 
 def test_linux_reno_doubles_per_rtt_in_slow_start_and_adds_one_segment_in_avoidance():
-    assert np.allclose(slow_start_factors("linux"), 2.0, atol=0.01)
-    assert avoidance_segments_per_rtt("linux") == pytest.approx(1.0, abs=0.03)
+    assert np.allclose(slow_start_factors(profile="linux"), 2.0, atol=0.01)
+    assert avoidance_segments_per_rtt(profile="linux") == pytest.approx(1.0, abs=0.03)
     # The RFC profile counts ACKs: ×1.5 and half a segment with delayed ACKs.
-    assert np.allclose(slow_start_factors("rfc"), 1.5, atol=0.1)
-    assert avoidance_segments_per_rtt("rfc") == pytest.approx(0.5, abs=0.03)
+    assert np.allclose(slow_start_factors(profile="rfc"), 1.5, atol=0.1)
+    assert avoidance_segments_per_rtt(profile="rfc") == pytest.approx(0.5, abs=0.03)
 
 
 @pytest.mark.parametrize("profile, grows", [("rfc", True), ("linux", False), ("ns3", False)])
 def test_no_growth_during_cwr_for_linux_and_ns3(profile, grows):
-    # One ECN flow behind RED, cwnd every 5 ms (RTT about 48 ms): after each cut, does the
-    # window grow within the next 30 ms?
-    sc = dumbbell(rate="10Mbps", delay="20ms", duration="30s", sample_interval="5ms", tcp={"profile": profile, "mss": "1000B", "ecn": True})
-    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "500pkt", "min_th": "5pkt", "max_th": "15pkt", "ecn": True}
-    r = run_checked(sc)
-    w = r.timeseries.to_pandas()["cwnd_pkts"].to_numpy()
-    cuts = [i for i in range(1, len(w) - 7) if w[i] < 0.8 * w[i - 1]]
-    assert len(cuts) >= 10
-    share = np.mean([w[i + 1 : i + 7].max() > w[i] + 1e-9 for i in cuts])
+    share = share_of_ecn_cuts_followed_by_growth(profile=profile, mss="1000B")
     assert share > 0.8 if grows else share == 0.0
 
 

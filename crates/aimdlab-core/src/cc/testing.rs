@@ -33,7 +33,7 @@ pub fn congestion(kind: CongestionKind) -> CongestionEvent {
 /// Delivers `rounds` rounds of one ACK per packet of the window (rounds 100 ms apart).
 pub fn run_rounds(cc: &mut dyn CongestionControl, rounds: u32) {
     for r in 0..rounds {
-        let now = SimTime::ZERO + SimDuration::from_millis(100 * r as u64);
+        let now = SimTime::from_millis(100 * r as u64);
         let w = cc.cwnd_pkts().floor() as u64;
         for _ in 0..w {
             cc.on_ack(&ack_at(1, now, false));

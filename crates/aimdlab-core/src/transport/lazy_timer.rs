@@ -80,27 +80,22 @@ impl LazyTimer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::units::SimDuration;
-
-    fn at(ms: u64) -> SimTime {
-        SimTime::ZERO + SimDuration::from_millis(ms)
-    }
 
     #[test]
     fn a_moved_deadline_keeps_one_event_and_fires_once_when_due() {
         let (mut t, mut out) = (LazyTimer::default(), Outbox::default());
-        t.arm(TimerKind::Retransmit, at(100), &mut out);
-        assert_eq!(out.timer_at(TimerKind::Retransmit), Some(at(100)));
+        t.arm(TimerKind::Retransmit, SimTime::from_millis(100), &mut out);
+        assert_eq!(out.timer_at(TimerKind::Retransmit), Some(SimTime::from_millis(100)));
         out.clear();
-        t.arm(TimerKind::Retransmit, at(300), &mut out);
+        t.arm(TimerKind::Retransmit, SimTime::from_millis(300), &mut out);
         assert_eq!(out.timer_at(TimerKind::Retransmit), None, "later deadline: the pending event stays");
-        assert!(!t.fire(TimerKind::Retransmit, at(100), &mut out), "deadline still ahead");
-        assert_eq!(out.timer_at(TimerKind::Retransmit), Some(at(300)), "asked again for the deadline");
-        assert!(!t.fire(TimerKind::Retransmit, at(200), &mut out), "a superseded event");
-        assert!(t.fire(TimerKind::Retransmit, at(300), &mut out));
+        assert!(!t.fire(TimerKind::Retransmit, SimTime::from_millis(100), &mut out), "deadline still ahead");
+        assert_eq!(out.timer_at(TimerKind::Retransmit), Some(SimTime::from_millis(300)), "asked again for the deadline");
+        assert!(!t.fire(TimerKind::Retransmit, SimTime::from_millis(200), &mut out), "a superseded event");
+        assert!(t.fire(TimerKind::Retransmit, SimTime::from_millis(300), &mut out));
         assert!(!t.is_armed());
-        t.arm(TimerKind::Retransmit, at(400), &mut out);
+        t.arm(TimerKind::Retransmit, SimTime::from_millis(400), &mut out);
         t.stop();
-        assert!(!t.fire(TimerKind::Retransmit, at(400), &mut out), "stopped");
+        assert!(!t.fire(TimerKind::Retransmit, SimTime::from_millis(400), &mut out), "stopped");
     }
 }

@@ -279,9 +279,8 @@ mod tests {
         let cfg = TcpConfig { delayed_ack: true, quickacks: 16, timestamps: true, ..TcpConfig::default() };
         let mut r = TcpReceiver::new(FlowId(0), NodeId(0), &cfg);
         let mut out = Outbox::default();
-        let ms = |m: u64| SimTime::ZERO + SimDuration::from_millis(m);
         for s in 0..20 {
-            r.on_data(&data(s), ms(s), &mut out);
+            r.on_data(&data(s), SimTime::from_millis(s), &mut out);
         }
         // 16 immediate ACKs, then every second segment: 18, 20.
         let acks: Vec<u64> = out.packets.iter().map(|a| a.seq).collect();
@@ -290,7 +289,7 @@ mod tests {
         // 1.5 s later the receiver is idle again: quick-ACK mode restarts.
         out.clear();
         for s in 20..24 {
-            r.on_data(&data(s), ms(1500 + s), &mut out);
+            r.on_data(&data(s), SimTime::from_millis(1500 + s), &mut out);
         }
         assert_eq!(out.packets.len(), 4);
     }

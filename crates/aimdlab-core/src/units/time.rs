@@ -23,6 +23,11 @@ impl SimTime {
     /// Later than any event of a run.
     pub const MAX: SimTime = SimTime(u64::MAX);
 
+    /// The instant `ms` milliseconds after the start of the run.
+    pub const fn from_millis(ms: u64) -> Self {
+        SimTime(SimDuration::from_millis(ms).0)
+    }
+
     /// This time in seconds (for reporting only).
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / PS_PER_SEC as f64

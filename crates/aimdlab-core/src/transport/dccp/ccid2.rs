@@ -242,16 +242,12 @@ mod tests {
     use crate::net::packet::{PacketKind, SackBlocks};
     use crate::units::{Bytes, SimDuration};
 
-    fn at(ms: u64) -> SimTime {
-        SimTime::ZERO + SimDuration::from_millis(ms)
-    }
-
     fn ack(ack_seq: u64, runs: &[(u64, u64)]) -> Packet {
         let mut sack = SackBlocks::new(runs.iter().map(|r| r.0).min().unwrap_or(0));
         for &(s, e) in runs {
             sack.push(s, e);
         }
-        Packet { kind: PacketKind::Ack, sack, ..Packet::data(FlowId(0), NodeId(0), ack_seq, Bytes(48), at(0)) }
+        Packet { kind: PacketKind::Ack, sack, ..Packet::data(FlowId(0), NodeId(0), ack_seq, Bytes(48), SimTime::from_millis(0)) }
     }
 
     fn sender(cwnd: f64) -> (Ccid2, RttEstimator, SenderStats) {
@@ -264,10 +260,10 @@ mod tests {
     fn a_packet_is_lost_once_three_later_ones_are_acknowledged_and_the_window_halves_once() {
         let (mut c, mut rtt, mut stats) = sender(8.0);
         for seq in 0..8 {
-            c.on_send(seq, at(0));
+            c.on_send(seq, SimTime::from_millis(0));
         }
         // 1 and 2 missing; 0 and 3..5 arrive: 1 and 2 each have three acknowledged after them.
-        assert_eq!(c.on_ack(&ack(0, &[(3, 6), (0, 1)]), at(50), 8, &mut rtt, &mut stats), 4);
+        assert_eq!(c.on_ack(&ack(0, &[(3, 6), (0, 1)]), SimTime::from_millis(50), 8, &mut rtt, &mut stats), 4);
         assert_eq!(stats.lost_pkts, 2, "both holes are lost");
         assert_eq!(stats.loss_reductions, 1, "two losses in one window are one congestion event");
         // Congestion avoidance took 8 to 8.488 over four packets; one halving, not two.
@@ -276,9 +272,9 @@ mod tests {
         assert_eq!(rtt.srtt(), Some(SimDuration::from_millis(50)));
         // A later loss of a packet sent after the cut is a new event.
         for seq in 8..12 {
-            c.on_send(seq, at(60));
+            c.on_send(seq, SimTime::from_millis(60));
         }
-        c.on_ack(&ack(1, &[(9, 12), (6, 8)]), at(110), 12, &mut rtt, &mut stats);
+        c.on_ack(&ack(1, &[(9, 12), (6, 8)]), SimTime::from_millis(110), 12, &mut rtt, &mut stats);
         assert_eq!((stats.lost_pkts, stats.loss_reductions), (3, 2));
     }
 
@@ -286,12 +282,12 @@ mod tests {
     fn fewer_than_numdupack_later_acknowledgements_lose_nothing() {
         let (mut c, mut rtt, mut stats) = sender(8.0);
         for seq in 0..4 {
-            c.on_send(seq, at(0));
+            c.on_send(seq, SimTime::from_millis(0));
         }
-        c.on_ack(&ack(0, &[(1, 3)]), at(50), 4, &mut rtt, &mut stats);
+        c.on_ack(&ack(0, &[(1, 3)]), SimTime::from_millis(50), 4, &mut rtt, &mut stats);
         assert_eq!((stats.lost_pkts, c.pipe()), (0, 2));
         // 0 arrives late (reordered): acknowledged, not lost.
-        c.on_ack(&ack(1, &[(0, 4)]), at(60), 4, &mut rtt, &mut stats);
+        c.on_ack(&ack(1, &[(0, 4)]), SimTime::from_millis(60), 4, &mut rtt, &mut stats);
         assert_eq!((stats.lost_pkts, c.pipe(), stats.loss_reductions), (0, 0, 0));
     }
 }

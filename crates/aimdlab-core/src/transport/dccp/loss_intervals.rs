@@ -77,10 +77,6 @@ impl LossIntervals {
 mod tests {
     use super::*;
 
-    fn ms(v: u64) -> SimTime {
-        SimTime::ZERO + SimDuration::from_millis(v)
-    }
-
     #[test]
     fn losses_within_one_rtt_are_one_event_and_p_is_the_weighted_mean() {
         let rtt = SimDuration::from_millis(100);
@@ -88,10 +84,10 @@ mod tests {
         assert_eq!(li.p(1000), 0.0);
         // First loss: synthesised interval from X_recv; force 100 packets via the equation.
         let x = crate::cc::tfrc::equation_rate_bytes_per_s(1000.0, 0.1, 0.01);
-        assert!(li.on_loss(500, ms(1000), rtt, x, 1000.0));
-        assert!(!li.on_loss(503, ms(1050), rtt, x, 1000.0), "within R of the event's start");
-        assert!(li.on_loss(600, ms(1200), rtt, x, 1000.0));
-        assert!(li.on_loss(700, ms(1400), rtt, x, 1000.0));
+        assert!(li.on_loss(500, SimTime::from_millis(1000), rtt, x, 1000.0));
+        assert!(!li.on_loss(503, SimTime::from_millis(1050), rtt, x, 1000.0), "within R of the event's start");
+        assert!(li.on_loss(600, SimTime::from_millis(1200), rtt, x, 1000.0));
+        assert!(li.on_loss(700, SimTime::from_millis(1400), rtt, x, 1000.0));
         assert_eq!(li.events, 3);
         // Closed: [100, 100, 100] (the synthesised one first); open interval at 749: 50.
         // tot0 = 50 + 100 + 100 = 250, tot1 = 300: p = 1/(300/3) = 0.01.
@@ -105,7 +101,7 @@ mod tests {
         let rtt = SimDuration::from_millis(1);
         let mut li = LossIntervals::default();
         for k in 0..20u64 {
-            li.on_loss(10 * k, ms(10 * k), rtt, 1e6, 1000.0);
+            li.on_loss(10 * k, SimTime::from_millis(10 * k), rtt, 1e6, 1000.0);
         }
         assert_eq!(li.count(), 9);
         assert!((li.p(199) - 0.1).abs() < 1e-12, "every interval is 10 packets");

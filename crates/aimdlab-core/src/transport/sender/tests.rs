@@ -29,7 +29,7 @@ fn single_loss(prr: bool) -> (Vec<usize>, TcpSender) {
     let mut sent = Vec::new();
     for k in 1..=99u64 {
         out.clear();
-        s.on_ack(&ack(0, 1, k + 1, at_ms(100 + k)), at_ms(100 + k), &mut out);
+        s.on_ack(&ack(0, 1, k + 1, SimTime::from_millis(100 + k)), SimTime::from_millis(100 + k), &mut out);
         sent.push(out.packets.len());
     }
     (sent, s)
@@ -72,13 +72,9 @@ fn without_limited_transmit_the_first_duplicate_acks_send_nothing() {
         let mut sent = [0; 2];
         for k in 1..=2u64 {
             out.clear();
-            s.on_ack(&ack(0, 1, k + 1, at_ms(100 + k)), at_ms(100 + k), &mut out);
+            s.on_ack(&ack(0, 1, k + 1, SimTime::from_millis(100 + k)), SimTime::from_millis(100 + k), &mut out);
             sent[k as usize - 1] = out.packets.len();
         }
         assert_eq!(sent, expected, "limited_transmit = {limited_transmit}");
     }
-}
-
-fn at_ms(ms: u64) -> SimTime {
-    SimTime::ZERO + crate::units::SimDuration::from_millis(ms)
 }
