@@ -30,11 +30,11 @@ print(json.dumps({"estimate": estimate, "used": status()["VmHWM"] - before}))
 """
 
 
-def _dumbbell(flows: int, duration: str = "1s", sample_interval: str = "100ms", access_queue=None) -> dict:
+def _dumbbell(flows: int, duration: str = "1s", sample_interval: str = "100ms", access_queue=None, pcap=()) -> dict:
     access = {"rate": "10Gbps", "delay": "1ms"}
     if access_queue:
         access["queue"] = access_queue
-    return {"duration": duration, "sample_interval": sample_interval,
+    return {"duration": duration, "sample_interval": sample_interval, "pcap": list(pcap),
             "topology": {"dumbbell": {"bottleneck": {"rate": "1Gbps", "delay": "10ms", "queue": {"limit": "1000pkt"}}, "access": access}},
             "flows": [{"count": flows}]}
 
@@ -44,7 +44,8 @@ def _dumbbell(flows: int, duration: str = "1s", sample_interval: str = "100ms", 
     _dumbbell(2000),                                          # per-flow and per-link state, routing table
     _dumbbell(100, duration="5s", sample_interval="1ms"),     # time series
     _dumbbell(300, access_queue={"kind": "fq_codel", "flows": 65536}),  # FQ-CoDel on 1200 links
-], ids=["2000-flows", "time-series", "fq-codel-access"])
+    _dumbbell(10, duration="3s", pcap=["r1->r2", "r2->r1"]),  # link traces of a full 1 Gbit/s link
+], ids=["2000-flows", "time-series", "fq-codel-access", "pcap"])
 def test_the_estimate_covers_what_a_run_takes(scenario):
     r = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(scenario)], capture_output=True, check=True, timeout=300)
     m = json.loads(r.stdout)

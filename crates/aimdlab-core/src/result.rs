@@ -84,15 +84,6 @@ pub struct RunParts {
     pub events_processed: u64,
 }
 
-/// Header bytes of a flow's data packets.
-fn data_header(f: &crate::scenario::plan::FlowPlan) -> u64 {
-    match (f.transport, &f.dccp) {
-        (crate::scenario::schema::TransportKind::Dccp, Some(d)) => d.data_header.0,
-        (crate::scenario::schema::TransportKind::Tcp, _) => f.tcp.tcp_header().0,
-        _ => f.tcp.header.0,
-    }
-}
-
 /// Builds the tables and the summary of a finished run.
 pub(crate) fn collect(mut run: RunParts) -> RunResult {
     let end = run.end;
@@ -168,8 +159,11 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         "events": run.events_processed,
     });
 
-    let wires: Vec<FlowWire> =
-        plan.flows.iter().map(|f| FlowWire { transport: f.transport, mss: f.tcp.mss.0, data_header: data_header(f), timestamps: f.tcp.timestamps }).collect();
+    let wires: Vec<FlowWire> = plan
+        .flows
+        .iter()
+        .map(|f| FlowWire { transport: f.transport, mss: f.tcp.mss.0, data_header: f.data_header_bytes(), timestamps: f.tcp.timestamps })
+        .collect();
     let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture.as_ref().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
 
     RunResult {

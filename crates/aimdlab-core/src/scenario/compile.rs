@@ -106,8 +106,16 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     let statics: Vec<(NodeId, NodeId, LinkId)> = net.static_routes.iter().map(|(n, d, l, _)| (*n, *d, *l)).collect();
     let static_dsts: Vec<NodeId> = statics.iter().map(|s| s.1).collect();
     let (rows, columns) = routing::table_shape(net.nodes.len(), &link_ends, &endpoints, &static_dsts);
-    let memory =
-        super::memory::estimate(net.nodes.len() as u64, &net.links, &flows, sampled_flows.len() as u64, (rows as u64, columns as u64), samples, topology);
+    let memory = super::memory::estimate(
+        net.nodes.len() as u64,
+        &net.links,
+        &flows,
+        sampled_flows.len() as u64,
+        (rows as u64, columns as u64),
+        samples,
+        duration,
+        topology,
+    );
     if let Some(limit) = max_memory_bytes {
         memory.check(limit)?;
     }

@@ -4,8 +4,9 @@
 //!
 //! The estimate counts what grows with the scenario's size — per-flow and per-link state
 //! (sizes taken from the engine's own types), the routing table, preallocated queue and
-//! propagation buffers, time-series rows and their copy handed to the caller — as address
-//! space (allocated, touched or not), which is what a memory cap such as `ulimit -v` sees.
+//! propagation buffers, time-series rows and their copy handed to the caller, link traces —
+//! as address space (allocated, touched or not), which is what a memory cap such as
+//! `ulimit -v` sees.
 //! It does not count packets queued beyond what a queue preallocates, which the queue limits
 //! bound. `tests/test_memory.py` holds it against measured peak memory.
 
@@ -16,6 +17,7 @@ use crate::monitor::histogram::DelayHistogram;
 use crate::net::link::Link;
 use crate::net::packet::Packet;
 use crate::net::queue::QueueConfig;
+use crate::units::SimDuration;
 
 use std::mem::size_of;
 
@@ -56,10 +58,27 @@ fn packets_held(links: &[LinkPlan]) -> u64 {
     }
 }
 
+/// Bytes per packet a link trace (`pcap`) takes at its peak, when its file is written: the
+/// captured packet and its time (twice, for a growing vector) and its libpcap record (at
+/// most 16 + 20 + 60 header bytes). The caller's copy of the file is made after the capture
+/// is freed, and is smaller.
+fn pcap_bytes_per_packet() -> u64 {
+    2 * size_of::<(crate::units::SimTime, Packet)>() as u64 + 96
+}
+
+/// Packets a traced link can carry over `duration`: its rate filled with the smallest data
+/// packet of any flow (a link of ACKs carries no more packets than the data it answers).
+/// Sources of packets smaller than their flow's segment size (VoIP frames) can exceed it.
+fn pcap_packets(links: &[LinkPlan], flows: &[FlowPlan], duration: SimDuration) -> u64 {
+    let smallest = flows.iter().map(|f| f.tcp.mss.0 + f.data_header_bytes()).min().unwrap_or(1500).max(1);
+    links.iter().filter(|l| l.pcap).map(|l| (l.rate.bps as f64 * duration.as_secs_f64() / (8.0 * smallest as f64)) as u64).sum()
+}
+
 /// Estimates the memory of a run of `flows` over `links` with `nodes` nodes and a routing
 /// table of `route_shape` = (rows, columns), sampling `samples` times the series of
-/// `sampled_flows` flows; `topology` is the field
+/// `sampled_flows` flows, for `duration`; `topology` is the field
 /// path of the topology (`topology.dumbbell` or `topology.explicit`).
+#[allow(clippy::too_many_arguments)]
 pub fn estimate(
     nodes: u64,
     links: &[LinkPlan],
@@ -67,6 +86,7 @@ pub fn estimate(
     sampled_flows: u64,
     route_shape: (u64, u64),
     samples: u64,
+    duration: SimDuration,
     topology: &str,
 ) -> MemoryEstimate {
     let n_flows = flows.len() as u64;
@@ -99,6 +119,10 @@ pub fn estimate(
         MemoryPart { what: "time series", field: "sample_interval".into(), bytes: flow_series + link_series },
         MemoryPart { what: "engine and results (fixed)", field: String::new(), bytes: FIXED_BYTES },
     ];
+    let traced = pcap_packets(links, flows, duration);
+    if traced > 0 {
+        parts.push(MemoryPart { what: "link traces", field: "pcap".into(), bytes: traced.saturating_mul(pcap_bytes_per_packet()) });
+    }
     parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
     MemoryEstimate { parts }
 }

@@ -62,6 +62,17 @@ pub struct FlowPlan {
     pub dccp: Option<Box<crate::transport::dccp::params::DccpConfig>>,
 }
 
+impl FlowPlan {
+    /// Header bytes of the flow's data packets (IP + transport + options).
+    pub fn data_header_bytes(&self) -> u64 {
+        match (self.transport, &self.dccp) {
+            (crate::scenario::schema::TransportKind::Dccp, Some(d)) => d.data_header.0,
+            (crate::scenario::schema::TransportKind::Tcp, _) => self.tcp.tcp_header().0,
+            _ => self.tcp.header.0,
+        }
+    }
+}
+
 /// A whole validated scenario.
 #[derive(Clone, Debug)]
 pub struct Plan {
