@@ -213,6 +213,17 @@ def test_large_scenarios_under_a_4_gib_cap_are_refused_not_aborted(tmp_path, nam
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
 
 
+def test_a_set_that_shrinks_a_too_big_scenario_lets_it_run(tmp_path):
+    name = "sample_interval_1us_10flows.toml"
+    r = _capped(["run", str(REPRO / name), "--set", "sample_interval=100ms", "--set", "duration=1s",
+                 "--no-figure", "--json", "--out", str(tmp_path / "o")])
+    assert r.returncode == 0, r.stderr.decode()[-500:]
+    assert json.loads(r.stdout)["packets"]["delivered"] > 0
+    r = _capped(["run", str(REPRO / name), "--set", "duration=5s", "--no-figure", "--out", str(tmp_path / "o")])
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "sample_interval: this run needs about" in err, err
+
+
 def test_a_10000_flow_dumbbell_runs_under_a_4_gib_cap(tmp_path):
     r = _capped(["run", str(REPRO / "dumbbell_10000_flows.toml"), "--no-figure", "--json", "--out", str(tmp_path / "o")])
     assert r.returncode == 0, r.stderr.decode()[-500:]

@@ -163,6 +163,9 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
         console.print(f"figure:  {figure}")
 
 
+#: A memory limit no run reaches: the file is checked before `--set`, the result after it.
+_NO_LIMIT_BYTES = 1 << 62
+
 MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB. Default: 80 % of the memory "
                    "this process may use (or AIMDLAB_MAX_MEMORY).")
 
@@ -198,7 +201,9 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
     except ScenarioError as e:
         raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
     try:
-        sc = load(scenario, max_memory=limit)
+        # The memory limit applies to the scenario that runs: with --set or --pcap it is
+        # checked after them (a --set may shrink a scenario too big as written).
+        sc = load(scenario, max_memory=_NO_LIMIT_BYTES if (overrides or pcap_links) else limit)
         if overrides:
             sc = apply_overrides(sc, overrides)
         if pcap_links:
