@@ -45,7 +45,8 @@ def _dumbbell(flows: int, duration: str = "1s", sample_interval: str = "100ms", 
     _dumbbell(100, duration="5s", sample_interval="1ms"),     # time series
     _dumbbell(300, access_queue={"kind": "fq_codel", "flows": 65536}),  # FQ-CoDel on 1200 links
     _dumbbell(10, duration="3s", pcap=["r1->r2", "r2->r1"]),  # link traces of a full 1 Gbit/s link
-], ids=["2000-flows", "time-series", "fq-codel-access", "pcap"])
+    {**_dumbbell(10, duration="5s", sample_interval="1s"), "cwnd_trace": "all"},  # every ACK of a full 1 Gbit/s link
+], ids=["2000-flows", "time-series", "fq-codel-access", "pcap", "cwnd-trace"])
 def test_the_estimate_covers_what_a_run_takes(scenario):
     r = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(scenario)], capture_output=True, check=True, timeout=300)
     m = json.loads(r.stdout)

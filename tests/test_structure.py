@@ -84,9 +84,10 @@ def test_every_result_column_is_declared_with_a_description():
     from aimdlab import _core
     from conftest import dumbbell
 
-    r = aimdlab.run(dumbbell(duration="1s"))
+    r = aimdlab.run({**dumbbell(duration="1s"), "cwnd_trace": [0]})
     declared = _core.columns()
-    for table, names in (("flows", r.flows.column_names), ("links", r.links.column_names),
-                         ("timeseries", r.timeseries.column_names), ("link_timeseries", r.link_timeseries.column_names)):
+    assert r.cwnd_trace.num_rows > 0
+    for table in ("flows", "links", "timeseries", "link_timeseries", "cwnd_trace"):
+        names = getattr(r, table).column_names
         assert [c[1] for c in declared if c[0] == table] == list(names), table
     assert all(doc for _, _, _, doc in declared)

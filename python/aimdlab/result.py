@@ -22,6 +22,9 @@ def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
     for name, kind, data in columns:
         if kind == "str":
             arrays[name] = pa.array(data, type=pa.string())
+        elif kind == "dict":
+            codes, names = data
+            arrays[name] = pa.DictionaryArray.from_arrays(pa.array(np.frombuffer(codes, dtype="<u4")), pa.array(names, type=pa.string()))
         else:
             arrays[name] = pa.array(np.frombuffer(data, dtype=_DTYPES[kind]))
     return pa.table(arrays)
@@ -68,6 +71,9 @@ class Result:
             goodput_bps, srtt_ms, in_flight_pkts, controller state).
         link_timeseries: one row per monitored link per sample (time_s, queue_len_pkts,
             queue_len_bytes, utilization over the interval).
+        cwnd_trace: one row per change of cwnd or ssthresh of the flows the scenario's
+            `cwnd_trace` names (time_s, flow, cause, cwnd_pkts, ssthresh_pkts, in_flight_pkts);
+            empty when none is traced (saved as `cwnd_trace.parquet` when not empty).
         pcaps: the libpcap traces of the links the scenario's `pcap` names, as a dict of link
             name → file bytes (saved as `<from>-<to>.pcap`).
         scenario: the scenario dict that was run, with the seed that was used.
@@ -79,6 +85,7 @@ class Result:
         self.links: pa.Table = _to_table(raw["links"])
         self.timeseries: pa.Table = _to_table(raw["timeseries"])
         self.link_timeseries: pa.Table = _to_table(raw["link_timeseries"])
+        self.cwnd_trace: pa.Table = _to_table(raw["cwnd_trace"])
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = scenario
 
@@ -114,6 +121,8 @@ class Result:
         folder = Path(folder)
         for name in ("flows", "links", "timeseries", "link_timeseries"):
             pq.write_table(getattr(self, name), folder / f"{name}.parquet")
+        if self.cwnd_trace.num_rows:
+            pq.write_table(self.cwnd_trace, folder / "cwnd_trace.parquet")
         (folder / "scenario.json").write_text(json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n", encoding="utf-8")
         (folder / "summary.json").write_text(self.summary_json(), encoding="utf-8")
         for link, data in self.pcaps.items():

@@ -32,6 +32,7 @@ RESULT_FILES = frozenset(
         "links.parquet",
         "timeseries.parquet",
         "link_timeseries.parquet",
+        "cwnd_trace.parquet",
         "overview.png",
         "overview.pdf",
         "overview.svg",

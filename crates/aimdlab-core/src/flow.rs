@@ -63,15 +63,19 @@ impl Flow {
             TransportKind::Dccp => {
                 let cfg = plan.dccp.as_ref().expect("a DCCP flow's plan has its DCCP settings");
                 let cc = Controller::new(&plan.cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts);
-                (
-                    SenderEndpoint::Dccp(DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced())),
-                    ReceiverEndpoint::Dccp(DccpReceiver::new(id, plan.src, cfg, tcp.mss)),
-                )
+                let mut sender = DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced());
+                if let (true, crate::transport::dccp::sender::SenderCcid::Two(c)) = (plan.cwnd_trace, &mut sender.ccid) {
+                    c.trace_cwnd();
+                }
+                (SenderEndpoint::Dccp(sender), ReceiverEndpoint::Dccp(DccpReceiver::new(id, plan.src, cfg, tcp.mss)))
             }
             TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, tcp.mss, tcp.header)), ReceiverEndpoint::UdpSink),
             TransportKind::Tcp => {
                 let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
                 let mut sender = TcpSender::new(id, plan.dst, tcp, sizes, cc);
+                if plan.cwnd_trace {
+                    sender.trace_cwnd();
+                }
                 if plan.app.self_paced() {
                     sender.limit_to_offered(); // sends only what the application has offered
                 }

@@ -34,6 +34,8 @@ pub struct RunResult {
     pub timeseries: Table,
     /// One row per monitored link per sample.
     pub link_timeseries: Table,
+    /// One row per change of a traced flow's cwnd or ssthresh (`cwnd_trace`).
+    pub cwnd_trace: Table,
     /// libpcap files of the traced links (`pcap`): link name and file bytes.
     pub pcaps: Vec<(String, Vec<u8>)>,
 }
@@ -166,8 +168,11 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         .collect();
     let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture.as_ref().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
 
+    let cwnd_trace = crate::monitor::cwnd_trace::table(run.flows.iter().filter_map(|f| f.sender.cwnd_trace().map(|t| (f.id.0 as u64, t))));
+
     RunResult {
         pcaps,
+        cwnd_trace,
         summary,
         flows,
         links,

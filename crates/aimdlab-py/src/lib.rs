@@ -43,8 +43,8 @@ fn scenario_err(e: aimdlab_core::ScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
 }
 
-/// A table as a list of `(name, kind, data)`: kind "f64"/"u64" with little-endian bytes, or
-/// "str" with a list of strings.
+/// A table as a list of `(name, kind, data)`: kind "f64"/"u64" with little-endian bytes,
+/// "str" with a list of strings, or "dict" with (little-endian u32 codes, list of names).
 fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty_bound(py);
     for (name, col) in &t.columns {
@@ -58,6 +58,11 @@ fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> 
                 PyTuple::new_bound(py, [name.into_py(py), "u64".into_py(py), PyBytes::new_bound(py, &bytes).into_py(py)])
             }
             Column::Str(v) => PyTuple::new_bound(py, [name.into_py(py), "str".into_py(py), v.clone().into_py(py)]),
+            Column::Dict(codes, names) => {
+                let bytes: Vec<u8> = codes.iter().flat_map(|x| x.to_le_bytes()).collect();
+                let data = PyTuple::new_bound(py, [PyBytes::new_bound(py, &bytes).into_py(py), names.clone().into_py(py)]);
+                PyTuple::new_bound(py, [name.into_py(py), "dict".into_py(py), data.into_py(py)])
+            }
         };
         out.append(item)?;
     }
@@ -85,7 +90,7 @@ fn memory_estimate(scenario_json: &str) -> PyResult<Vec<(&'static str, String, u
 /// controllers for the flows whose `cc` is `"python"` (a dict: flow index → object), and a
 /// memory limit (see `validate`).
 /// Returns a dict with `summary` (JSON text), the tables `flows`, `links`, `timeseries`,
-/// `link_timeseries`, and `pcaps` (link name → libpcap file bytes). The GIL is released while the engine runs.
+/// `link_timeseries`, `cwnd_trace`, and `pcaps` (link name → libpcap file bytes). The GIL is released while the engine runs.
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed=None, control=None, controllers=None, max_memory_bytes=None))]
 fn run(
@@ -151,6 +156,7 @@ fn run(
     d.set_item("links", table_to_py(py, &result.links)?)?;
     d.set_item("timeseries", table_to_py(py, &result.timeseries)?)?;
     d.set_item("link_timeseries", table_to_py(py, &result.link_timeseries)?)?;
+    d.set_item("cwnd_trace", table_to_py(py, &result.cwnd_trace)?)?;
     let pcaps = pyo3::types::PyDict::new_bound(py);
     for (name, bytes) in &result.pcaps {
         pcaps.set_item(name, pyo3::types::PyBytes::new_bound(py, bytes))?;

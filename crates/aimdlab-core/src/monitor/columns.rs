@@ -276,5 +276,6 @@ pub fn column_docs() -> Vec<(&'static str, &'static str, &'static str, &'static 
     let links = link_columns().into_iter().map(|c| ("links", c.name, c.unit, c.doc));
     let series = TIMESERIES_COLUMNS.iter().map(|&(n, u, d)| ("timeseries", n, u, d));
     let link_series = LINK_TIMESERIES_COLUMNS.iter().map(|&(n, u, d)| ("link_timeseries", n, u, d));
-    flows.chain(links).chain(series).chain(link_series).collect()
+    let cwnd_trace = super::cwnd_trace::CWND_TRACE_COLUMNS.iter().map(|&(n, u, d)| ("cwnd_trace", n, u, d));
+    flows.chain(links).chain(series).chain(link_series).chain(cwnd_trace).collect()
 }

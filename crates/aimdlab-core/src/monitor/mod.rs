@@ -1,8 +1,10 @@
 //! Monitors observe and never steer: the flow monitor (receiver-side counters, one-way delay),
 //! the link monitor (transmissions, queue, queuing delay), delay histograms, the sampled time
-//! series, libpcap traces of chosen links, and the declarations of every result column (`columns.rs`).
+//! series, congestion-window traces of chosen flows, libpcap traces of chosen links, and the
+//! declarations of every result column (`columns.rs`).
 
 pub mod columns;
+pub mod cwnd_trace;
 pub mod flow_stats;
 pub mod histogram;
 pub mod link_stats;

@@ -9,6 +9,8 @@ pub enum Column {
     U64(Vec<u64>),
     /// Strings.
     Str(Vec<String>),
+    /// A category per row: codes into the list of names (Arrow's dictionary column).
+    Dict(Vec<u32>, Vec<&'static str>),
 }
 
 impl Column {
@@ -18,6 +20,7 @@ impl Column {
             Column::F64(v) => v.len(),
             Column::U64(v) => v.len(),
             Column::Str(v) => v.len(),
+            Column::Dict(v, _) => v.len(),
         }
     }
     /// Whether the column has no rows.

@@ -91,7 +91,10 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
             }
         }
     }
-    let sampled_flows = resolve_sampled_flows(s.sampled_flows.as_ref(), flows.len())?;
+    let sampled_flows = resolve_flow_choice("sampled_flows", s.sampled_flows.as_ref(), flows.len(), true)?;
+    for id in resolve_flow_choice("cwnd_trace", s.cwnd_trace.as_ref(), flows.len(), false)? {
+        flows[id.idx()].cwnd_trace = true;
+    }
     for (i, name) in s.pcap.iter().enumerate() {
         match net.links.iter_mut().find(|l| &l.name == name) {
             Some(l) => l.pcap = true,
@@ -363,7 +366,7 @@ fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -
         }
     }
     let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
-    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp, dccp })
+    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp, dccp, cwnd_trace: false })
 }
 
 fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDuration) {
@@ -542,21 +545,23 @@ fn check_routes(net: &Net, routes: &routing::Routes, topo: &Topology, flows: &[F
     Ok(())
 }
 
-/// The flows whose time series are recorded (`sampled_flows`), in increasing order.
-fn resolve_sampled_flows(spec: Option<&SampledFlows>, n_flows: usize) -> Res<Vec<FlowId>> {
+/// The flows a choice of flows (`field`: `sampled_flows`, `cwnd_trace`) names, in increasing
+/// order; `all_by_default` says what an absent field means.
+fn resolve_flow_choice(field: &str, spec: Option<&SampledFlows>, n_flows: usize, all_by_default: bool) -> Res<Vec<FlowId>> {
     let all = || (0..n_flows as u32).map(FlowId).collect();
     match spec {
-        None => Ok(all()),
+        None if all_by_default => Ok(all()),
+        None => Ok(Vec::new()),
         Some(SampledFlows::Named(name)) => match name.as_str() {
             "all" => Ok(all()),
             "none" => Ok(Vec::new()),
-            other => err("sampled_flows", format!("{other:?} is not accepted; expected \"all\", \"none\" or a list of flow indices")),
+            other => err(field, format!("{other:?} is not accepted; expected \"all\", \"none\" or a list of flow indices")),
         },
         Some(SampledFlows::List(list)) => {
             let mut ids = Vec::with_capacity(list.len());
             for (i, &f) in list.iter().enumerate() {
                 if f >= n_flows as u64 {
-                    return err(format!("sampled_flows[{i}]"), format!("{f} is not a flow; expected an index below {n_flows} (the run has {n_flows} flows)"));
+                    return err(format!("{field}[{i}]"), format!("{f} is not a flow; expected an index below {n_flows} (the run has {n_flows} flows)"));
                 }
                 ids.push(FlowId(f as u32));
             }

@@ -4,7 +4,8 @@
 //!
 //! The estimate counts what grows with the scenario's size — per-flow and per-link state
 //! (sizes taken from the engine's own types), the routing table, preallocated queue and
-//! propagation buffers, time-series rows and their copy handed to the caller, link traces —
+//! propagation buffers, time-series rows and their copy handed to the caller, link and
+//! congestion-window traces —
 //! as address space (allocated, touched or not), which is what a memory cap such as
 //! `ulimit -v` sees.
 //! It does not count packets queued beyond what a queue preallocates, which the queue limits
@@ -74,6 +75,21 @@ fn pcap_packets(links: &[LinkPlan], flows: &[FlowPlan], duration: SimDuration) -
     links.iter().filter(|l| l.pcap).map(|l| (l.rate.bps as f64 * duration.as_secs_f64() / (8.0 * smallest as f64)) as u64).sum()
 }
 
+/// Rows the congestion-window traces (`cwnd_trace`) can hold: at most one per acknowledgement
+/// or congestion event, so no more than the data packets the traced flows can send — each
+/// flow's fastest link filled with its smallest packets; on a dumbbell, where every flow
+/// crosses the bottleneck, no more than the bottleneck carries.
+fn cwnd_trace_rows(links: &[LinkPlan], flows: &[FlowPlan], duration: SimDuration, dumbbell: bool) -> u64 {
+    let packets = |bps: u64, f: &FlowPlan| (bps as f64 * duration.as_secs_f64() / (8.0 * (f.tcp.mss.0 + f.data_header_bytes()).max(1) as f64)) as u64;
+    let fastest = links.iter().map(|l| l.rate.bps).max().unwrap_or(0);
+    let traced: u64 = flows.iter().filter(|f| f.cwnd_trace).map(|f| packets(fastest, f)).fold(0, u64::saturating_add);
+    let bottleneck = links.iter().filter(|l| l.monitor).map(|l| l.rate.bps).max();
+    match (dumbbell, bottleneck, flows.iter().filter(|f| f.cwnd_trace).min_by_key(|f| f.tcp.mss.0 + f.data_header_bytes())) {
+        (true, Some(bps), Some(smallest)) => traced.min(packets(bps, smallest)),
+        _ => traced,
+    }
+}
+
 /// Estimates the memory of a run of `flows` over `links` with `nodes` nodes and a routing
 /// table of `route_shape` = (rows, columns), sampling `samples` times the series of
 /// `sampled_flows` flows, for `duration`; `topology` is the field
@@ -119,6 +135,11 @@ pub fn estimate(
         MemoryPart { what: "time series", field: "sample_interval".into(), bytes: flow_series + link_series },
         MemoryPart { what: "engine and results (fixed)", field: String::new(), bytes: FIXED_BYTES },
     ];
+    let cwnd_rows = cwnd_trace_rows(links, flows, duration, topology.ends_with("dumbbell"));
+    if cwnd_rows > 0 {
+        let bytes = cwnd_rows.saturating_mul(crate::monitor::cwnd_trace::CwndTrace::ROW_BYTES_PEAK);
+        parts.push(MemoryPart { what: "congestion-window traces", field: "cwnd_trace".into(), bytes });
+    }
     let traced = pcap_packets(links, flows, duration);
     if traced > 0 {
         parts.push(MemoryPart { what: "link traces", field: "pcap".into(), bytes: traced.saturating_mul(pcap_bytes_per_packet()) });

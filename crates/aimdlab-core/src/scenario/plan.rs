@@ -60,6 +60,8 @@ pub struct FlowPlan {
     pub tcp: TcpConfig,
     /// DCCP settings (DCCP flows only).
     pub dccp: Option<Box<crate::transport::dccp::params::DccpConfig>>,
+    /// Whether its congestion window is traced (`cwnd_trace`).
+    pub cwnd_trace: bool,
 }
 
 impl FlowPlan {

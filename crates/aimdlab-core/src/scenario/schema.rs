@@ -38,6 +38,13 @@ pub struct Scenario {
     /// run need not record 10,000 series.
     #[serde(default)]
     pub sampled_flows: Option<SampledFlows>,
+    /// Flows whose congestion window is traced: a row for every change of cwnd or ssthresh
+    /// with its cause (slow_start, avoidance, recovery_ack, loss, ecn, timeout,
+    /// recovery_exit), over the whole run, in the result's `cwnd_trace` table. `"none"`
+    /// (default), `"all"`, or a list of flow indices as for `sampled_flows`. TCP and DCCP
+    /// CCID-2 flows have a window; other flows record nothing.
+    #[serde(default)]
+    pub cwnd_trace: Option<SampledFlows>,
     /// Links whose packets are written as libpcap traces, by name (`"r1->r2"`; a dumbbell's
     /// nodes are s0…, r1, r2, d0…): every packet that starts transmission on the link in the
     /// measurement window, with synthetic IPv4/TCP/DCCP/UDP headers. Default none.
@@ -287,7 +294,7 @@ pub struct TcpParams {
     pub ecn: Option<bool>,
 }
 
-/// The flows whose time series are recorded: `"all"`, `"none"`, or a list of indices.
+/// A choice of flows (`sampled_flows`, `cwnd_trace`): `"all"`, `"none"`, or a list of indices.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum SampledFlows {

@@ -143,6 +143,18 @@ impl SenderEndpoint {
         }
     }
 
+    /// The congestion-window trace, if the flow is traced and has a window.
+    pub fn cwnd_trace(&self) -> Option<&crate::monitor::cwnd_trace::CwndTrace> {
+        match self {
+            SenderEndpoint::Tcp(s) => s.cwnd_trace.as_deref(),
+            SenderEndpoint::Dccp(s) => match &s.ccid {
+                super::dccp::sender::SenderCcid::Two(c) => c.cwnd_trace.as_deref(),
+                super::dccp::sender::SenderCcid::Three(_) => None,
+            },
+            SenderEndpoint::Udp(_) => None,
+        }
+    }
+
     /// The RTT estimator, if the transport measures RTTs.
     pub fn rtt(&self) -> Option<&RttEstimator> {
         match self {

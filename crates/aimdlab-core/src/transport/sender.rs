@@ -48,6 +48,7 @@ use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet};
 use crate::units::{Bytes, SimTime};
 
+use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::monitor::sender_stats::SenderStats;
 
 /// One flow's sender.
@@ -109,6 +110,8 @@ pub struct TcpSender {
     pub stats: SenderStats,
     /// `stats` when the measurement window started.
     stats_at_window_start: SenderStats,
+    /// Every change of cwnd and ssthresh with its cause (`cwnd_trace`), if traced.
+    pub cwnd_trace: Option<Box<CwndTrace>>,
 }
 
 impl TcpSender {
@@ -157,6 +160,23 @@ impl TcpSender {
             unsegmented_bytes: 0,
             stats: SenderStats::default(),
             stats_at_window_start: SenderStats::default(),
+            cwnd_trace: None,
+        }
+    }
+
+    /// Records every change of cwnd and ssthresh from now on (`cwnd_trace`).
+    pub fn trace_cwnd(&mut self) {
+        self.cwnd_trace = Some(Box::new(CwndTrace::new(CwndState::of(&self.cc))));
+    }
+
+    /// Writes the window into the trace, if traced and changed, as caused by `cause`.
+    #[inline]
+    fn traced(&mut self, now: SimTime, cause: CwndCause) {
+        if self.cwnd_trace.is_some() {
+            let (state, pipe) = (CwndState::of(&self.cc), self.pipe());
+            if let Some(t) = self.cwnd_trace.as_deref_mut() {
+                t.observe(now, cause, state, pipe);
+            }
         }
     }
 
@@ -337,6 +357,7 @@ impl TcpSender {
         };
         self.decreased = true;
         self.cc.on_congestion(&ev);
+        self.traced(now, kind.into());
     }
 
     fn enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
@@ -409,6 +430,7 @@ impl TcpSender {
             self.in_recovery = false;
             self.reno_sacked = 0;
             self.cc.on_recovery_exit(now);
+            self.traced(now, CwndCause::RecoveryExit);
         } else if newly_cum > 0 {
             if self.recovery == Recovery::Reno {
                 // Classic Reno: any new ACK ends fast recovery (RFC 5681 §3.2 step 6); the
@@ -417,6 +439,7 @@ impl TcpSender {
                 self.in_recovery = false;
                 self.reno_sacked = 0;
                 self.cc.on_recovery_exit(now);
+                self.traced(now, CwndCause::RecoveryExit);
             } else {
                 // Partial ACK (RFC 6582 §3.2 step 3).
                 self.sb.mark_lost(self.snd_una);
@@ -451,6 +474,8 @@ impl TcpSender {
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,
             };
+            // Only a traced flow asks what the change will be called.
+            let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
             if self.per_segment && newly_cum > 1 {
                 // Each acknowledged segment is one step of growth (the RTT sample and the ECN
                 // echo go with the first).
@@ -462,6 +487,9 @@ impl TcpSender {
                 }
             } else {
                 self.cc.on_ack(&ev);
+            }
+            if let Some(cause) = cause {
+                self.traced(now, cause);
             }
         }
         if newly_cum > 0 {

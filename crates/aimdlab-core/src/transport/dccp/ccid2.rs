@@ -23,6 +23,7 @@
 
 use super::params::DccpConfig;
 use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
+use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
 use crate::transport::rtt::RttEstimator;
@@ -57,6 +58,8 @@ pub struct Ccid2 {
     ack_lost_in_window: bool,
     clean_windows: u64,
     window_end: u64,
+    /// Every change of cwnd and ssthresh with its cause (`cwnd_trace`), if traced.
+    pub cwnd_trace: Option<Box<CwndTrace>>,
 }
 
 impl Ccid2 {
@@ -77,6 +80,7 @@ impl Ccid2 {
             ack_lost_in_window: false,
             clean_windows: 0,
             window_end: 0,
+            cwnd_trace: None,
         }
     }
 
@@ -145,9 +149,13 @@ impl Ccid2 {
             snd_una: newest.map_or(0, |n| n + 1),
             snd_nxt: next_seq,
         };
+        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(false));
         for _ in 0..newly {
             self.cc.on_ack(&ev);
             ev.rtt_sample = None; // one sample per ACK
+        }
+        if let Some(cause) = cause {
+            self.traced(now, cause);
         }
         let greatest = p.sack.iter().next().map(|(_, e)| e - 1);
         if p.ece && greatest.is_some_and(|g| g >= self.recover) {
@@ -187,6 +195,20 @@ impl Ccid2 {
         let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe, srtt: rtt.srtt_or_rto(), timeout_ssthresh_halves: false, halves_window: false };
         self.cc.on_congestion(&ev);
         self.recover = next_seq;
+        self.traced(now, kind.into());
+    }
+
+    /// Records every change of cwnd and ssthresh from now on (`cwnd_trace`).
+    pub fn trace_cwnd(&mut self) {
+        self.cwnd_trace = Some(Box::new(CwndTrace::new(CwndState::of(&self.cc))));
+    }
+
+    /// Writes the window into the trace, if traced and changed, as caused by `cause`.
+    fn traced(&mut self, now: SimTime, cause: CwndCause) {
+        let (state, pipe) = (CwndState::of(&self.cc), self.pipe);
+        if let Some(t) = self.cwnd_trace.as_deref_mut() {
+            t.observe(now, cause, state, pipe);
+        }
     }
 
     /// Ack Ratio adaptation: the ACK's own sequence number reveals lost ACKs.
