@@ -525,6 +525,9 @@ impl TcpSender {
         self.in_recovery = false;
         self.recover = self.snd_nxt;
         self.ecn_recover = self.snd_nxt;
+        // The timeout ends CWR (Linux's CA_Loss, ns-3's CA_LOSS replace it): the window
+        // grows from one segment, not frozen until the data outstanding now is acknowledged.
+        self.ecn_reduced = false;
         self.dupacks = 0;
         self.reno_sacked = 0;
         self.sb.on_timeout(self.snd_una, self.snd_nxt);

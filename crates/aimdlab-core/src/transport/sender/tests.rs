@@ -78,3 +78,27 @@ fn without_limited_transmit_the_first_duplicate_acks_send_nothing() {
         assert_eq!(sent, expected, "limited_transmit = {limited_transmit}");
     }
 }
+
+#[test]
+fn a_timeout_ends_cwr_so_the_window_grows_again_from_one_segment() {
+    // An ECN reduction starts CWR (no growth until its window is acknowledged); the timer
+    // then expires. Linux's CA_Loss and ns-3's CA_LOSS replace CWR: slow start from one
+    // segment. Held in CWR instead, the window stayed at 1 until all 20 segments
+    // outstanding at the timeout were acknowledged one delayed ACK at a time.
+    let cfg = TcpConfig { ecn: true, cwr_freeze: true, ..TcpConfig::default() };
+    let mut s = sender(&cfg, 20.0);
+    let mut out = Outbox::default();
+    s.start(SimTime::ZERO, &mut out);
+    let mut echo = ack(1, 0, 0, SimTime::from_millis(50));
+    echo.ece = true;
+    s.on_ack(&echo, SimTime::from_millis(50), &mut out);
+    assert_eq!(s.cc.cwnd_pkts(), 10.0, "the ECN reduction");
+    // The timer's event at 1 s finds its deadline moved to 1.05 s by the ACK, and fires then.
+    s.on_rto_timer(SimTime::from_millis(1000), &mut out);
+    assert_eq!(s.cc.cwnd_pkts(), 10.0);
+    s.on_rto_timer(SimTime::from_millis(1050), &mut out);
+    assert_eq!(s.cc.cwnd_pkts(), 1.0);
+    let now = SimTime::from_millis(1100);
+    s.on_ack(&ack(2, 0, 0, now), now, &mut out);
+    assert_eq!(s.cc.cwnd_pkts(), 2.0, "slow start after the timeout");
+}
