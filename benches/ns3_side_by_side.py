@@ -7,8 +7,8 @@ in one table (issue 12).
 Both sides: NewReno (ns-3's TcpNewReno; aimdlab's reno, which the ns3 profile makes halve the
 flight), SACK + PRR, delayed ACKs (2, 200 ms), 1000-byte segments, IW 10, min RTO 1 s, 4 MiB
 buffers, flows starting uniformly in [0, 1) s, access links 10× the bottleneck with 1 ms delay,
-figures over [5 s, duration). ns-3's 1-packet device queue in front of the queue disc is not
-modelled by aimdlab (docs/profiles.md).
+figures over [5 s, duration), a 1-packet device queue under every queue disc (the ns3
+profile's `device_queue`).
 """
 
 from __future__ import annotations

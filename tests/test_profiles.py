@@ -103,3 +103,24 @@ def test_a_group_profile_replaces_the_scenario_one_and_bad_names_are_named():
     assert f["goodput_bps"].iloc[1] > 1.5 * f["goodput_bps"].iloc[0]  # ns-2's 20-packet window
     with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.profile: unknown variant `bsd`, expected one of `rfc`, `linux`, `ns3`, `ns2`"):
         aimdlab.validate(dumbbell(tcp={"profile": "bsd"}))
+
+
+def test_ns3s_device_queue_holds_one_packet_outside_the_discipline():
+    # One Reno flow in congestion avoidance fills a 10-packet DropTail buffer. The discipline
+    # never reports more than its limit; each packet of device queue (ns-3's is one) holds
+    # one more waiting packet, so the window that overflows the buffer is one larger.
+    def at_second_loss(device_queue):
+        sc = dumbbell(rate="10Mbps", delay="20ms", buffer="10pkt", duration="3s", tcp={"profile": "ns3", "mss": "1000B", "delayed_ack": False})
+        if device_queue is not None:
+            sc["topology"]["dumbbell"]["bottleneck"]["device_queue"] = device_queue
+        r = aimdlab.run({**sc, "cwnd_trace": [0]})
+        t = r.cwnd_trace.to_pandas()
+        return r.summary["bottleneck"]["queue_max_pkts"], t[t.cause == "loss"].iloc[1]["in_flight_pkts"]
+
+    (q0, w0), (q_ns3, w_ns3), (q2, w2) = (at_second_loss(d) for d in ("0pkt", None, "2pkt"))
+    assert q0 == q_ns3 == q2 == 10
+    assert (w_ns3 - w0, w2 - w0) == (1, 2), (w0, w_ns3, w2)
+    with pytest.raises(aimdlab.ScenarioError, match=r"^topology\.dumbbell\.bottleneck\.device_queue: 1500B is in bytes; expected packets"):
+        sc = dumbbell()
+        sc["topology"]["dumbbell"]["bottleneck"]["device_queue"] = "1500B"
+        aimdlab.validate(sc)

@@ -91,7 +91,7 @@ impl Simulator {
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let mut link = Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, l.framing, &l.queue, &l.loss, seed);
+                let mut link = Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, l.layer, &l.queue, &l.loss, seed);
                 if l.pcap {
                     link.capture = Some(Vec::new());
                 }

@@ -22,7 +22,12 @@
 //! ACK-clocked flows on links of equal rates meet such ties exactly.) An active queue (RED,
 //! CoDel, PIE, FQ-CoDel) decides at dequeue time, so every arrival passes through it and
 //! departures are `LinkTxDone` events.
+//!
+//! A link may have a device queue between its queue discipline and the serializer
+//! (`link_layer.rs`, ns-3's one-packet `TxQueue`); the queue length it reports is the
+//! discipline's.
 
+use super::link_layer::{DeviceQueue, LinkLayer};
 use super::loss::{LinkLoss, LossModel};
 use super::packet::Packet;
 use super::packet_pool::{PacketPool, PacketSlot};
@@ -78,13 +83,24 @@ pub struct Link {
     /// The packets that started transmission in the measurement window, when this link is
     /// traced (`pcap`).
     pub capture: Option<crate::monitor::pcap::Capture>,
+    /// The device queue between the queue discipline and the serializer, if any.
+    device: Option<Box<DeviceQueue>>,
 }
 
 impl Link {
     /// A new idle link; its random streams derive from `seed` and its id.
     #[allow(clippy::too_many_arguments)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(id: LinkId, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, framing: Bytes, queue: &QueueConfig, loss: &LossModel, seed: u64) -> Self {
+    pub fn new(
+        id: LinkId,
+        from: NodeId,
+        to: NodeId,
+        rate: Rate,
+        delay: SimDuration,
+        layer: LinkLayer,
+        queue: &QueueConfig,
+        loss: &LossModel,
+        seed: u64,
+    ) -> Self {
         let mut aqm_rng = derive_stream(seed, StreamKind::Aqm, id.0 as u64);
         let salt = aqm_rng.gen::<u64>();
         let queue = Queue::new(queue, rate, salt);
@@ -94,7 +110,7 @@ impl Link {
             to,
             rate,
             delay,
-            framing_bytes: framing.0,
+            framing_bytes: layer.framing.0,
             passive: queue.is_passive(),
             queue,
             loss: LinkLoss::new(loss),
@@ -105,6 +121,23 @@ impl Link {
             tx_event_pending: false,
             stats: LinkStats::default(),
             capture: None,
+            device: (layer.device_queue_pkts > 0).then(|| Box::new(DeviceQueue::new(layer.device_queue_pkts))),
+        }
+    }
+
+    /// Packets waiting for the serializer: in the queue discipline and in the device queue.
+    #[inline]
+    fn waiting_pkts(&self) -> u64 {
+        self.queue.len_pkts() + self.device.as_ref().map_or(0, |d| d.len_pkts())
+    }
+
+    /// The next packet for the serializer at `now`: the device queue's head (refilled from
+    /// the discipline), or without one the discipline's.
+    #[inline]
+    fn next_packet(&mut self, now: SimTime) -> Option<Packet> {
+        match self.device.as_deref_mut() {
+            None => self.queue.dequeue(now, &mut self.stats.log),
+            Some(d) => d.take(&mut self.queue, now, &mut self.stats.log),
         }
     }
 
@@ -122,14 +155,17 @@ impl Link {
             self.catch_up(now, DueNow::Waits, events, pool);
         }
         let idle = self.busy_until <= now && !self.tx_event_pending;
-        if idle && passive && self.queue.len_pkts() == 0 {
+        if idle && passive && self.waiting_pkts() == 0 {
             self.start_tx(p, now, events, pool);
             return;
         }
         self.account_queue(now);
         self.queue.enqueue(p, now, &mut self.aqm_rng, &mut self.stats.log);
-        let len = self.queue.len_pkts();
-        self.stats.on_queued(len);
+        self.stats.on_queued(self.queue.len_pkts());
+        if let Some(d) = self.device.as_deref_mut() {
+            d.refill(&mut self.queue, now, &mut self.stats.log);
+        }
+        let len = self.waiting_pkts();
         if passive {
             self.ensure_woken(events);
         } else if idle {
@@ -150,10 +186,10 @@ impl Link {
             return;
         }
         self.account_queue(now);
-        let next = self.queue.dequeue(now, &mut self.stats.log);
+        let next = self.next_packet(now);
         if let Some(p) = next {
             self.start_tx(p, now, events, pool);
-            if self.queue.len_pkts() > 0 {
+            if self.waiting_pkts() > 0 {
                 self.tx_event_pending = true;
                 events.schedule(self.busy_until, Event::LinkTxDone(self.id));
             }
@@ -164,10 +200,10 @@ impl Link {
     /// its own instant; `due_now` says whether a departure due exactly at `now` runs too.
     #[inline]
     fn catch_up(&mut self, now: SimTime, due_now: DueNow, events: &mut EventQueue, pool: &mut PacketPool) {
-        while self.queue.len_pkts() > 0 && (self.busy_until < now || (due_now == DueNow::Runs && self.busy_until == now)) {
+        while self.waiting_pkts() > 0 && (self.busy_until < now || (due_now == DueNow::Runs && self.busy_until == now)) {
             let at = self.busy_until;
             self.account_queue(at);
-            let p = self.queue.dequeue(at, &mut self.stats.log).expect("a non-empty queue yields its head");
+            let p = self.next_packet(at).expect("a non-empty passive queue yields its head");
             self.start_tx(p, at, events, pool);
         }
     }
@@ -176,7 +212,7 @@ impl Link {
     /// when the serializer frees (the one being serialized was lost), asks for a `LinkTxDone`.
     #[inline]
     fn ensure_woken(&mut self, events: &mut EventQueue) {
-        if self.queue.len_pkts() == 0 || self.tx_event_pending {
+        if self.waiting_pkts() == 0 || self.tx_event_pending {
             return;
         }
         if self.pipe.back().is_none_or(|&(arrival, _)| arrival < self.busy_until) {
@@ -250,7 +286,7 @@ impl Link {
 
     /// Packets held by the link (waiting or on the wire; after `settle` or `finish`).
     pub fn packets_held(&self) -> u64 {
-        self.queue.len_pkts() + self.pipe.len() as u64
+        self.waiting_pkts() + self.pipe.len() as u64
     }
 
     /// Starts the measurement window at `now`, forgetting everything before.
@@ -267,7 +303,7 @@ impl Link {
         self.stats.utilization(now, self.busy_until)
     }
 
-    /// Time-averaged queue length over the window, packets (after `finish`).
+    /// Time-averaged queue length (the discipline's) over the window, packets (after `finish`).
     pub fn mean_queue_pkts(&mut self, now: SimTime) -> f64 {
         self.stats.mean_queue_pkts(now, self.queue.len_pkts())
     }
@@ -290,8 +326,30 @@ mod tests {
 
     /// `link` with `framing` link-layer bytes per packet.
     fn framed_link(delay_us: u64, limit: u64, loss: LossModel, framing: u64) -> Link {
+        layered_link(delay_us, limit, loss, LinkLayer { framing: Bytes(framing), device_queue_pkts: 0 })
+    }
+
+    /// `link` with the link layer `layer`.
+    fn layered_link(delay_us: u64, limit: u64, loss: LossModel, layer: LinkLayer) -> Link {
         let queue = QueueConfig::DropTail(PacketsOrBytes::Packets(limit));
-        Link::new(LinkId(0), NodeId(0), NodeId(1), Rate::from_bps(8_000_000_000), SimDuration(delay_us * US), Bytes(framing), &queue, &loss, 1)
+        Link::new(LinkId(0), NodeId(0), NodeId(1), Rate::from_bps(8_000_000_000), SimDuration(delay_us * US), layer, &queue, &loss, 1)
+    }
+
+    #[test]
+    fn a_device_queue_holds_one_more_packet_outside_the_discipline() {
+        for (device, delivered, qdisc_len) in [(0, 3, 2), (1, 4, 2), (3, 6, 2)] {
+            let mut l = layered_link(5, 2, LossModel::None, LinkLayer { framing: Bytes(0), device_queue_pkts: device });
+            let (mut events, mut pool) = (EventQueue::default(), PacketPool::default());
+            for seq in 0..8 {
+                l.enqueue(pkt(seq), SimTime::ZERO, &mut events, &mut pool);
+            }
+            assert_eq!(l.queue.len_pkts(), qdisc_len, "the discipline holds its limit");
+            assert_eq!(l.packets_held(), delivered, "one on the wire, {device} in the device queue, 2 in the discipline");
+            let (arrived, _) = run(&mut l, &mut events, &mut pool);
+            let seqs: Vec<u64> = arrived.iter().map(|a| a.1).collect();
+            assert_eq!(seqs, (0..delivered).collect::<Vec<_>>(), "in order, back to back");
+            assert_eq!(arrived.last().unwrap().0, 5 + delivered, "the last leaves after {delivered} serializations");
+        }
     }
 
     fn pkt(seq: u64) -> Packet {

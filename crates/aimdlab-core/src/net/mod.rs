@@ -1,6 +1,7 @@
 //! The network: packets, egress queues and links.
 
 pub mod link;
+pub mod link_layer;
 pub mod loss;
 pub mod packet;
 pub mod packet_pool;

@@ -2,7 +2,7 @@
 //! names → ids, dumbbell expansion, shortest-path routing, per-flow transport settings.
 
 use super::plan::{FlowPlan, LinkPlan, Plan};
-use super::quantity::Size;
+use super::quantity::{BufferSize, Size};
 use super::resolve_loss::resolve_loss;
 use super::schema::{AccessOverride, Dumbbell, Explicit, FlowGroup, LinkSpec, SampledFlows, Scenario, TcpParams, Topology, TransportKind};
 use crate::app::params::MAX_MESSAGE_PKTS;
@@ -10,6 +10,7 @@ use crate::app::spec::resolve_app;
 use crate::cc;
 use crate::error::ScenarioError;
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::net::link_layer::LinkLayer;
 use crate::net::loss::LossModel;
 use crate::net::queue::spec::resolve_queue;
 use crate::net::queue::QueueConfig;
@@ -18,7 +19,7 @@ use crate::transport::config::{Recovery, TcpConfig};
 use crate::transport::profile::StackProfile;
 use crate::units::limits::MIN_TIMER;
 use crate::units::parse::PacketsOrBytes;
-use crate::units::{Bytes, Rate, SimDuration};
+use crate::units::{Rate, SimDuration};
 use std::collections::HashMap;
 
 type Res<T> = Result<T, ScenarioError>;
@@ -158,9 +159,19 @@ impl Net {
         NodeId(self.nodes.len() as u32 - 1)
     }
     #[allow(clippy::too_many_arguments)]
-    fn link(&mut self, from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: QueueConfig, loss: LossModel, monitor: bool, framing: Bytes) -> LinkId {
+    fn link(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        rate: Rate,
+        delay: SimDuration,
+        queue: QueueConfig,
+        loss: LossModel,
+        monitor: bool,
+        layer: LinkLayer,
+    ) -> LinkId {
         let name = format!("{}->{}", self.nodes[from.idx()], self.nodes[to.idx()]);
-        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor, framing, pcap: false });
+        self.links.push(LinkPlan { name, from, to, rate, delay, queue, loss, monitor, layer, pcap: false });
         LinkId(self.links.len() as u32 - 1)
     }
 }
@@ -173,14 +184,28 @@ struct TopTcp<'a> {
     resolved: TcpConfig,
 }
 
-/// A link's framing bytes at `path` (default: what the scenario's stack profile counts, 0
-/// for the RFC profile).
-fn resolve_framing(f: &Option<Size>, path: &str, top: &TopTcp) -> Res<Bytes> {
-    match f {
-        None => Ok(top.profile.link_framing()),
-        Some(s) if s.0 .0 > 1000 => err(path, format!("{} bytes is out of range; expected 0B to 1000B of link-layer framing per packet", s.0 .0)),
-        Some(s) => Ok(s.0),
-    }
+/// A link's layer below IP — `framing` bytes and `device_queue` packets — at `path` (a
+/// link's table); what a link does not say is what the scenario's stack profile counts
+/// (nothing for the RFC profile).
+fn resolve_layer(framing: &Option<Size>, device_queue: &Option<BufferSize>, path: &str, top: &TopTcp) -> Res<LinkLayer> {
+    let framing = match framing {
+        None => top.profile.link_framing(),
+        Some(s) if s.0 .0 > 1000 => {
+            return err(format!("{path}.framing"), format!("{} bytes is out of range; expected 0B to 1000B of link-layer framing per packet", s.0 .0))
+        }
+        Some(s) => s.0,
+    };
+    let device_queue_pkts = match device_queue {
+        None => top.profile.device_queue_pkts(),
+        Some(BufferSize(PacketsOrBytes::Packets(n))) if *n <= 1000 => *n,
+        Some(BufferSize(PacketsOrBytes::Packets(n))) => {
+            return err(format!("{path}.device_queue"), format!("{n}pkt is out of range; expected 0pkt to 1000pkt"))
+        }
+        Some(BufferSize(PacketsOrBytes::Bytes(b))) => {
+            return err(format!("{path}.device_queue"), format!("{}B is in bytes; expected packets such as \"1pkt\"", b.0));
+        }
+    };
+    Ok(LinkLayer { framing, device_queue_pkts })
 }
 
 fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
@@ -395,9 +420,9 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
     let aloss = resolve_loss(&d.access.loss, &format!("{base}.access.loss"))?;
     let r1 = net.node("r1".into());
     let r2 = net.node("r2".into());
-    let bframing = resolve_framing(&d.bottleneck.framing, &format!("{base}.bottleneck.framing"), defaults)?;
-    let rframing = resolve_framing(&rev.framing, &format!("{base}.{rev_path}.framing"), defaults)?;
-    let aframing = resolve_framing(&d.access.framing, &format!("{base}.access.framing"), defaults)?;
+    let bframing = resolve_layer(&d.bottleneck.framing, &d.bottleneck.device_queue, &format!("{base}.bottleneck"), defaults)?;
+    let rframing = resolve_layer(&rev.framing, &rev.device_queue, &format!("{base}.{rev_path}"), defaults)?;
+    let aframing = resolve_layer(&d.access.framing, &d.access.device_queue, &format!("{base}.access"), defaults)?;
     let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true, bframing);
     net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false, rframing);
     for (gi, g) in s.flows.iter().enumerate() {
@@ -455,7 +480,7 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
         }
         let q = resolve_queue(&l.queue, l.rate.0, &format!("{p}.queue"))?;
         let loss = resolve_loss(&l.loss, &format!("{p}.loss"))?;
-        let framing = resolve_framing(&l.framing, &format!("{p}.framing"), defaults)?;
+        let framing = resolve_layer(&l.framing, &l.device_queue, &p, defaults)?;
         let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor, framing);
         if l.monitor && bottleneck.is_none() {
             bottleneck = Some(id);

@@ -45,6 +45,14 @@ fn queue_bytes(q: &QueueConfig, flows: u64) -> u64 {
     ring + q.extra_bytes(flows)
 }
 
+/// Bytes a link's device queue allocates (`device_queue`): its box and its first ring.
+fn device_queue_bytes(pkts: u64) -> u64 {
+    if pkts == 0 {
+        return 0;
+    }
+    size_of::<crate::net::link_layer::DeviceQueue>() as u64 + 16 + pkts.min(FIRST_RING_ENTRIES) * size_of::<Packet>() as u64
+}
+
 /// Packets the network holds at most, roughly: rings grow on demand, and what fills them is
 /// the flows' windows, which the bottleneck bounds (its buffer plus its bandwidth × twice its
 /// delay, with 1000-byte packets) — twice that for a slow-start overshoot. The monitored
@@ -121,7 +129,8 @@ pub fn estimate(
     let link = size_of::<Link>() as u64 + histogram + FIRST_RING_ENTRIES * PIPE_ENTRY_BYTES + 2 * 16 + plan_link;
     // Rings at first use, and the packets they grow to hold (a ring may be twice its
     // contents; a packet on a wire also holds a pipe entry and a pool slot).
-    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows)).sum::<u64>() + 2 * packets_held(links) * (packet + PIPE_ENTRY_BYTES);
+    let queues: u64 = links.iter().map(|l| queue_bytes(&l.queue, n_flows) + device_queue_bytes(l.layer.device_queue_pkts)).sum::<u64>()
+        + 2 * packets_held(links) * (packet + PIPE_ENTRY_BYTES);
     // The routes (kept in the plan, which moves into the simulator).
     let routing = crate::net::routing::heap_bytes(nodes as usize, route_shape.0 as usize, route_shape.1 as usize) as u64;
     let monitored = links.iter().filter(|l| l.monitor).count() as u64;

@@ -27,8 +27,8 @@ pub struct LinkPlan {
     pub loss: LossModel,
     /// Whether this link's time series are recorded.
     pub monitor: bool,
-    /// Link-layer bytes added to every packet on the wire.
-    pub framing: crate::units::Bytes,
+    /// Framing bytes and device queue.
+    pub layer: crate::net::link_layer::LinkLayer,
     /// Its packets are captured as a libpcap trace.
     pub pcap: bool,
 }

@@ -103,6 +103,13 @@ pub struct LinkSpec {
     /// counters. Default `"0B"`; Ethernet on the wire is `"38B"`, PPP `"2B"`.
     #[serde(default)]
     pub framing: Option<Size>,
+    /// A device queue between the queue discipline and the serializer, in packets (ns-3's
+    /// `NetDevice` transmit queue, a driver ring): the discipline hands its head over
+    /// whenever the device has room, so its limit, its AQM decisions and the reported queue
+    /// length count only the packets it still holds. Default `"0pkt"` (`"1pkt"` with
+    /// `tcp.profile = "ns3"`).
+    #[serde(default)]
+    pub device_queue: Option<BufferSize>,
 }
 
 /// Loss models.
@@ -196,6 +203,10 @@ pub struct ExplicitLink {
     /// dumbbell's `framing`). Default `"0B"`.
     #[serde(default)]
     pub framing: Option<Size>,
+    /// A device queue between the queue discipline and the serializer, both directions (see
+    /// the dumbbell's `device_queue`). Default `"0pkt"`.
+    #[serde(default)]
+    pub device_queue: Option<BufferSize>,
 }
 
 /// A static route: at `node`, packets for `dst` go to the neighbour `via`.

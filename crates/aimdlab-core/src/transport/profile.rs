@@ -111,6 +111,17 @@ impl StackProfile {
             StackProfile::Ns3 => Bytes(2),
         }
     }
+
+    /// Packets the device queue under the queue discipline holds when a link does not say:
+    /// one for ns-3 (the ns-3 peer's `PointToPointNetDevice` `TxQueue` of `"1p"`, with
+    /// traffic control waking the discipline as it empties), none otherwise (the Linux
+    /// profile leaves the driver ring out: with BQL it holds about what the wire does).
+    pub fn device_queue_pkts(self) -> u64 {
+        match self {
+            StackProfile::Ns3 => 1,
+            StackProfile::Rfc | StackProfile::Ns2 | StackProfile::Linux => 0,
+        }
+    }
 }
 
 #[cfg(test)]
