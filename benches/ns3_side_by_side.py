@@ -42,7 +42,7 @@ def ns3(binary: str, s: dict, duration: int) -> dict:
 def aim(s: dict, duration: int) -> dict:
     queue = {"kind": "droptail", "limit": f"{s['limit']}pkt"}
     if s["disc"] == "red":
-        queue = {"kind": "red", "limit": f"{s['limit']}pkt", "min_th": "5pkt", "max_th": "15pkt", "w_q": 0.002, "max_p": 0.02, "gentle": True, "ecn": s["ecn"]}
+        queue = {"kind": "red", "limit": f"{s['limit']}pkt", "min_th": "5pkt", "max_th": "15pkt", "w_q": 0.002, "max_p": 0.02, "gentle": True, "ecn": s["ecn"], "mean_pkt_size": "1052B"}
     sc = {
         "name": "ns3-side-by-side", "duration": f"{duration}s", "warmup": "5s", "sample_interval": "10ms", "sampled_flows": "none",
         "topology": {"dumbbell": {"bottleneck": {"rate": f"{s['rate']}Mbps", "delay": f"{s['delay']}ms", "queue": queue},
