@@ -252,8 +252,9 @@ pub struct TcpParams {
     /// (RFC 3168 §6.1.2 leaves growth on).
     pub cwr_freeze: Option<bool>,
     /// How the retransmission timeout follows the RTT: `"rfc6298"` (max(SRTT + 4·RTTVAR,
-    /// min_rto), the default) or `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
-    /// per flight: Linux's `tcp_rtt_estimator`).
+    /// min_rto), the default), `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
+    /// per flight: Linux's `tcp_rtt_estimator`) or `"ns2"` (one sample per round trip in
+    /// 10 ms ticks, ns-2's `rtt_update`).
     pub rto_estimator: Option<crate::transport::config::RtoEstimator>,
     /// The slow-start threshold after a retransmission timeout: `"controller"` (its own cut,
     /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's

@@ -52,6 +52,10 @@ pub enum RtoEstimator {
     /// Linux (`tcp_rtt_estimator`, `__tcp_set_rto`): RTO = SRTT + RTTVAR, RTTVAR at least
     /// min_rto and decayed once per flight.
     Linux,
+    /// ns-2.35 (`TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`): one timed segment
+    /// per round trip, measured in 10 ms clock ticks (`tcpTick_`), integer SRTT and RTTVAR,
+    /// RTO = SRTT + 4·RTTVAR in whole ticks, at least `minrto_`.
+    Ns2,
 }
 
 /// How the TCP sender recovers from a loss detected by duplicate ACKs.

@@ -79,6 +79,7 @@ impl StackProfile {
                 first_decrease: FirstDecrease::Half,                // slowdown(): first_decrease_, slowstart
                 timeout_ssthresh: TimeoutSsthresh::Half,            // slowdown(): after CWND_ACTION_TIMEOUT
                 limited_transmit: true,                             // singledup_ 1
+                rto_estimator: RtoEstimator::Ns2,                   // rtt_update in tcpTick_ 0.01
                 min_rto: SimDuration::from_millis(200),             // minrto_ 0.2
                 max_rto: SimDuration::from_secs(60),                // maxrto_ 60
                 initial_rto: SimDuration::from_secs(3),             // rtxcur_init_ 3.0

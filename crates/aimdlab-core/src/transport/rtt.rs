@@ -12,8 +12,20 @@
 //! raises RTTVAR at once and lowers it by a quarter of the gap once per flight, and
 //! RTO = SRTT + RTTVAR with RTTVAR never below the minimum RTO: a stable 100 ms path gets
 //! 300 ms with a 200 ms minimum, where RFC 6298 gives max(SRTT + 4·RTTVAR, 200 ms) = 200 ms.
+//!
+//! `ns2` (`tcp.rto_estimator = "ns2"`): ns-2.35's `TcpAgent::rtt_update`, `rtt_timeout` and
+//! `rtt_backoff` with `tcpTick_` 10 ms, `rttvar_exp_` 2 and `rfc2988_` on. One sample per
+//! round trip (ns-2 times one segment at a time: here the first ACK past the data sent at
+//! the previous sample), counted in clock ticks — the ticks between the segment's send
+//! and its ACK (ns-2's `boot_time_` phase taken as 0); SRTT and RTTVAR are integers in
+//! eighths and quarters of a tick; RTO = SRTT + 4·RTTVAR in whole ticks, at least min_rto
+//! before the backoff multiplies it and at least two ticks; from the fifth expiry in a row
+//! SRTT is folded into RTTVAR and restarts from the next sample.
 
-use crate::units::SimDuration;
+use crate::units::{SimDuration, SimTime};
+
+/// ns-2's clock tick (`Agent/TCP set tcpTick_ 0.01`).
+pub const NS2_TICK: SimDuration = SimDuration::from_millis(10);
 
 /// Clock granularity G of RFC 6298 §2.
 pub const CLOCK_GRANULARITY: SimDuration = SimDuration::from_millis(1);
@@ -28,8 +40,10 @@ pub struct RttEstimator {
     min_rto: SimDuration,
     max_rto: SimDuration,
     min_rtt: Option<SimDuration>,
-    /// Linux's estimator (`None`: RFC 6298's).
+    /// Linux's estimator (`None`: RFC 6298's, or ns-2's).
     linux: Option<LinuxRto>,
+    /// ns-2's estimator (`None`: RFC 6298's, or Linux's).
+    ns2: Option<Ns2Rto>,
     /// Samples in the measurement window: count, sum (ps), min, max.
     pub samples: u64,
     sum_ps: u128,
@@ -47,7 +61,52 @@ struct LinuxRto {
     rtt_seq: u64,
 }
 
+/// ns-2's estimator state (`TcpAgent`'s `t_srtt_`, `t_rttvar_`, `t_rtxcur_`), in ticks:
+/// `t_srtt` in eighths, `t_rttvar` in quarters; `rtt_seq` ends the flight being timed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ns2Rto {
+    t_srtt: i64,
+    t_rttvar: i64,
+    rtxcur_ticks: Option<i64>,
+    rtt_seq: u64,
+}
+
 impl RttEstimator {
+    /// An estimator that follows ns-2.35 (`TcpAgent::rtt_update`, see the module doc).
+    pub fn ns2(initial_rto: SimDuration, min_rto: SimDuration, max_rto: SimDuration) -> Self {
+        RttEstimator { ns2: Some(Ns2Rto::default()), ..RttEstimator::new(initial_rto, min_rto, max_rto) }
+    }
+
+    /// ns-2's `rtt_update` for an ACK at `now` of a segment sent `r` earlier, if it ends
+    /// the flight being timed.
+    fn on_ns2_sample(&mut self, mut n: Ns2Rto, r: SimDuration, now: SimTime, snd_una: u64, snd_nxt: u64) {
+        if snd_una <= n.rtt_seq {
+            return;
+        }
+        n.rtt_seq = snd_nxt;
+        let tick = NS2_TICK.0;
+        let t_rtt = ((now.0 / tick) as i64 - (now.0.saturating_sub(r.0) / tick) as i64).max(1);
+        if n.t_srtt != 0 {
+            let mut delta = t_rtt - (n.t_srtt >> 3);
+            n.t_srtt += delta;
+            if n.t_srtt <= 0 {
+                n.t_srtt = 1;
+            }
+            delta = delta.abs() - (n.t_rttvar >> 2);
+            n.t_rttvar += delta;
+            if n.t_rttvar <= 0 {
+                n.t_rttvar = 1;
+            }
+        } else {
+            n.t_srtt = t_rtt << 3;
+            n.t_rttvar = t_rtt << 1;
+        }
+        n.rtxcur_ticks = Some(((n.t_rttvar << 3) + n.t_srtt) >> 3);
+        self.ns2 = Some(n);
+        self.srtt = Some(SimDuration((n.t_srtt as u64 * tick) / 8));
+        self.note_sample(r);
+    }
+
     /// An estimator that follows Linux (`tcp_rtt_estimator`, `__tcp_set_rto`) instead of
     /// RFC 6298 (see the module doc).
     pub fn linux(initial_rto: SimDuration, min_rto: SimDuration, max_rto: SimDuration) -> Self {
@@ -55,8 +114,12 @@ impl RttEstimator {
     }
 
     /// Takes one valid RTT sample, with the sender's oldest unacknowledged and next sequence
-    /// numbers (Linux's estimator decays its variance once per flight of data).
-    pub fn on_sample_in_flight(&mut self, r: SimDuration, snd_una: u64, snd_nxt: u64) {
+    /// numbers (Linux's estimator decays its variance once per flight of data, ns-2's takes
+    /// one sample per flight), arriving at `now`.
+    pub fn on_sample_in_flight(&mut self, r: SimDuration, now: SimTime, snd_una: u64, snd_nxt: u64) {
+        if let Some(n) = self.ns2 {
+            return self.on_ns2_sample(n, r, now, snd_una, snd_nxt);
+        }
         let Some(mut l) = self.linux else {
             return self.on_sample(r);
         };
@@ -113,6 +176,7 @@ impl RttEstimator {
             max_rto,
             min_rtt: None,
             linux: None,
+            ns2: None,
             samples: 0,
             sum_ps: 0,
             min_ps: u64::MAX,
@@ -152,6 +216,11 @@ impl RttEstimator {
     /// The timer expired: double the RTO (RFC 6298 (5.5)).
     pub fn on_timeout(&mut self) {
         self.backoff = (self.backoff + 1).min(30);
+        // ns-2's `rtt_backoff`: backed off beyond 8×, SRTT is folded into RTTVAR.
+        if let Some(n) = self.ns2.as_mut().filter(|_| self.backoff >= 4) {
+            n.t_rttvar += n.t_srtt >> 3;
+            n.t_srtt = 0;
+        }
     }
 
     /// Timer expiries since the last new RTT sample (0: the next timeout starts a sequence).
@@ -161,6 +230,12 @@ impl RttEstimator {
 
     /// The current RTO, backoff included.
     pub fn rto(&self) -> SimDuration {
+        if let Some(n) = self.ns2 {
+            // `rtt_timeout` with `rfc2988_`: min_rto applies before the backoff.
+            let rtxcur = n.rtxcur_ticks.map_or(self.rto, |t| SimDuration(t as u64 * NS2_TICK.0));
+            let base = rtxcur.max(self.min_rto);
+            return SimDuration(base.0.saturating_mul(1u64 << self.backoff)).min(self.max_rto).max(SimDuration(2 * NS2_TICK.0));
+        }
         SimDuration(self.rto.0.saturating_mul(1u64 << self.backoff)).min(self.max_rto)
     }
 
@@ -213,15 +288,41 @@ mod tests {
     }
 
     #[test]
+    fn ns2_counts_ticks_once_per_flight_and_folds_srtt_after_four_backoffs() {
+        let ms = SimDuration::from_millis;
+        let at = SimTime::from_millis;
+        let mut e = RttEstimator::ns2(SimDuration::from_secs(3), ms(200), SimDuration::from_secs(60));
+        assert_eq!(e.rto(), SimDuration::from_secs(3), "rtxcur_init_");
+        // Sent at 0, acknowledged at 105 ms: 10 ticks. t_srtt = 80, t_rttvar = 20:
+        // RTO = (20·8 + 80) / 8 = 30 ticks.
+        e.on_sample_in_flight(ms(105), at(105), 1, 10);
+        assert_eq!(e.rto(), ms(300));
+        assert_eq!(e.srtt(), Some(ms(100)));
+        // Another ACK of the same flight is not a sample.
+        e.on_sample_in_flight(ms(400), at(410), 10, 12);
+        assert_eq!(e.rto(), ms(300));
+        // Sent at 200, acknowledged at 300 ms (10 ticks): t_rttvar = 20 + (0 − 5) = 15, RTO 25 ticks.
+        e.on_sample_in_flight(ms(100), at(300), 11, 20);
+        assert_eq!(e.rto(), ms(250));
+        for _ in 0..4 {
+            e.on_timeout();
+        }
+        assert_eq!(e.rto(), ms(4000), "250 ms × 16");
+        // SRTT was folded into RTTVAR: the next sample starts it again.
+        e.on_sample_in_flight(ms(100), at(5000), 21, 30);
+        assert_eq!(e.rto(), ms(300));
+    }
+
+    #[test]
     fn linux_rto_keeps_the_minimum_above_srtt_and_decays_once_per_flight() {
         let ms = SimDuration::from_millis;
         let mut e = RttEstimator::linux(SimDuration::from_secs(1), ms(200), SimDuration::from_secs(120));
-        e.on_sample_in_flight(ms(100), 0, 10);
+        e.on_sample_in_flight(ms(100), SimTime::ZERO, 0, 10);
         // mdev = 2·100 = 200 (×4 scale), rttvar = max(200, 200): RTO = 100 + 200.
         assert_eq!(e.rto(), ms(300));
         // A stable RTT for many flights: rttvar decays only to the minimum RTO.
         for flight in 1..50u64 {
-            e.on_sample_in_flight(ms(100), 10 * flight + 1, 10 * (flight + 1));
+            e.on_sample_in_flight(ms(100), SimTime::ZERO, 10 * flight + 1, 10 * (flight + 1));
         }
         assert_eq!(e.rto(), ms(300));
         // The same path under RFC 6298 with the same minimum.
@@ -232,11 +333,11 @@ mod tests {
         assert_eq!(rfc.rto(), ms(200));
         // A 200 ms sample moves SRTT by 1/8; its deviation (100, ×4 scale) stays below the
         // minimum, so RTTVAR holds: 112.5 + 200.
-        e.on_sample_in_flight(ms(200), 501, 510);
+        e.on_sample_in_flight(ms(200), SimTime::ZERO, 501, 510);
         assert_eq!(e.rto(), SimDuration::from_micros(312_500));
         // A 1 s sample raises RTTVAR at once: mdev = 100 − 25 + 887.5 = 962.5 ms; SRTT
         // 112.5 + 887.5/8 = 223.4375 ms; RTO = 1185.9375 ms.
-        e.on_sample_in_flight(ms(1000), 502, 510);
+        e.on_sample_in_flight(ms(1000), SimTime::ZERO, 502, 510);
         // (within a microsecond: 50 flights left a few nanoseconds of deviation)
         assert!(e.rto().0.abs_diff(1_185_937_500_000) < 1_000_000, "{}", e.rto());
     }

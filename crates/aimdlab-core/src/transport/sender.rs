@@ -140,6 +140,7 @@ impl TcpSender {
             rtt: match cfg.rto_estimator {
                 RtoEstimator::Rfc6298 => RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
                 RtoEstimator::Linux => RttEstimator::linux(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+                RtoEstimator::Ns2 => RttEstimator::ns2(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             },
             sb: Scoreboard::new(),
             snd_una: 0,
@@ -417,7 +418,7 @@ impl TcpSender {
         let mut rtt_sample = None;
         if (newly_cum > 0 || newly_sacked > 0) && !ack.echo_is_retransmission {
             let r = now.saturating_since(ack.echo_sent_at);
-            self.rtt.on_sample_in_flight(r, self.snd_una, self.snd_nxt);
+            self.rtt.on_sample_in_flight(r, now, self.snd_una, self.snd_nxt);
             rtt_sample = Some(r);
         }
 
