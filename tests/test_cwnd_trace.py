@@ -91,3 +91,14 @@ def test_a_trace_too_big_for_the_memory_limit_is_refused():
     sc = {**dumbbell(flows=10, rate="1Gbps", access_rate="1Gbps", duration="2000s"), "cwnd_trace": "all"}
     with pytest.raises(ScenarioError, match="^cwnd_trace: this run needs about"):
         aimdlab.validate({**sc, "sampled_flows": "none"}, max_memory="4GB")
+
+
+def test_the_overview_draws_the_traced_window_and_marks_its_cuts_by_cause():
+    from aimdlab.plots import overview
+
+    sc = dumbbell(flows=2, duration="10s", tcp={"ecn": True})
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "100pkt", "min_th": "5pkt", "max_th": "15pkt", "ecn": True}
+    r = _traced(sc, [0])
+    n_ecn = int((r.cwnd_trace.to_pandas()["cause"] == "ecn").sum())
+    labels = overview(r).axes[0].get_legend_handles_labels()[1]
+    assert "exact cwnd of flow 0" in labels and f"ecn cut ({n_ecn})" in labels, labels

@@ -157,7 +157,7 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
     console.print(t)
     if len(flows) > limit:
         console.print(f"… {len(flows) - limit} more flows in {out_dir / 'flows.parquet'}")
-    traces = ", cwnd_trace" * bool(result.cwnd_trace.num_rows) + "".join(f", {pcap_file_name(link)}" for link in result.pcaps)
+    traces = ", cwnd_trace.parquet" * bool(result.cwnd_trace.num_rows) + "".join(f", {pcap_file_name(link)}" for link in result.pcaps)
     console.print(f"results: {out_dir}/ (summary.json, flows/links/timeseries Parquet{traces})")
     if figure:
         console.print(f"figure:  {figure}")

@@ -26,6 +26,29 @@ def _matplotlib():
     return plt
 
 
+#: How the cwnd panel marks a traced flow's window reductions (`cwnd_trace`).
+_CAUSE_MARKERS = (("loss", "x", "tab:red"), ("timeout", "v", "tab:purple"), ("ecn", "o", "tab:orange"))
+
+
+def _draw_cwnd_trace(ax, result: "Result") -> None:
+    """Over the sampled windows: the exact window of the traced flows (at most ten) as a
+    step line, and their reductions marked by cause."""
+    if not result.cwnd_trace.num_rows:
+        return
+    tr = result.cwnd_trace.to_pandas()
+    traced = sorted(tr["flow"].unique())[:MAX_LABELLED_FLOWS]
+    tr = tr[tr["flow"].isin(traced)]
+    for i, f in enumerate(traced):
+        d = tr[tr["flow"] == f]
+        label = f"exact cwnd of {'flow ' + str(f) if len(traced) == 1 else str(len(traced)) + ' traced flows'}" if i == 0 else None
+        ax.step(d["time_s"], d["cwnd_pkts"], where="post", lw=0.6, color="k", alpha=0.7, label=label)
+    cause = tr["cause"].astype(str)
+    for name, marker, color in _CAUSE_MARKERS:
+        e = tr[cause == name]
+        if len(e):
+            ax.plot(e["time_s"], e["cwnd_pkts"], ls="none", marker=marker, ms=5, mew=1.2, color=color, mfc="none", label=f"{name} cut ({len(e)})")
+
+
 def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     """Three stacked panels over time: cwnd per flow, bottleneck queue length, goodput per flow.
 
@@ -33,7 +56,8 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     goodput swings between zero and several times the fair share as windows arrive in bursts,
     which hides the shares one wants to compare. The raw samples are in `result.timeseries`.
     With more than ten flows, individual flows are drawn thin and unlabelled, and the mean
-    across flows is drawn bold.
+    across flows is drawn bold. Flows with a `cwnd_trace` get their exact window as a step
+    line and their reductions marked by cause (loss, timeout, ECN).
     """
     plt = _matplotlib()
     ts = result.timeseries.to_pandas()
@@ -62,6 +86,7 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
         mean = ts.groupby("time_s")[["cwnd_pkts", "goodput_smooth_bps"]].mean()
         ax_cwnd.plot(mean.index, mean["cwnd_pkts"], color="k", lw=1.6, label=f"mean of {len(flows)} flows")
         ax_gp.plot(mean.index, mean["goodput_smooth_bps"] / 1e6, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+    _draw_cwnd_trace(ax_cwnd, result)
     n_all = summary.get("flows") or len(flows)
     if not flows:
         for ax in (ax_cwnd, ax_gp):
