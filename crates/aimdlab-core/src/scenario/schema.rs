@@ -269,7 +269,8 @@ pub struct TcpParams {
     pub limited_transmit: Option<bool>,
     /// Proportional Rate Reduction (RFC 6937, SSRB): fast recovery sends about one segment
     /// per two delivered until pipe reaches ssthresh, instead of waiting for pipe to fall
-    /// below cwnd. Default false (RFC 6675's pipe rule); Linux and ns-3 run PRR.
+    /// below cwnd; with `cwr_freeze`, CWR after an ECN reduction does the same. Default false
+    /// (RFC 6675's pipe rule); Linux and ns-3 run PRR.
     pub prr: Option<bool>,
     /// Initial congestion window in packets. Default 10 (RFC 6928).
     pub initial_cwnd: Option<u32>,

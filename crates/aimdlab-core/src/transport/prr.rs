@@ -21,8 +21,8 @@
 //!   when the ACK advanced snd.una and marked nothing newly lost.
 //! - As Linux does, the first call of a recovery allows at least one segment, so the fast
 //!   retransmission always leaves, and an ACK that delivers nothing allows nothing.
-//! - Linux also runs PRR in its CWR state after an ECN echo; here PRR runs in loss recovery
-//!   only, and an ECN reduction cuts the window at once.
+//! - PRR also runs in CWR after an ECN echo (Linux's CA_CWR, ns-3's `EnterCwr`), from
+//!   `enter_cwr`: there is nothing to retransmit, so its first ACK gets no forced segment.
 
 /// One fast recovery's PRR state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -33,12 +33,19 @@ pub struct Prr {
     out_pkts: u64,
     /// Segments outstanding when recovery began (RFC 6937 RecoverFS).
     recover_fs_pkts: u64,
+    /// A CWR reduction (no retransmission to force out first).
+    cwr: bool,
 }
 
 impl Prr {
     /// Starts a recovery with `outstanding_pkts` = snd.nxt − snd.una.
     pub fn enter(outstanding_pkts: u64) -> Self {
-        Prr { delivered_pkts: 0, out_pkts: 0, recover_fs_pkts: outstanding_pkts.max(1) }
+        Prr { delivered_pkts: 0, out_pkts: 0, recover_fs_pkts: outstanding_pkts.max(1), cwr: false }
+    }
+
+    /// Starts a CWR reduction after an ECN echo with `outstanding_pkts` = snd.nxt − snd.una.
+    pub fn enter_cwr(outstanding_pkts: u64) -> Self {
+        Prr { cwr: true, ..Prr::enter(outstanding_pkts) }
     }
 
     /// A segment was sent during recovery.
@@ -50,7 +57,7 @@ impl Prr {
     /// An ACK delivered `delivered_pkts` segments; with `pipe_pkts` in flight and the
     /// controller's `ssthresh_pkts`, returns how many segments may be sent now (sndcnt).
     pub fn on_ack(&mut self, delivered_pkts: u64, pipe_pkts: u64, ssthresh_pkts: f64) -> u64 {
-        let first = self.out_pkts == 0;
+        let first = self.out_pkts == 0 && !self.cwr;
         if delivered_pkts == 0 {
             return u64::from(first);
         }

@@ -31,7 +31,10 @@
 //!   `singledup_`). Off, the duplicate ACKs counted since the last new ACK free nothing
 //!   until fast retransmit.
 //! - With `prr` on, fast recovery sends what Proportional Rate Reduction (RFC 6937,
-//!   `prr.rs`) allows on each ACK instead of filling `pipe` up to cwnd.
+//!   `prr.rs`) allows on each ACK instead of filling `pipe` up to cwnd; with `cwr_freeze`
+//!   too, so does CWR after an ECN reduction (Linux's `tcp_cwnd_reduction` in CA_CWR, ns-3's
+//!   `EnterCwr` calling its recovery ops), instead of a silence until pipe falls below the cut
+//!   window.
 //! - Not implemented: lost-retransmission detection (a lost retransmission is recovered by
 //!   the timer), RACK-TLP, F-RTO.
 
@@ -207,7 +210,7 @@ impl TcpSender {
     /// Whether the window has room for one more segment now.
     #[inline]
     fn window_open(&self, cwnd: u64) -> bool {
-        if self.in_recovery && self.prr_on {
+        if self.prr_paced() {
             return self.prr_budget > 0;
         }
         if self.in_recovery {
@@ -224,6 +227,19 @@ impl TcpSender {
             (false, _) => self.pipe() + dupacks.min(self.sacked_pkts()),
         };
         in_flight < cwnd
+    }
+
+    /// Whether the window is held after an ECN reduction (CWR), until the data outstanding
+    /// at the reduction is acknowledged (`cwr_freeze`); a loss recovery or a timeout ends it.
+    #[inline]
+    fn in_cwr(&self) -> bool {
+        self.cwr_freeze && self.ecn_reduced && !self.in_recovery && self.snd_una <= self.ecn_recover
+    }
+
+    /// Whether PRR paces what leaves: in fast recovery, and in CWR, with `prr` on.
+    #[inline]
+    fn prr_paced(&self) -> bool {
+        self.prr_on && (self.in_recovery || self.in_cwr())
     }
 
     /// Whether the sender is in fast recovery.
@@ -295,7 +311,7 @@ impl TcpSender {
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
-        if self.in_recovery && self.prr_on {
+        if self.prr_paced() {
             self.prr.on_send();
             self.prr_budget = self.prr_budget.saturating_sub(1);
         }
@@ -446,10 +462,6 @@ impl TcpSender {
                 self.sb.mark_lost(self.snd_una);
             }
         }
-        if self.in_recovery && self.prr_on {
-            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
-            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
-        }
         // Strictly above: the ACK that covers exactly the data outstanding at the last
         // reduction was sent before the receiver saw our CWR, so its echo is stale.
         if self.ecn && ack.ece && !self.in_recovery && self.snd_una > self.ecn_recover {
@@ -458,6 +470,13 @@ impl TcpSender {
             self.stats.ecn_reductions += 1;
             self.congestion(CongestionKind::Ecn, now);
             self.cwr_pending = true;
+            if self.prr_paced() {
+                self.prr = Prr::enter_cwr(self.snd_nxt - self.snd_una);
+            }
+        }
+        if self.prr_paced() {
+            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
+            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
         }
 
         {
@@ -470,7 +489,7 @@ impl TcpSender {
                 ece: ack.ece,
                 // In CWR (after an ECN cut, until its window is acknowledged) the window
                 // holds still as in recovery, when `cwr_freeze` is on.
-                in_recovery: self.in_recovery || (self.cwr_freeze && self.ecn_reduced && self.snd_una <= self.ecn_recover),
+                in_recovery: self.in_recovery || self.in_cwr(),
                 pkts_in_flight: self.pipe(),
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,

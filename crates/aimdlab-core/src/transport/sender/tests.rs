@@ -102,3 +102,37 @@ fn a_timeout_ends_cwr_so_the_window_grows_again_from_one_segment() {
     s.on_ack(&ack(2, 0, 0, now), now, &mut out);
     assert_eq!(s.cc.cwnd_pkts(), 2.0, "slow start after the timeout");
 }
+
+/// A full window of 100 segments; the first ACK echoes ECN, then 98 more ACKs each
+/// acknowledge one more segment, 1 ms apart. Returns the segments sent on each ACK after
+/// the echo.
+fn ecn_cut(prr: bool) -> Vec<usize> {
+    let cfg = TcpConfig { ecn: true, cwr_freeze: true, prr, ..TcpConfig::default() };
+    let mut s = sender(&cfg, 100.0);
+    let mut out = Outbox::default();
+    s.start(SimTime::ZERO, &mut out);
+    let mut echo = ack(1, 0, 0, SimTime::from_millis(100));
+    echo.ece = true;
+    s.on_ack(&echo, SimTime::from_millis(100), &mut out);
+    assert_eq!(s.cc.cwnd_pkts(), 50.0);
+    (2..=99u64)
+        .map(|k| {
+            out.clear();
+            s.on_ack(&ack(k, 0, 0, SimTime::from_millis(100 + k)), SimTime::from_millis(100 + k), &mut out);
+            out.packets.len()
+        })
+        .collect()
+}
+
+#[test]
+fn prr_spreads_an_ecn_reduction_over_the_round_trip() {
+    // PRR in CWR (Linux, ns-3): half a segment per acknowledged one from the first ACK on.
+    let sent = ecn_cut(true);
+    assert!(sent.iter().all(|&n| n <= 1), "{sent:?}");
+    let first_half: usize = sent[..50].iter().sum();
+    assert!((24..=26).contains(&first_half), "first half {first_half}: {sent:?}");
+    // Without PRR: silence until pipe falls below the cut window of 50, then one per ACK.
+    let sent = ecn_cut(false);
+    assert_eq!(sent[..48].iter().sum::<usize>(), 0, "{sent:?}");
+    assert!(sent[50..].iter().all(|&n| n == 1), "{sent:?}");
+}
