@@ -5,7 +5,7 @@ in one table (issue 12).
     python benches/ns3_side_by_side.py PATH/TO/dumbbell [--duration 60]
 
 Both sides: NewReno (ns-3's TcpNewReno; aimdlab's reno, which the ns3 profile makes halve the
-flight), SACK + PRR, delayed ACKs (2, 200 ms), 1000-byte segments, IW 10, min RTO 1 s, 4 MiB
+flight and grow once per ACK, as TcpNewReno does), SACK + PRR, delayed ACKs (2, 200 ms), 1000-byte segments, IW 10, min RTO 1 s, 4 MiB
 buffers, flows starting uniformly in [0, 1) s, access links 10× the bottleneck with 1 ms delay,
 figures over [5 s, duration), a 1-packet device queue under every queue disc (the ns3
 profile's `device_queue`).

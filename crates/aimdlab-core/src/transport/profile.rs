@@ -58,7 +58,7 @@ impl StackProfile {
                 timestamps: true, // TcpSocketBase::Timestamp
                 recovery: Recovery::Sack,
                 sack: true,                                         // TcpSocketBase::Sack
-                cwnd_growth: CwndGrowth::PerSegment,                // TcpNewReno::SlowStart/CongestionAvoidance count segmentsAcked
+                cwnd_growth: CwndGrowth::PerAck,                    // TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK
                 cwr_freeze: true,                                   // CA_CWR: no IncreaseWindow
                 prr: true,                                          // TcpL4Protocol::RecoveryType = TcpPrrRecovery
                 limited_transmit: true,                             // TcpSocketBase::LimitedTransmit
