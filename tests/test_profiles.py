@@ -18,6 +18,10 @@ def test_linux_reno_doubles_per_rtt_in_slow_start_and_adds_one_segment_in_avoida
     # The RFC profile counts ACKs: ×1.5 and half a segment with delayed ACKs.
     assert np.allclose(slow_start_factors(profile="rfc"), 1.5, atol=0.1)
     assert avoidance_segments_per_rtt(profile="rfc") == pytest.approx(0.5, abs=0.03)
+    # ns-3's TcpNewReno counts ACKs too (SlowStart: one SMSS per ACK; CongestionAvoidance:
+    # SMSS²/cwnd per ACK), with its delayed ACKs.
+    assert np.allclose(slow_start_factors(profile="ns3", mss="1000B"), 1.5, atol=0.1)
+    assert avoidance_segments_per_rtt(profile="ns3", mss="1000B") == pytest.approx(0.5, abs=0.03)
 
 
 @pytest.mark.parametrize("profile, grows", [("rfc", True), ("linux", False), ("ns3", False)])
