@@ -75,12 +75,17 @@ fn pcap_bytes_per_packet() -> u64 {
     2 * size_of::<(crate::units::SimTime, Packet)>() as u64 + 96
 }
 
+/// Packets of `bytes` each that a link of `bps` carries over `duration`.
+fn packets_in(bps: u64, duration: SimDuration, bytes: u64) -> u64 {
+    (bps as f64 * duration.as_secs_f64() / (8.0 * bytes.max(1) as f64)) as u64
+}
+
 /// Packets a traced link can carry over `duration`: its rate filled with the smallest data
 /// packet of any flow (a link of ACKs carries no more packets than the data it answers).
 /// Sources of packets smaller than their flow's segment size (VoIP frames) can exceed it.
 fn pcap_packets(links: &[LinkPlan], flows: &[FlowPlan], duration: SimDuration) -> u64 {
-    let smallest = flows.iter().map(|f| f.tcp.mss.0 + f.data_header_bytes()).min().unwrap_or(1500).max(1);
-    links.iter().filter(|l| l.pcap).map(|l| (l.rate.bps as f64 * duration.as_secs_f64() / (8.0 * smallest as f64)) as u64).sum()
+    let smallest = flows.iter().map(FlowPlan::data_packet_bytes).min().unwrap_or(1500);
+    links.iter().filter(|l| l.pcap).map(|l| packets_in(l.rate.bps, duration, smallest)).sum()
 }
 
 /// Rows the congestion-window traces (`cwnd_trace`) can hold: at most one per acknowledgement
@@ -88,13 +93,13 @@ fn pcap_packets(links: &[LinkPlan], flows: &[FlowPlan], duration: SimDuration) -
 /// flow's fastest link filled with its smallest packets; on a dumbbell, where every flow
 /// crosses the bottleneck, no more than the bottleneck carries.
 fn cwnd_trace_rows(links: &[LinkPlan], flows: &[FlowPlan], duration: SimDuration, dumbbell: bool) -> u64 {
-    let packets = |bps: u64, f: &FlowPlan| (bps as f64 * duration.as_secs_f64() / (8.0 * (f.tcp.mss.0 + f.data_header_bytes()).max(1) as f64)) as u64;
+    let traced_packet_bytes = || flows.iter().filter(|f| f.cwnd_trace).map(FlowPlan::data_packet_bytes);
     let fastest = links.iter().map(|l| l.rate.bps).max().unwrap_or(0);
-    let traced: u64 = flows.iter().filter(|f| f.cwnd_trace).map(|f| packets(fastest, f)).fold(0, u64::saturating_add);
+    let rows = traced_packet_bytes().map(|b| packets_in(fastest, duration, b)).fold(0, u64::saturating_add);
     let bottleneck = links.iter().filter(|l| l.monitor).map(|l| l.rate.bps).max();
-    match (dumbbell, bottleneck, flows.iter().filter(|f| f.cwnd_trace).min_by_key(|f| f.tcp.mss.0 + f.data_header_bytes())) {
-        (true, Some(bps), Some(smallest)) => traced.min(packets(bps, smallest)),
-        _ => traced,
+    match (dumbbell, bottleneck, traced_packet_bytes().min()) {
+        (true, Some(bps), Some(smallest)) => rows.min(packets_in(bps, duration, smallest)),
+        _ => rows,
     }
 }
 

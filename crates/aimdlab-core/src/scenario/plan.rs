@@ -65,6 +65,11 @@ pub struct FlowPlan {
 }
 
 impl FlowPlan {
+    /// Bytes of the flow's full-size data packet: a segment of `mss` and its headers.
+    pub fn data_packet_bytes(&self) -> u64 {
+        self.tcp.mss.0 + self.data_header_bytes()
+    }
+
     /// Header bytes of the flow's data packets (IP + transport + options).
     pub fn data_header_bytes(&self) -> u64 {
         match (self.transport, &self.dccp) {
