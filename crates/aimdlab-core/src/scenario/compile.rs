@@ -420,11 +420,11 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
     let aloss = resolve_loss(&d.access.loss, &format!("{base}.access.loss"))?;
     let r1 = net.node("r1".into());
     let r2 = net.node("r2".into());
-    let bframing = resolve_layer(&d.bottleneck.framing, &d.bottleneck.device_queue, &format!("{base}.bottleneck"), defaults)?;
-    let rframing = resolve_layer(&rev.framing, &rev.device_queue, &format!("{base}.{rev_path}"), defaults)?;
-    let aframing = resolve_layer(&d.access.framing, &d.access.device_queue, &format!("{base}.access"), defaults)?;
-    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true, bframing);
-    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false, rframing);
+    let blayer = resolve_layer(&d.bottleneck.framing, &d.bottleneck.device_queue, &format!("{base}.bottleneck"), defaults)?;
+    let rlayer = resolve_layer(&rev.framing, &rev.device_queue, &format!("{base}.{rev_path}"), defaults)?;
+    let alayer = resolve_layer(&d.access.framing, &d.access.device_queue, &format!("{base}.access"), defaults)?;
+    let bottleneck = net.link(r1, r2, d.bottleneck.rate.0, d.bottleneck.delay.0, bq, bloss, true, blayer);
+    net.link(r2, r1, rev.rate.0, rev.delay.0, rq, rloss, false, rlayer);
     for (gi, g) in s.flows.iter().enumerate() {
         for field in [("src", &g.src), ("dst", &g.dst)] {
             if field.1.is_some() {
@@ -441,10 +441,10 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
             // The rate matters to the queue only for RED's automatic parameters.
             let aq = |rate: Rate| resolve_queue(&d.access.queue, rate, &format!("{base}.access.queue"));
             let (sq, rq) = (aq(sr)?, aq(rr)?);
-            net.link(src, r1, sr, sd, sq.clone(), aloss.clone(), false, aframing);
-            net.link(r1, src, sr, sd, sq, aloss.clone(), false, aframing);
-            net.link(r2, dst, rr, rd, rq.clone(), aloss.clone(), false, aframing);
-            net.link(dst, r2, rr, rd, rq, aloss.clone(), false, aframing);
+            net.link(src, r1, sr, sd, sq.clone(), aloss.clone(), false, alayer);
+            net.link(r1, src, sr, sd, sq, aloss.clone(), false, alayer);
+            net.link(r2, dst, rr, rd, rq.clone(), aloss.clone(), false, alayer);
+            net.link(dst, r2, rr, rd, rq, aloss.clone(), false, alayer);
             flows.push(FlowPlan { src, dst, ..common.clone() });
         }
     }
@@ -480,13 +480,13 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
         }
         let q = resolve_queue(&l.queue, l.rate.0, &format!("{p}.queue"))?;
         let loss = resolve_loss(&l.loss, &format!("{p}.loss"))?;
-        let framing = resolve_layer(&l.framing, &l.device_queue, &p, defaults)?;
-        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor, framing);
+        let layer = resolve_layer(&l.framing, &l.device_queue, &p, defaults)?;
+        let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor, layer);
         if l.monitor && bottleneck.is_none() {
             bottleneck = Some(id);
         }
         if l.duplex.unwrap_or(true) {
-            net.link(to, from, l.rate.0, l.delay.0, q, LossModel::None, false, framing);
+            net.link(to, from, l.rate.0, l.delay.0, q, LossModel::None, false, layer);
         }
     }
     for (i, r) in e.routes.iter().enumerate() {
