@@ -79,19 +79,26 @@ fn without_limited_transmit_the_first_duplicate_acks_send_nothing() {
     }
 }
 
+/// An ECN sender with `cwr_freeze` and the rest of `cfg`, a full window of `cwnd` segments
+/// sent at 0, after the first ACK, at `at_ms`, echoes ECN.
+fn after_ecn_echo(cfg: TcpConfig, cwnd: f64, at_ms: u64) -> (TcpSender, Outbox) {
+    let cfg = TcpConfig { ecn: true, cwr_freeze: true, ..cfg };
+    let mut s = sender(&cfg, cwnd);
+    let mut out = Outbox::default();
+    s.start(SimTime::ZERO, &mut out);
+    let mut echo = ack(1, 0, 0, SimTime::from_millis(at_ms));
+    echo.ece = true;
+    s.on_ack(&echo, SimTime::from_millis(at_ms), &mut out);
+    (s, out)
+}
+
 #[test]
 fn a_timeout_ends_cwr_so_the_window_grows_again_from_one_segment() {
     // An ECN reduction starts CWR (no growth until its window is acknowledged); the timer
     // then expires. Linux's CA_Loss and ns-3's CA_LOSS replace CWR: slow start from one
     // segment. Held in CWR instead, the window stayed at 1 until all 20 segments
     // outstanding at the timeout were acknowledged one delayed ACK at a time.
-    let cfg = TcpConfig { ecn: true, cwr_freeze: true, ..TcpConfig::default() };
-    let mut s = sender(&cfg, 20.0);
-    let mut out = Outbox::default();
-    s.start(SimTime::ZERO, &mut out);
-    let mut echo = ack(1, 0, 0, SimTime::from_millis(50));
-    echo.ece = true;
-    s.on_ack(&echo, SimTime::from_millis(50), &mut out);
+    let (mut s, mut out) = after_ecn_echo(TcpConfig::default(), 20.0, 50);
     assert_eq!(s.cc.cwnd_pkts(), 10.0, "the ECN reduction");
     // The timer's event at 1 s finds its deadline moved to 1.05 s by the ACK, and fires then.
     s.on_rto_timer(SimTime::from_millis(1000), &mut out);
@@ -107,13 +114,7 @@ fn a_timeout_ends_cwr_so_the_window_grows_again_from_one_segment() {
 /// acknowledge one more segment, 1 ms apart. Returns the segments sent on each ACK after
 /// the echo.
 fn ecn_cut(prr: bool) -> Vec<usize> {
-    let cfg = TcpConfig { ecn: true, cwr_freeze: true, prr, ..TcpConfig::default() };
-    let mut s = sender(&cfg, 100.0);
-    let mut out = Outbox::default();
-    s.start(SimTime::ZERO, &mut out);
-    let mut echo = ack(1, 0, 0, SimTime::from_millis(100));
-    echo.ece = true;
-    s.on_ack(&echo, SimTime::from_millis(100), &mut out);
+    let (mut s, mut out) = after_ecn_echo(TcpConfig { prr, ..TcpConfig::default() }, 100.0, 100);
     assert_eq!(s.cc.cwnd_pkts(), 50.0);
     (2..=99u64)
         .map(|k| {
