@@ -16,8 +16,8 @@ MR-AIMD wired set-up: TCP-SACK flows for 200 s over a 1 Mbit/s, 20 ms RED backbo
 25-packet buffer; an additive increase a per RTT (AIMD(a, 1/2), GAIMD here); system goodput
 and retransmissions for 2 and 4 flows. Silent there, chosen here: ns-2's RED defaults
 (min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle), 1000-byte segments, 10 Mbit/s 1 ms
-access links, starts in [0, 1) s; `recovery = "sack"` under every profile (ns-2's Sack1 is
-approximated by RFC 6675, docs/profiles.md).
+access links, starts in [0, 1) s; `recovery = "sack"` under every profile, which the ns2
+profile's `recovery_rules = "ns2"` makes ns-2's Sack1 (docs/profiles.md).
 """
 
 from __future__ import annotations

@@ -233,6 +233,9 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
         (None, None) => {}
     }
     c.sack = c.recovery == Recovery::Sack;
+    if let Some(v) = p.recovery_rules {
+        c.recovery_rules = v;
+    }
     if let Some(g) = p.cwnd_growth {
         c.cwnd_growth = g;
     }

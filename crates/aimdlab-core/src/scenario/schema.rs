@@ -242,6 +242,12 @@ pub struct TcpParams {
     /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
     /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
     pub recovery: Option<crate::transport::config::Recovery>,
+    /// Whose reading of the recovery rules: `"rfc"` (as RFC 5681, 6582 and 6675 write them;
+    /// the default) or `"ns2"` (as ns-2.35's agents implement them: a second fast retransmit
+    /// only once the cumulative ACK passes what was sent when the last one began, Newreno's
+    /// timer restarted on the first partial ACK only, and `recovery = "sack"` as Sack1 with
+    /// its `pipe_` counter; docs/profiles.md has the full list).
+    pub recovery_rules: Option<crate::transport::config::RecoveryRules>,
     /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
     /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
     /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per

@@ -74,6 +74,25 @@ pub enum Recovery {
     Reno,
 }
 
+/// Whose reading of the loss-recovery rules the sender follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryRules {
+    /// As the RFCs write them (RFC 5681, 6582, 6675, 6298).
+    #[default]
+    Rfc,
+    /// As ns-2.35's one-way agents implement them (`tcp-reno.cc`, `tcp-newreno.cc`,
+    /// `tcp-sack1.cc`, `scoreboard-rq.cc`, with ns-default.tcl's settings): a new fast
+    /// retransmit only once the cumulative ACK covers a segment sent after the last recovery
+    /// or timeout began (`highest_ack_ > recover_`, one segment stricter than RFC 6582), a
+    /// retransmission never restarts a running timer (`output`), Newreno restarts it on the
+    /// first partial ACK only (`newreno_changes1_ 1`), and `recovery = "sack"` runs Sack1 —
+    /// Fall & Floyd's `pipe_` counter (outstanding − 3 on entry, −1 per ACK, −1 more per
+    /// partial ACK, +1 per segment sent), any hole below a SACKed segment retransmitted once,
+    /// and a timeout that forgets every SACK and resends from the cumulative ACK.
+    Ns2,
+}
+
 /// Everything the TCP-like sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -85,6 +104,8 @@ pub struct TcpConfig {
     pub sack: bool,
     /// Loss recovery.
     pub recovery: Recovery,
+    /// Whose reading of the recovery rules.
+    pub recovery_rules: RecoveryRules,
     /// What one ACK tells the controller.
     pub cwnd_growth: CwndGrowth,
     /// No window growth after an ECN reduction until its window is acknowledged (CWR).
@@ -146,6 +167,7 @@ impl Default for TcpConfig {
             header: Bytes(40),
             sack: true,
             recovery: Recovery::Sack,
+            recovery_rules: RecoveryRules::Rfc,
             cwnd_growth: CwndGrowth::PerAck,
             cwr_freeze: false,
             rto_estimator: RtoEstimator::Rfc6298,

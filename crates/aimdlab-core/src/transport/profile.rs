@@ -6,9 +6,10 @@
 //! Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_cubic.c`; ns-3.44's
 //! attribute defaults as its libraries report them (`TypeId` attributes of `TcpSocket`,
 //! `TcpSocketBase`, `TcpL4Protocol`, `TcpCubic`, `RttEstimator`); ns-2.35's
-//! `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`) and `tcp/tcp-reno.cc`.
+//! `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`, `output`), `tcp/tcp-reno.cc`, `tcp/tcp-newreno.cc`,
+//! `tcp/tcp-sack1.cc` and `tcp/scoreboard-rq.cc`.
 
-use super::config::{CwndGrowth, FirstDecrease, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, FirstDecrease, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -71,9 +72,10 @@ impl StackProfile {
                 ..rfc
             },
             StackProfile::Ns2 => TcpConfig {
-                mss: Bytes(1000),         // Agent/TCP packetSize_
-                header: Bytes(40),        // tcpip_base_hdr_size_; TCPSink packetSize_ 40
-                recovery: Recovery::Reno, // Agent/TCP/Reno
+                mss: Bytes(1000),                   // Agent/TCP packetSize_
+                header: Bytes(40),                  // tcpip_base_hdr_size_; TCPSink packetSize_ 40
+                recovery: Recovery::Reno,           // Agent/TCP/Reno
+                recovery_rules: RecoveryRules::Ns2, // tcp-reno.cc, tcp-newreno.cc, tcp-sack1.cc
                 sack: false,
                 cwnd_growth: CwndGrowth::PerAck,                    // opencwnd: once per new ACK
                 first_decrease: FirstDecrease::Half,                // slowdown(): first_decrease_, slowstart

@@ -189,12 +189,16 @@ impl Scoreboard {
     }
 
     /// The retransmission timer expired: every un-SACKed outstanding segment is lost and
-    /// none counts as retransmitted any more (RFC 6675 §5.1).
-    pub fn on_timeout(&mut self, una: u64, nxt: u64) {
+    /// none counts as retransmitted any more (RFC 6675 §5.1). With `forget_sacks`, SACKed
+    /// segments are lost too and resent (ns-2's Sack1 clears its scoreboard on a timeout).
+    pub fn on_timeout(&mut self, una: u64, nxt: u64, forget_sacks: bool) {
         for s in una..nxt {
             let f = self.f(s);
             if f & SACKED != 0 {
-                continue;
+                if !forget_sacks {
+                    continue;
+                }
+                self.sacked_out -= 1;
             }
             if f & LOST == 0 {
                 self.lost_out += 1;
@@ -244,7 +248,7 @@ mod tests {
     fn timeout_marks_everything_unsacked_lost() {
         let mut sb = board(6);
         sb.apply_sack(4, 5, 0, 6);
-        sb.on_timeout(0, 6);
+        sb.on_timeout(0, 6, false);
         assert_eq!((sb.sacked_out, sb.lost_out), (1, 5));
         let order: Vec<u64> = std::iter::from_fn(|| {
             let s = sb.next_lost(0)?;
@@ -253,6 +257,24 @@ mod tests {
         })
         .collect();
         assert_eq!(order, vec![0, 1, 2, 3, 5]);
+    }
+
+    #[test]
+    fn a_timeout_that_forgets_sacks_resends_them_too() {
+        let mut sb = board(6);
+        sb.apply_sack(4, 5, 0, 6);
+        sb.on_timeout(0, 6, true);
+        assert_eq!((sb.sacked_out, sb.lost_out), (0, 6));
+        let order: Vec<u64> = std::iter::from_fn(|| {
+            let s = sb.next_lost(0)?;
+            sb.mark_retransmitted(s);
+            Some(s)
+        })
+        .collect();
+        assert_eq!(order, vec![0, 1, 2, 3, 4, 5]);
+        // A later SACK of the resent segment counts it as delivered again.
+        assert_eq!(sb.apply_sack(4, 5, 0, 6), 1);
+        assert_eq!((sb.sacked_out, sb.lost_out, sb.retrans_out), (1, 5, 5));
     }
 
     #[test]

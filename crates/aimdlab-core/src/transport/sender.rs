@@ -35,10 +35,25 @@
 //!   too, so does CWR after an ECN reduction (Linux's `tcp_cwnd_reduction` in CA_CWR, ns-3's
 //!   `EnterCwr` calling its recovery ops), instead of a silence until pipe falls below the cut
 //!   window.
+//! - With `recovery_rules = "ns2"` (ns-2.35's `tcp-reno.cc`, `tcp-newreno.cc`, `tcp-sack1.cc`):
+//!   a new recovery needs the cumulative ACK to pass `recover` (`highest_ack_ > recover_`,
+//!   one segment stricter than RFC 6582); a retransmission never restarts a running timer
+//!   (ns-2's `output`), entering recovery does (`reset_rtx_timer`), and NewReno restarts it
+//!   on the first partial ACK of a recovery only (`newreno_changes1_ 1`), so a window with
+//!   many losses ends in a timeout. With SACK this is ns-2's Sack1 (Fall & Floyd, "Simulation-
+//!   based Comparisons of Tahoe, Reno, and SACK TCP", 1996): recovery starts on `dupthresh`
+//!   duplicate ACKs only; in it the window is a counter `pipe_` — outstanding − dupthresh on
+//!   entry (not counting the first retransmission), −1 per ACK, −1 more per partial ACK,
+//!   +1 per segment sent — and any hole below a SACKed segment is retransmitted once
+//!   (`ScoreBoardRQ::GetNextRetran`); a timeout forgets every SACK (`ClearScoreBoard`),
+//!   resends from the cumulative ACK, and ignores SACK blocks and duplicate ACKs until a new
+//!   cumulative ACK (`timeout_`). Not modelled: NewReno's partial window deflation past the
+//!   inflation (ns-2 then lowers `cwnd_` itself), and its burst limit of 2 in recovery, which
+//!   the deflation leaves little to bind.
 //! - Not implemented: lost-retransmission detection (a lost retransmission is recovered by
 //!   the timer), RACK-TLP, F-RTO.
 
-use super::config::{CwndGrowth, FirstDecrease, Recovery, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, FirstDecrease, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use super::lazy_timer::LazyTimer;
 use super::outbox::Outbox;
 use super::prr::Prr;
@@ -61,6 +76,17 @@ pub struct TcpSender {
     header: Bytes,
     sack: bool,
     recovery: Recovery,
+    /// ns-2.35's reading of the recovery rules (`recovery_rules = "ns2"`).
+    ns2_rules: bool,
+    /// ns-2's Sack1: `ns2_rules` with SACK.
+    sack1: bool,
+    /// Sack1's `pipe_`: segments it deems in flight during fast recovery.
+    sack1_pipe: i64,
+    /// Sack1 after a timeout: SACK blocks and duplicate ACKs are ignored until a new
+    /// cumulative ACK (ns-2's `timeout_`).
+    sack1_after_timeout: bool,
+    /// A partial ACK has arrived in this recovery.
+    partial_acked: bool,
     per_segment: bool,
     cwr_freeze: bool,
     timeout_ssthresh_halves: bool,
@@ -126,6 +152,11 @@ impl TcpSender {
             header: cfg.tcp_header(),
             sack: cfg.sack,
             recovery: cfg.recovery,
+            ns2_rules: cfg.recovery_rules == RecoveryRules::Ns2,
+            sack1: cfg.recovery_rules == RecoveryRules::Ns2 && cfg.sack,
+            sack1_pipe: 0,
+            sack1_after_timeout: false,
+            partial_acked: false,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
             timeout_ssthresh_halves: cfg.timeout_ssthresh == TimeoutSsthresh::Half,
@@ -214,13 +245,18 @@ impl TcpSender {
             return self.prr_budget > 0;
         }
         if self.in_recovery {
+            if self.sack1 {
+                return self.sack1_pipe < cwnd as i64;
+            }
             return self.pipe() < cwnd;
         }
         let dupacks = self.dupacks as u64;
         let in_flight = match (self.limited_transmit, self.recovery) {
-            // Classic Reno counts no duplicate ACK outside recovery; limited transmit lets
-            // one new segment out for each of the first dupthresh − 1 (ns-2's `singledup_`).
+            // Classic Reno and Sack1 count no duplicate ACK or SACK outside recovery; limited
+            // transmit lets one new segment out for each of the first dupthresh − 1 (ns-2's
+            // `singledup_`).
             (true, Recovery::Reno) => self.pipe().saturating_sub(dupacks.min(self.dupthresh as u64 - 1)),
+            (true, Recovery::Sack) if self.sack1 => (self.pipe() + self.sacked_pkts()).saturating_sub(dupacks.min(self.dupthresh as u64 - 1)),
             (true, _) => self.pipe(),
             // Without limited transmit, the duplicate ACKs that have not (yet) started a
             // recovery free no room.
@@ -317,8 +353,9 @@ impl TcpSender {
         }
         self.pace(size, now);
         // RFC 6298 (5.1); and, as Linux does, restart the timer when the first outstanding
-        // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged.
-        if !self.rto.is_armed() || (is_retransmission && seq == self.snd_una) {
+        // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged
+        // (ns-2's `output` never restarts a running timer).
+        if !self.rto.is_armed() || (is_retransmission && seq == self.snd_una && !self.ns2_rules) {
             self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
         }
     }
@@ -359,6 +396,9 @@ impl TcpSender {
             } else {
                 break;
             }
+            if self.sack1 && self.in_recovery {
+                self.sack1_pipe += 1;
+            }
         }
     }
 
@@ -388,6 +428,16 @@ impl TcpSender {
         }
         self.congestion(CongestionKind::Loss, now);
         self.sb.mark_lost(self.snd_una);
+        self.partial_acked = false;
+        if self.ns2_rules {
+            // `reset_rtx_timer(1, 0)`: a fresh timer for the recovery.
+            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
+        }
+        if self.sack1 {
+            // numdupacks(cwnd_) segments have left; every hole below a SACK is lost.
+            self.sack1_pipe = (self.snd_nxt - self.snd_una) as i64 - self.dupthresh as i64;
+            self.sb.update_lost(self.snd_una, 1);
+        }
         if self.prr_on {
             // PRR's first allowance (at least one segment) sends the retransmission.
             self.prr = Prr::enter(self.snd_nxt - self.snd_una);
@@ -415,21 +465,31 @@ impl TcpSender {
             }
         }
         let mut newly_sacked = 0;
-        if self.sack {
+        if self.sack && !self.sack1_after_timeout {
             for (s, e) in ack.sack.iter() {
                 newly_sacked += self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
             }
-            self.sb.update_lost(self.snd_una, self.dupthresh);
+            // Sack1 marks holes only in recovery, each below any SACKed segment.
+            match (self.sack1, self.in_recovery) {
+                (false, _) => self.sb.update_lost(self.snd_una, self.dupthresh),
+                (true, true) => self.sb.update_lost(self.snd_una, 1),
+                (true, false) => {}
+            }
         }
         // A duplicate ACK acknowledges nothing new cumulatively; with SACK it must also SACK
         // something new (RFC 6675 §2), so ACKs of duplicated segments do not count.
-        if newly_cum == 0 && cum == self.snd_una && self.snd_nxt > self.snd_una && (!self.sack || newly_sacked > 0) {
+        if newly_cum == 0 && cum == self.snd_una && self.snd_nxt > self.snd_una && (!self.sack || newly_sacked > 0) && !self.sack1_after_timeout {
             self.dupacks += 1;
             // Each duplicate ACK stands for a segment that left the network — for classic
             // Reno only in fast recovery (its window inflation, RFC 5681 §3.2 step 4).
             if !self.sack && (self.in_recovery || self.recovery != Recovery::Reno) {
                 self.reno_sacked = (self.reno_sacked + 1).min(self.snd_nxt - self.snd_una - 1);
             }
+        }
+        if newly_cum > 0 {
+            // Sack1 after a timeout: the new ACK's own SACK blocks go unread too (ns-2 reads
+            // SACK blocks from duplicate ACKs only outside recovery).
+            self.sack1_after_timeout = false;
         }
         let mut rtt_sample = None;
         if (newly_cum > 0 || newly_sacked > 0) && !ack.echo_is_retransmission {
@@ -438,9 +498,17 @@ impl TcpSender {
             rtt_sample = Some(r);
         }
 
+        let mut restart_timer = newly_cum > 0;
+        // Sack1: every ACK that arrives in recovery (not the one that starts it) stands for
+        // one segment that left (`--pipe_`).
+        if self.sack1 && self.in_recovery {
+            self.sack1_pipe -= 1;
+        }
         if !self.in_recovery {
-            let loss = self.dupacks >= self.dupthresh || (self.sack && self.sb.is_lost(self.snd_una));
-            if loss && self.snd_una >= self.recover && self.snd_nxt > self.snd_una {
+            let loss = self.dupacks >= self.dupthresh || (self.sack && !self.sack1 && self.sb.is_lost(self.snd_una));
+            // ns-2: `highest_ack_ > recover_`, the cumulative ACK covers a segment sent after.
+            let recovered = if self.ns2_rules { self.snd_una > self.recover } else { self.snd_una >= self.recover };
+            if loss && recovered && self.snd_nxt > self.snd_una {
                 self.enter_recovery(now, out);
             }
         } else if self.snd_una >= self.recover {
@@ -457,10 +525,17 @@ impl TcpSender {
                 self.reno_sacked = 0;
                 self.cc.on_recovery_exit(now);
                 self.traced(now, CwndCause::RecoveryExit);
+            } else if self.sack1 {
+                // Sack1's partial ACK (`partial_ack_ 0`): pipe_ falls once more; the holes
+                // below SACKed segments are already marked.
+                self.sack1_pipe -= 1;
             } else {
                 // Partial ACK (RFC 6582 §3.2 step 3).
                 self.sb.mark_lost(self.snd_una);
+                // ns-2's Newreno restarts the timer on the first partial ACK only.
+                restart_timer = !(self.ns2_rules && self.partial_acked);
             }
+            self.partial_acked = true;
         }
         // Strictly above: the ACK that covers exactly the data outstanding at the last
         // reduction was sent before the receiver saw our CWR, so its echo is stale.
@@ -516,7 +591,7 @@ impl TcpSender {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
                 self.rto.stop();
-            } else {
+            } else if restart_timer {
                 self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
             }
         }
@@ -550,7 +625,8 @@ impl TcpSender {
         self.ecn_reduced = false;
         self.dupacks = 0;
         self.reno_sacked = 0;
-        self.sb.on_timeout(self.snd_una, self.snd_nxt);
+        self.sb.on_timeout(self.snd_una, self.snd_nxt, self.sack1);
+        self.sack1_after_timeout = self.sack1;
         self.try_send(now, out);
         if !self.rto.is_armed() {
             self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);

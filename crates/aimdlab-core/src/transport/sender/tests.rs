@@ -3,6 +3,7 @@
 use super::*;
 use crate::cc::reno::Reno;
 use crate::net::packet::{PacketKind, SackBlocks};
+use crate::units::SimDuration;
 
 /// A SACK sender of one flow with a Reno window of `cwnd` packets (in congestion avoidance).
 fn sender(cfg: &TcpConfig, cwnd: f64) -> TcpSender {
@@ -136,4 +137,183 @@ fn prr_spreads_an_ecn_reduction_over_the_round_trip() {
     let sent = ecn_cut(false);
     assert_eq!(sent[..48].iter().sum::<usize>(), 0, "{sent:?}");
     assert!(sent[50..].iter().all(|&n| n == 1), "{sent:?}");
+}
+
+/// What a scripted path did: every segment the sender sent, as (time, seq, retransmission).
+struct PathLog {
+    sent: Vec<(SimTime, u64, bool)>,
+}
+
+impl PathLog {
+    fn retransmissions_of(&self, seq: u64) -> Vec<SimTime> {
+        self.sent.iter().filter(|&&(_, s, r)| s == seq && r).map(|&(t, _, _)| t).collect()
+    }
+}
+
+/// Runs a sender over a path of 50 ms each way and 1 ms per segment at the bottleneck, which
+/// drops the first transmission of each segment in `lost`; the receiver acknowledges every
+/// segment, with a SACK block for the run of segments that holds it when `cfg.sack`. Runs to
+/// `until_ms`.
+fn run_path(cfg: &TcpConfig, cwnd: f64, lost: &[u64], until_ms: u64) -> (TcpSender, PathLog) {
+    use std::cmp::Reverse;
+    use std::collections::{BTreeSet, BinaryHeap};
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Ev {
+        Ack(u64, u64, u64),
+        Rto,
+    }
+    let mut s = sender(cfg, cwnd);
+    let mut out = Outbox::default();
+    let (mut events, mut order) = (BinaryHeap::new(), 0u64);
+    let (mut received, mut dropped) = (BTreeSet::new(), BTreeSet::new());
+    let mut link_free = SimTime::ZERO;
+    let mut log = PathLog { sent: Vec::new() };
+    let mut now = SimTime::ZERO;
+    s.start(now, &mut out);
+    loop {
+        for p in out.packets.drain(..) {
+            log.sent.push((now, p.seq, p.is_retransmission));
+            if lost.contains(&p.seq) && dropped.insert(p.seq) {
+                continue;
+            }
+            let at = (now + SimDuration::from_millis(50)).max(link_free);
+            link_free = at + SimDuration::from_millis(1);
+            received.insert(p.seq);
+            let cum = (0..).find(|q| !received.contains(q)).unwrap();
+            let (mut a, mut b) = (p.seq, p.seq + 1);
+            while a > cum && received.contains(&(a - 1)) {
+                a -= 1;
+            }
+            while received.contains(&b) {
+                b += 1;
+            }
+            let block = if cfg.sack && p.seq > cum { (a, b) } else { (0, 0) };
+            order += 1;
+            events.push(Reverse((at + SimDuration::from_millis(50), order, Ev::Ack(cum, block.0, block.1))));
+        }
+        if let Some(t) = out.timer_at(TimerKind::Retransmit) {
+            order += 1;
+            events.push(Reverse((t, order, Ev::Rto)));
+        }
+        out.clear();
+        let Some(Reverse((t, _, ev))) = events.pop() else { break };
+        if t > SimTime::from_millis(until_ms) {
+            break;
+        }
+        now = t;
+        match ev {
+            Ev::Ack(cum, a, b) => s.on_ack(&ack(cum, a, b, now), now, &mut out),
+            Ev::Rto => s.on_rto_timer(now, &mut out),
+        }
+    }
+    (s, log)
+}
+
+/// ns-2's rules (`recovery_rules = "ns2"`) with `recovery` and a 200 ms minimum RTO.
+fn ns2_rules(recovery: Recovery) -> TcpConfig {
+    TcpConfig {
+        recovery,
+        sack: recovery == Recovery::Sack,
+        recovery_rules: RecoveryRules::Ns2,
+        min_rto: crate::units::SimDuration::from_millis(200),
+        ..TcpConfig::default()
+    }
+}
+
+#[test]
+fn ns2_reno_recovers_a_second_loss_in_the_window_by_timeout_and_newreno_by_a_partial_ack() {
+    // Segments 30 and 35 of a 20-segment window are lost.
+    let (reno, log) = run_path(&ns2_rules(Recovery::Reno), 20.0, &[30, 35], 3000);
+    assert_eq!((reno.stats.fast_retransmits, reno.stats.timeouts), (1, 1));
+    let (newreno, nlog) = run_path(&ns2_rules(Recovery::Newreno), 20.0, &[30, 35], 3000);
+    assert_eq!((newreno.stats.fast_retransmits, newreno.stats.timeouts), (1, 0));
+    // NewReno resends 35 on the partial ACK, one round trip after 30; Reno a timeout later.
+    let (t30, t35) = (nlog.retransmissions_of(30)[0], nlog.retransmissions_of(35)[0]);
+    assert!(t35.saturating_since(t30) < SimDuration::from_millis(150), "{t30} {t35}");
+    assert!(log.retransmissions_of(35)[0].saturating_since(log.retransmissions_of(30)[0]) > SimDuration::from_millis(200));
+}
+
+#[test]
+fn ns2_newreno_restarts_the_timer_on_the_first_partial_ack_only() {
+    // Six losses in one window: a partial ACK each round trip. ns-2 (`newreno_changes1_ 1`)
+    // lets the timer run from the first partial ACK and times out; RFC 6582's
+    // "Slow-but-Steady" restarts it on each one and recovers all six by partial ACKs.
+    let lost = [30, 32, 34, 36, 38, 40];
+    let (ns2, _) = run_path(&ns2_rules(Recovery::Newreno), 20.0, &lost, 3000);
+    assert_eq!(ns2.stats.timeouts, 1);
+    let rfc = TcpConfig { recovery_rules: RecoveryRules::Rfc, ..ns2_rules(Recovery::Newreno) };
+    let (rfc, _) = run_path(&rfc, 20.0, &lost, 3000);
+    assert_eq!((rfc.stats.fast_retransmits, rfc.stats.timeouts), (1, 0));
+}
+
+#[test]
+fn sack1_counts_one_segment_out_of_the_pipe_per_ack_however_many_it_sacks() {
+    // A window of 100 with segment 1 lost; every later ACK SACKs two more segments (a
+    // delayed-ACK receiver). RFC 6675's pipe falls by two per ACK and new segments leave
+    // from the middle of the round trip; Sack1's pipe_ falls by one per ACK (Fall & Floyd
+    // assume an ACK per segment), so it sends almost nothing more in this round trip.
+    let sent_after_entry = |rules| {
+        let cfg = TcpConfig { recovery_rules: rules, ..TcpConfig::default() };
+        let mut s = sender(&cfg, 100.0);
+        let mut out = Outbox::default();
+        s.start(SimTime::ZERO, &mut out);
+        s.on_ack(&ack(1, 0, 0, SimTime::from_millis(100)), SimTime::from_millis(100), &mut out);
+        let mut sent = 0;
+        for k in 1..=49u64 {
+            out.clear();
+            let now = SimTime::from_millis(100 + k);
+            s.on_ack(&ack(1, 2, 2 + 2 * k, now), now, &mut out);
+            if s.in_recovery() {
+                sent += out.packets.iter().filter(|p| !p.is_retransmission).count();
+            }
+        }
+        assert!(s.in_recovery());
+        sent
+    };
+    let (rfc, sack1) = (sent_after_entry(RecoveryRules::Rfc), sent_after_entry(RecoveryRules::Ns2));
+    assert!(rfc >= 40, "RFC 6675 sent {rfc}");
+    assert!(sack1 <= 3, "Sack1 sent {sack1}");
+}
+
+#[test]
+fn a_sack1_timeout_forgets_the_sacks_and_resends_from_the_cumulative_ack() {
+    // Segments 30 and 40 are lost and so are their retransmissions: the timer fires with
+    // 31..40 and 41..50 SACKed. The retransmission of 30 brings an ACK of 40 that SACKs
+    // 41..50. RFC 6675 then resends 40 and goes on with new data; Sack1's cleared
+    // scoreboard resends in order from the cumulative ACK (`t_seqno_ = last_ack_ + 1`).
+    let after_timeout = |rules| {
+        let cfg = TcpConfig { recovery_rules: rules, ..ns2_rules(Recovery::Sack) };
+        let mut s = sender(&cfg, 20.0);
+        let mut out = Outbox::default();
+        let mut timer_event = SimTime::ZERO;
+        let mut deliver = |s: &mut TcpSender, out: &mut Outbox, p: Packet, now| {
+            out.clear();
+            s.on_ack(&p, now, out);
+            timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
+        };
+        s.start(SimTime::ZERO, &mut out);
+        for k in 1..=30u64 {
+            let now = SimTime::from_millis(100 + k);
+            deliver(&mut s, &mut out, ack(k, 0, 0, now), now);
+        }
+        for k in (31..=49u64).filter(|&k| k != 40) {
+            let now = SimTime::from_millis(100 + k);
+            let block = if k < 40 { (31, k + 1) } else { (41, k + 1) };
+            deliver(&mut s, &mut out, ack(30, block.0, block.1, now), now);
+        }
+        assert_eq!(s.stats.fast_retransmits, 1);
+        // The timer's events, each asking for the next, until it expires.
+        while s.stats.timeouts == 0 {
+            out.clear();
+            s.on_rto_timer(timer_event, &mut out);
+            timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
+        }
+        assert_eq!(out.packets.iter().map(|p| p.seq).collect::<Vec<_>>(), [30]);
+        out.clear();
+        let now = timer_event + SimDuration::from_millis(100);
+        s.on_ack(&ack(40, 41, 50, now), now, &mut out);
+        out.packets.iter().map(|p| p.seq).collect::<Vec<u64>>()
+    };
+    assert_eq!(after_timeout(RecoveryRules::Rfc), [40, 50]);
+    assert_eq!(after_timeout(RecoveryRules::Ns2), [40, 41]);
 }
