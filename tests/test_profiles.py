@@ -133,3 +133,16 @@ def test_ns3s_device_queue_holds_one_packet_outside_the_discipline():
         sc = dumbbell()
         sc["topology"]["dumbbell"]["bottleneck"]["device_queue"] = "1500B"
         aimdlab.validate(sc)
+
+
+def test_linux_rack_tlp_recovers_random_losses_without_the_retransmission_timer():
+    # 3 % random loss for 60 s: lost retransmissions and losses near the end of a flight.
+    # Duplicate ACKs leave those to the timer; RACK (a segment sent later was delivered
+    # and a round trip has passed) and the tail loss probe recover them all.
+    def timeouts(**tcp):
+        sc = dumbbell(rate="10Mbps", delay="20ms", buffer="100pkt", duration="60s", tcp={"profile": "linux", **tcp})
+        sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.03, "applies_to": "data"}
+        return run_checked(sc).flows.to_pandas().iloc[0]["timeouts"]
+
+    assert timeouts() == 0
+    assert timeouts(loss_detection="dupack") >= 3

@@ -236,6 +236,9 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     if let Some(v) = p.recovery_rules {
         c.recovery_rules = v;
     }
+    if let Some(v) = p.loss_detection {
+        c.loss_detection = v;
+    }
     if let Some(g) = p.cwnd_growth {
         c.cwnd_growth = g;
     }

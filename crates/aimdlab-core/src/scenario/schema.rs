@@ -248,6 +248,13 @@ pub struct TcpParams {
     /// timer restarted on the first partial ACK only, and `recovery = "sack"` as Sack1 with
     /// its `pipe_` counter; docs/profiles.md has the full list).
     pub recovery_rules: Option<crate::transport::config::RecoveryRules>,
+    /// How a loss is found before the retransmission timer: `"dupack"` (three duplicate ACKs,
+    /// or three SACKed segments above a hole, RFC 5681/6675; the default) or `"rack_tlp"`
+    /// (RFC 8985 as Linux: time-based — a segment is lost once one sent after it is delivered
+    /// and an RTT plus a reordering window has passed, lost retransmissions too — with a tail
+    /// loss probe two SRTTs after the last send). `rack_tlp` needs `recovery = "sack"`;
+    /// otherwise duplicate ACKs are counted.
+    pub loss_detection: Option<crate::transport::config::LossDetection>,
     /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
     /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
     /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per

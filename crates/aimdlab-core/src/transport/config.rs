@@ -74,6 +74,21 @@ pub enum Recovery {
     Reno,
 }
 
+/// How the sender finds a lost segment before its retransmission timer does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LossDetection {
+    /// `dupthresh` duplicate ACKs (RFC 5681) and, with SACK, `dupthresh` SACKed segments
+    /// above a hole (RFC 6675 `IsLost`).
+    #[default]
+    Dupack,
+    /// RACK-TLP (RFC 8985) as Linux runs it: a segment is lost once one sent after it is
+    /// delivered and an RTT plus a reordering window has passed (lost retransmissions too),
+    /// and a tail loss probe goes out two SRTTs after the last send. With SACK only; with
+    /// `newreno` or `reno`, duplicate ACKs.
+    RackTlp,
+}
+
 /// Whose reading of the loss-recovery rules the sender follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -106,6 +121,8 @@ pub struct TcpConfig {
     pub recovery: Recovery,
     /// Whose reading of the recovery rules.
     pub recovery_rules: RecoveryRules,
+    /// How losses are found before the timer.
+    pub loss_detection: LossDetection,
     /// What one ACK tells the controller.
     pub cwnd_growth: CwndGrowth,
     /// No window growth after an ECN reduction until its window is acknowledged (CWR).
@@ -168,6 +185,7 @@ impl Default for TcpConfig {
             sack: true,
             recovery: Recovery::Sack,
             recovery_rules: RecoveryRules::Rfc,
+            loss_detection: LossDetection::Dupack,
             cwnd_growth: CwndGrowth::PerAck,
             cwr_freeze: false,
             rto_estimator: RtoEstimator::Rfc6298,

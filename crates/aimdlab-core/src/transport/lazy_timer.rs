@@ -50,6 +50,12 @@ impl LazyTimer {
         self.deadline = None;
     }
 
+    /// The deadline set, if any.
+    #[inline]
+    pub fn deadline(&self) -> Option<SimTime> {
+        self.deadline
+    }
+
     /// Whether a deadline is set.
     #[inline]
     pub fn is_armed(&self) -> bool {

@@ -9,6 +9,7 @@ pub mod lazy_timer;
 pub mod outbox;
 pub mod profile;
 pub mod prr;
+pub mod rack;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;

@@ -3,13 +3,14 @@
 //! overrides. The table of every behaviour with the source it mimics is `docs/profiles.md`;
 //! each value below names its source in a comment.
 //!
-//! Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_cubic.c`; ns-3.44's
+//! Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_recovery.c`,
+//! `tcp_output.c` (`tcp_schedule_loss_probe`), `tcp_cubic.c`; ns-3.44's
 //! attribute defaults as its libraries report them (`TypeId` attributes of `TcpSocket`,
 //! `TcpSocketBase`, `TcpL4Protocol`, `TcpCubic`, `RttEstimator`); ns-2.35's
 //! `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`, `output`), `tcp/tcp-reno.cc`, `tcp/tcp-newreno.cc`,
 //! `tcp/tcp-sack1.cc` and `tcp/scoreboard-rq.cc`.
 
-use super::config::{CwndGrowth, FirstDecrease, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,7 @@ impl StackProfile {
                 timestamps: true, // net.ipv4.tcp_timestamps = 1
                 recovery: Recovery::Sack,
                 sack: true,
+                loss_detection: LossDetection::RackTlp, // tcp_recovery = 1, tcp_early_retrans = 3
                 cwnd_growth: CwndGrowth::PerSegment,    // tcp_slow_start, tcp_cong_avoid_ai
                 cwr_freeze: true,                       // CWR state: tcp_may_raise_cwnd
                 prr: true,                              // tcp_cwnd_reduction

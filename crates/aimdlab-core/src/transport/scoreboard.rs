@@ -10,6 +10,8 @@
 //! Loss marking (RFC 6675 `IsLost`): a segment is lost once `dupthresh` SACKed segments lie
 //! above it. Marking moves a monotone pointer upward, so each segment is examined once.
 
+use crate::units::SimTime;
+
 const SACKED: u8 = 1;
 const LOST: u8 = 2;
 const RETRANS: u8 = 4;
@@ -17,6 +19,8 @@ const RETRANS: u8 = 4;
 /// Scoreboard of one sender.
 pub struct Scoreboard {
     flags: Vec<u8>,
+    /// Send time of each outstanding segment's latest transmission, when kept (RACK).
+    sent_at: Vec<SimTime>,
     mask: u64,
     /// Outstanding segments SACKed.
     pub sacked_out: u64,
@@ -41,7 +45,53 @@ impl Default for Scoreboard {
 impl Scoreboard {
     /// An empty scoreboard.
     pub fn new() -> Self {
-        Scoreboard { flags: vec![0; 64], mask: 63, sacked_out: 0, lost_out: 0, retrans_out: 0, high_sacked: 0, lost_scan: 0, rxt_scan: 0 }
+        Scoreboard { flags: vec![0; 64], sent_at: Vec::new(), mask: 63, sacked_out: 0, lost_out: 0, retrans_out: 0, high_sacked: 0, lost_scan: 0, rxt_scan: 0 }
+    }
+
+    /// An empty scoreboard that also keeps each segment's send time (`stamp`, `sent_at`).
+    pub fn with_send_times() -> Self {
+        Scoreboard { sent_at: vec![SimTime::ZERO; 64], ..Self::new() }
+    }
+
+    /// Segment `seq` (outstanding) was sent, or sent again, at `now` (kept only by a board
+    /// made `with_send_times`).
+    #[inline]
+    pub fn stamp(&mut self, seq: u64, now: SimTime) {
+        if !self.sent_at.is_empty() {
+            self.sent_at[(seq & self.mask) as usize] = now;
+        }
+    }
+
+    /// When outstanding segment `seq` was last sent (board made `with_send_times`).
+    #[inline]
+    pub fn sent_at(&self, seq: u64) -> SimTime {
+        self.sent_at[(seq & self.mask) as usize]
+    }
+
+    /// Whether `seq` is neither SACKed, nor deemed lost, nor retransmitted: an original
+    /// transmission still in flight.
+    #[inline]
+    pub fn is_untouched(&self, seq: u64) -> bool {
+        self.f(seq) == 0
+    }
+
+    /// Whether `seq` was retransmitted and that copy is neither SACKed nor deemed lost again.
+    #[inline]
+    pub fn is_retransmitted(&self, seq: u64) -> bool {
+        self.f(seq) & (RETRANS | SACKED) == RETRANS
+    }
+
+    /// The retransmission of `seq` is deemed lost: it awaits another (RACK's detection of a
+    /// lost retransmission).
+    pub fn mark_retransmission_lost(&mut self, seq: u64) {
+        let f = self.f(seq);
+        if f & (RETRANS | SACKED) == RETRANS {
+            self.set(seq, LOST);
+            self.retrans_out -= 1;
+            self.lost_out += (f & LOST == 0) as u64;
+            self.lost_scan = self.lost_scan.max(seq + 1);
+            self.rxt_scan = self.rxt_scan.min(seq);
+        }
     }
 
     #[inline]
@@ -63,6 +113,13 @@ impl Scoreboard {
             let new_mask = new_len as u64 - 1;
             for s in una..seq {
                 flags[(s & new_mask) as usize] = self.f(s);
+            }
+            if !self.sent_at.is_empty() {
+                let mut sent_at = vec![SimTime::ZERO; new_len];
+                for s in una..seq {
+                    sent_at[(s & new_mask) as usize] = self.sent_at(s);
+                }
+                self.sent_at = sent_at;
             }
             self.flags = flags;
             self.mask = new_mask;

@@ -50,13 +50,24 @@
 //!   cumulative ACK (`timeout_`). Not modelled: NewReno's partial window deflation past the
 //!   inflation (ns-2 then lowers `cwnd_` itself), and its burst limit of 2 in recovery, which
 //!   the deflation leaves little to bind.
-//! - Not implemented: lost-retransmission detection (a lost retransmission is recovered by
-//!   the timer), RACK-TLP, F-RTO.
+//! - With `loss_detection = "rack_tlp"` and SACK (the linux profile), losses are found by RACK
+//!   (RFC 8985 §6, `rack.rs`) instead of duplicate ACKs and `IsLost` — lost retransmissions
+//!   included — and recovery starts once RACK deems a segment lost. The one retransmission
+//!   timer then runs to one of three deadlines, as Linux's `icsk_pending` does: the RTO, a
+//!   tail loss probe (RFC 8985 §7, `tcp_schedule_loss_probe`: 2·SRTT, plus 200 ms with one
+//!   segment out, at most the RTO, rescheduled on each ACK of new data outside recovery),
+//!   or RACK's reorder timer. The probe sends one new segment whatever cwnd, or resends the
+//!   last one; one probe per flight (`tlp_high_seq`). Not modelled: TLP's loss-repair
+//!   reduction after a probe that resent the last segment (it needs DSACK; bulk senders
+//!   always have new data to probe with).
+//! - Not implemented without RACK: lost-retransmission detection (a lost retransmission is
+//!   recovered by the timer); F-RTO.
 
-use super::config::{CwndGrowth, FirstDecrease, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use super::lazy_timer::LazyTimer;
 use super::outbox::Outbox;
 use super::prr::Prr;
+use super::rack::{reo_wnd, Rack};
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::segments::SegmentSizes;
@@ -64,10 +75,21 @@ use super::timer::TimerKind;
 use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet};
-use crate::units::{Bytes, SimTime};
+use crate::units::{Bytes, SimDuration, SimTime};
 
 use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::monitor::sender_stats::SenderStats;
+
+/// What the retransmission timer's deadline is for (Linux's `icsk_pending`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum XmitTimer {
+    /// The retransmission timeout.
+    Rto,
+    /// RACK-TLP's tail loss probe.
+    Probe,
+    /// RACK's reorder timer.
+    Reorder,
+}
 
 /// One flow's sender.
 pub struct TcpSender {
@@ -121,6 +143,14 @@ pub struct TcpSender {
     recover: u64,
     /// The retransmission timer.
     rto: LazyTimer,
+    /// What `rto` runs to.
+    xmit_timer: XmitTimer,
+    /// RACK loss detection (`loss_detection = "rack_tlp"` with SACK).
+    rack: Option<Box<Rack>>,
+    /// A tail loss probe is out: `snd_nxt` when it was sent.
+    tlp_high_seq: Option<u64>,
+    /// After a timeout until the cumulative ACK reaches `recover` (Linux's CA_Loss).
+    in_loss: bool,
     /// Pacing: the earliest time the next packet may leave.
     next_send_at: SimTime,
     /// Pacing: the wake-up for the next packet.
@@ -176,7 +206,7 @@ impl TcpSender {
                 RtoEstimator::Linux => RttEstimator::linux(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
                 RtoEstimator::Ns2 => RttEstimator::ns2(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             },
-            sb: Scoreboard::new(),
+            sb: if cfg.loss_detection == LossDetection::RackTlp && cfg.sack { Scoreboard::with_send_times() } else { Scoreboard::new() },
             snd_una: 0,
             snd_nxt: 0,
             app_open: true,
@@ -186,6 +216,10 @@ impl TcpSender {
             in_recovery: false,
             recover: 0,
             rto: LazyTimer::default(),
+            xmit_timer: XmitTimer::Rto,
+            rack: (cfg.loss_detection == LossDetection::RackTlp && cfg.sack).then(Box::default),
+            tlp_high_seq: None,
+            in_loss: false,
             next_send_at: SimTime::ZERO,
             pacing: LazyTimer::default(),
             ecn_recover: 0,
@@ -344,6 +378,12 @@ impl TcpSender {
         });
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
+        if let Some(rack) = self.rack.as_deref_mut() {
+            self.sb.stamp(seq, now);
+            if is_retransmission {
+                rack.on_retransmit(seq, now);
+            }
+        }
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
@@ -356,7 +396,93 @@ impl TcpSender {
         // segment is retransmitted, so the retransmission gets a full RTO to be acknowledged
         // (ns-2's `output` never restarts a running timer).
         if !self.rto.is_armed() || (is_retransmission && seq == self.snd_una && !self.ns2_rules) {
-            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
+            self.arm_rto(now, out);
+        }
+    }
+
+    /// Runs the retransmission timer to one RTO from `now`.
+    fn arm_rto(&mut self, now: SimTime, out: &mut Outbox) {
+        self.xmit_timer = XmitTimer::Rto;
+        self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
+    }
+
+    /// Replaces the RTO by a tail loss probe where RACK-TLP allows one
+    /// (`tcp_schedule_loss_probe`): outside recovery with data outstanding, 2·SRTT from now
+    /// (plus 200 ms with a single segment out, for a delayed ACK; 1 s before any RTT
+    /// sample), no later than the RTO — counted from now when an ACK `advancing` the window
+    /// restarts it, else from when the oldest outstanding segment was sent.
+    fn schedule_probe(&mut self, now: SimTime, advancing: bool, out: &mut Outbox) {
+        if self.rack.is_none() || self.in_recovery || self.in_loss || self.snd_nxt == self.snd_una {
+            return;
+        }
+        let mut pto = match self.rtt.srtt() {
+            Some(srtt) => srtt + srtt + SimDuration::from_millis(if self.snd_nxt - self.snd_una == 1 { 200 } else { 2 }),
+            None => SimDuration::from_secs(1),
+        };
+        let rto_left = if advancing { self.rtt.rto() } else { (self.sb.sent_at(self.snd_una) + self.rtt.rto()).saturating_since(now) };
+        if rto_left > SimDuration::ZERO {
+            pto = pto.min(rto_left);
+        }
+        self.xmit_timer = XmitTimer::Probe;
+        self.rto.arm(TimerKind::Retransmit, now + pto, out);
+    }
+
+    /// The tail loss probe (`tcp_send_loss_probe`): one new segment whatever cwnd, or else the
+    /// last segment again; then the RTO. One probe per flight.
+    fn send_probe(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.tlp_high_seq.is_none() {
+            if self.has_new_data() && self.snd_nxt - self.snd_una < self.rwnd_pkts {
+                let seq = self.snd_nxt;
+                self.sb.on_send_new(self.snd_una, seq);
+                self.snd_nxt += 1;
+                self.send_segment(seq, false, now, out);
+                self.tlp_high_seq = Some(self.snd_nxt);
+            } else if !self.sb.is_sacked(self.snd_nxt - 1) {
+                let seq = self.snd_nxt - 1;
+                self.sb.mark_retransmitted(seq);
+                self.send_segment(seq, true, now, out);
+                self.tlp_high_seq = Some(self.snd_nxt);
+            }
+        }
+        self.arm_rto(now, out);
+    }
+
+    /// Runs RACK's loss detection at `now` (after an ACK, or on its reorder timer); returns
+    /// when the reorder timer should fire, if a segment is still within its window.
+    fn rack_detect(&mut self, now: SimTime) -> Option<SimTime> {
+        let rack = self.rack.as_deref_mut()?;
+        let srtt = self.rtt.srtt_or_rto();
+        let reo = reo_wnd(self.in_recovery || self.in_loss, self.sb.sacked_out, self.dupthresh, self.rtt.min_rtt().unwrap_or(srtt), srtt);
+        rack.detect_loss(&mut self.sb, self.snd_una, self.snd_nxt, now, reo)
+    }
+
+    /// Starts fast recovery if a loss is known and the last recovery is over.
+    fn maybe_enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
+        let loss = if self.rack.is_some() {
+            self.sb.lost_out > 0
+        } else {
+            self.dupacks >= self.dupthresh || (self.sack && !self.sack1 && self.sb.is_lost(self.snd_una))
+        };
+        // ns-2: `highest_ack_ > recover_`, the cumulative ACK covers a segment sent after.
+        let recovered = if self.ns2_rules { self.snd_una > self.recover } else { self.snd_una >= self.recover };
+        if loss && recovered && self.snd_nxt > self.snd_una {
+            self.enter_recovery(now, out);
+        }
+    }
+
+    /// RACK's reorder timer fired at `now`: losses it now finds may start a recovery.
+    fn on_reorder_timer(&mut self, now: SimTime, out: &mut Outbox) {
+        let next = self.rack_detect(now);
+        if !self.in_recovery {
+            self.maybe_enter_recovery(now, out);
+        }
+        self.try_send(now, out);
+        match next {
+            Some(at) => {
+                self.xmit_timer = XmitTimer::Reorder;
+                self.rto.arm(TimerKind::Retransmit, at, out);
+            }
+            None => self.arm_rto(now, out),
         }
     }
 
@@ -381,6 +507,15 @@ impl TcpSender {
     /// rate from the controller, packets leave no faster than that rate.
     fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
         let cwnd = self.cc.cwnd_pkts().max(1.0) as u64;
+        let nxt_before = self.snd_nxt;
+        self.send_window(cwnd, now, out);
+        if self.snd_nxt > nxt_before && self.xmit_timer != XmitTimer::Reorder {
+            self.schedule_probe(now, false, out);
+        }
+    }
+
+    /// Sends what the window `cwnd` allows now.
+    fn send_window(&mut self, cwnd: u64, now: SimTime, out: &mut Outbox) {
         while self.window_open(cwnd) {
             if self.paced_out(now, out) {
                 break;
@@ -427,11 +562,14 @@ impl TcpSender {
             self.reno_sacked = (self.dupacks as u64).min(self.snd_nxt - self.snd_una - 1);
         }
         self.congestion(CongestionKind::Loss, now);
-        self.sb.mark_lost(self.snd_una);
+        if self.rack.is_none() {
+            self.sb.mark_lost(self.snd_una);
+        }
         self.partial_acked = false;
+        self.tlp_high_seq = None;
         if self.ns2_rules {
             // `reset_rtx_timer(1, 0)`: a fresh timer for the recovery.
-            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
+            self.arm_rto(now, out);
         }
         if self.sack1 {
             // numdupacks(cwnd_) segments have left; every hole below a SACK is lost.
@@ -465,16 +603,36 @@ impl TcpSender {
             }
         }
         let mut newly_sacked = 0;
+        // The newest segment this ACK reports delivered (RACK.end_seq's candidate).
+        let mut newest_delivered = cum.saturating_sub(1);
         if self.sack && !self.sack1_after_timeout {
             for (s, e) in ack.sack.iter() {
-                newly_sacked += self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
+                let n = self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
+                if n > 0 {
+                    newest_delivered = newest_delivered.max(e.min(self.snd_nxt) - 1);
+                }
+                newly_sacked += n;
             }
-            // Sack1 marks holes only in recovery, each below any SACKed segment.
+            // Sack1 marks holes only in recovery, each below any SACKed segment; RACK by time.
             match (self.sack1, self.in_recovery) {
+                _ if self.rack.is_some() => {}
                 (false, _) => self.sb.update_lost(self.snd_una, self.dupthresh),
                 (true, true) => self.sb.update_lost(self.snd_una, 1),
                 (true, false) => {}
             }
+        }
+        let mut reorder_at = None;
+        if self.rack.is_some() {
+            if let (Some(rack), true) = (self.rack.as_deref_mut(), newly_cum > 0 || newly_sacked > 0) {
+                rack.on_delivery(ack.echo_sent_at, newest_delivered, now);
+            }
+            if self.in_loss && self.snd_una >= self.recover {
+                self.in_loss = false;
+            }
+            if self.tlp_high_seq.is_some_and(|h| self.snd_una >= h) {
+                self.tlp_high_seq = None;
+            }
+            reorder_at = self.rack_detect(now);
         }
         // A duplicate ACK acknowledges nothing new cumulatively; with SACK it must also SACK
         // something new (RFC 6675 §2), so ACKs of duplicated segments do not count.
@@ -505,12 +663,7 @@ impl TcpSender {
             self.sack1_pipe -= 1;
         }
         if !self.in_recovery {
-            let loss = self.dupacks >= self.dupthresh || (self.sack && !self.sack1 && self.sb.is_lost(self.snd_una));
-            // ns-2: `highest_ack_ > recover_`, the cumulative ACK covers a segment sent after.
-            let recovered = if self.ns2_rules { self.snd_una > self.recover } else { self.snd_una >= self.recover };
-            if loss && recovered && self.snd_nxt > self.snd_una {
-                self.enter_recovery(now, out);
-            }
+            self.maybe_enter_recovery(now, out);
         } else if self.snd_una >= self.recover {
             self.in_recovery = false;
             self.reno_sacked = 0;
@@ -530,8 +683,10 @@ impl TcpSender {
                 // below SACKed segments are already marked.
                 self.sack1_pipe -= 1;
             } else {
-                // Partial ACK (RFC 6582 §3.2 step 3).
-                self.sb.mark_lost(self.snd_una);
+                // Partial ACK (RFC 6582 §3.2 step 3); RACK finds the next hole by time.
+                if self.rack.is_none() {
+                    self.sb.mark_lost(self.snd_una);
+                }
                 // ns-2's Newreno restarts the timer on the first partial ACK only.
                 restart_timer = !(self.ns2_rules && self.partial_acked);
             }
@@ -592,10 +747,15 @@ impl TcpSender {
             if self.snd_una == self.snd_nxt {
                 self.rto.stop();
             } else if restart_timer {
-                self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
+                self.arm_rto(now, out);
+                self.schedule_probe(now, true, out);
             }
         }
         self.try_send(now, out);
+        if let Some(at) = reorder_at {
+            self.xmit_timer = XmitTimer::Reorder;
+            self.rto.arm(TimerKind::Retransmit, at, out);
+        }
     }
 
     /// The pacing-timer event fired at `now`: the next packet may leave.
@@ -609,6 +769,11 @@ impl TcpSender {
     pub fn on_rto_timer(&mut self, now: SimTime, out: &mut Outbox) {
         if !self.rto.fire(TimerKind::Retransmit, now, out) || self.snd_una == self.snd_nxt {
             return;
+        }
+        match std::mem::replace(&mut self.xmit_timer, XmitTimer::Rto) {
+            XmitTimer::Probe => return self.send_probe(now, out),
+            XmitTimer::Reorder => return self.on_reorder_timer(now, out),
+            XmitTimer::Rto => {}
         }
         self.stats.timeouts += 1;
         if self.rtt.backoff() == 0 {
@@ -627,9 +792,14 @@ impl TcpSender {
         self.reno_sacked = 0;
         self.sb.on_timeout(self.snd_una, self.snd_nxt, self.sack1);
         self.sack1_after_timeout = self.sack1;
+        if let Some(rack) = self.rack.as_deref_mut() {
+            rack.on_timeout(self.snd_nxt);
+            self.tlp_high_seq = None;
+            self.in_loss = true;
+        }
         self.try_send(now, out);
         if !self.rto.is_armed() {
-            self.rto.arm(TimerKind::Retransmit, now + self.rtt.rto(), out);
+            self.arm_rto(now, out);
         }
     }
 

@@ -151,21 +151,28 @@ impl PathLog {
 }
 
 /// Runs a sender over a path of 50 ms each way and 1 ms per segment at the bottleneck, which
-/// drops the first transmission of each segment in `lost`; the receiver acknowledges every
-/// segment, with a SACK block for the run of segments that holds it when `cfg.sack`. Runs to
-/// `until_ms`.
+/// drops the first transmission of each segment in `lost` (the first two of a segment listed
+/// twice); the receiver acknowledges every segment, with a SACK block for the run of segments
+/// that holds it when `cfg.sack`. Runs to `until_ms`.
 fn run_path(cfg: &TcpConfig, cwnd: f64, lost: &[u64], until_ms: u64) -> (TcpSender, PathLog) {
+    run_transfer(cfg, cwnd, None, lost, until_ms)
+}
+
+/// `run_path` for a transfer of `segments` segments (`None`: bulk).
+fn run_transfer(cfg: &TcpConfig, cwnd: f64, segments: Option<u64>, lost: &[u64], until_ms: u64) -> (TcpSender, PathLog) {
     use std::cmp::Reverse;
     use std::collections::{BTreeSet, BinaryHeap};
     #[derive(PartialEq, Eq, PartialOrd, Ord)]
     enum Ev {
-        Ack(u64, u64, u64),
+        /// Cumulative ACK, SACK block, and the send time of the segment it answers.
+        Ack(u64, u64, u64, SimTime),
         Rto,
     }
-    let mut s = sender(cfg, cwnd);
+    let sizes = SegmentSizes::new(1000, segments.map(|n| n * 1000));
+    let mut s = TcpSender::new(FlowId(0), NodeId(1), cfg, sizes, Controller::Reno(Reno::new(cwnd, cwnd)));
     let mut out = Outbox::default();
     let (mut events, mut order) = (BinaryHeap::new(), 0u64);
-    let (mut received, mut dropped) = (BTreeSet::new(), BTreeSet::new());
+    let (mut received, mut dropped) = (BTreeSet::new(), Vec::new());
     let mut link_free = SimTime::ZERO;
     let mut log = PathLog { sent: Vec::new() };
     let mut now = SimTime::ZERO;
@@ -173,7 +180,9 @@ fn run_path(cfg: &TcpConfig, cwnd: f64, lost: &[u64], until_ms: u64) -> (TcpSend
     loop {
         for p in out.packets.drain(..) {
             log.sent.push((now, p.seq, p.is_retransmission));
-            if lost.contains(&p.seq) && dropped.insert(p.seq) {
+            let drops = |d: &Vec<u64>| d.iter().filter(|&&q| q == p.seq).count();
+            if drops(&lost.to_vec()) > drops(&dropped) {
+                dropped.push(p.seq);
                 continue;
             }
             let at = (now + SimDuration::from_millis(50)).max(link_free);
@@ -189,7 +198,7 @@ fn run_path(cfg: &TcpConfig, cwnd: f64, lost: &[u64], until_ms: u64) -> (TcpSend
             }
             let block = if cfg.sack && p.seq > cum { (a, b) } else { (0, 0) };
             order += 1;
-            events.push(Reverse((at + SimDuration::from_millis(50), order, Ev::Ack(cum, block.0, block.1))));
+            events.push(Reverse((at + SimDuration::from_millis(50), order, Ev::Ack(cum, block.0, block.1, p.sent_at))));
         }
         if let Some(t) = out.timer_at(TimerKind::Retransmit) {
             order += 1;
@@ -202,7 +211,7 @@ fn run_path(cfg: &TcpConfig, cwnd: f64, lost: &[u64], until_ms: u64) -> (TcpSend
         }
         now = t;
         match ev {
-            Ev::Ack(cum, a, b) => s.on_ack(&ack(cum, a, b, now), now, &mut out),
+            Ev::Ack(cum, a, b, echo) => s.on_ack(&Packet { echo_sent_at: echo, ..ack(cum, a, b, now) }, now, &mut out),
             Ev::Rto => s.on_rto_timer(now, &mut out),
         }
     }
@@ -316,4 +325,57 @@ fn a_sack1_timeout_forgets_the_sacks_and_resends_from_the_cumulative_ack() {
     };
     assert_eq!(after_timeout(RecoveryRules::Rfc), [40, 50]);
     assert_eq!(after_timeout(RecoveryRules::Ns2), [40, 41]);
+}
+
+/// RACK-TLP with SACK and a 200 ms minimum RTO (the linux profile's loss detection).
+fn rack_tlp() -> TcpConfig {
+    TcpConfig { loss_detection: LossDetection::RackTlp, min_rto: SimDuration::from_millis(200), ..TcpConfig::default() }
+}
+
+#[test]
+fn rack_resends_a_lost_retransmission_without_waiting_for_the_timer() {
+    // Segment 30 and its fast retransmission are both lost. Duplicate ACKs cannot tell that
+    // the retransmission is gone: the timer resends it. RACK resends it once a segment sent
+    // after it is delivered — at least a round trip later, and before the timer.
+    let dupack = TcpConfig { loss_detection: LossDetection::Dupack, ..rack_tlp() };
+    let (s, log) = run_path(&dupack, 20.0, &[30, 30], 3000);
+    assert_eq!((s.stats.fast_retransmits, s.stats.timeouts), (1, 1));
+    let by_timer = log.retransmissions_of(30);
+    let (s, log) = run_path(&rack_tlp(), 20.0, &[30, 30], 3000);
+    assert_eq!((s.stats.fast_retransmits, s.stats.timeouts), (1, 0));
+    let by_rack = log.retransmissions_of(30);
+    assert_eq!((by_timer.len(), by_rack.len()), (2, 2));
+    let first_sent_after = log.sent.iter().find(|&&(t, seq, _)| t > by_rack[0] && seq > 30).unwrap().0;
+    assert!(by_rack[1] >= first_sent_after + SimDuration::from_millis(100), "{by_rack:?} {first_sent_after}");
+    assert!(by_rack[1] < by_timer[1], "RACK {by_rack:?}, timer {by_timer:?}");
+}
+
+#[test]
+fn a_tail_loss_probe_recovers_the_last_segment_of_a_transfer_before_the_timer() {
+    // A 20-segment transfer whose last segment is lost: no later segment makes duplicate
+    // ACKs, so without TLP the timer (at least 200 ms, after RTT samples of 100 ms) resends
+    // it. The probe, two SRTTs after the last send (plus 200 ms for a lone segment, which
+    // the RTO caps), resends it with no timeout counted.
+    let dupack = TcpConfig { loss_detection: LossDetection::Dupack, ..rack_tlp() };
+    let (s, _) = run_transfer(&dupack, 20.0, Some(20), &[19], 3000);
+    assert!(s.is_done());
+    assert_eq!(s.stats.timeouts, 1);
+    let (s, log) = run_transfer(&rack_tlp(), 20.0, Some(20), &[19], 3000);
+    assert!(s.is_done());
+    assert_eq!((s.stats.timeouts, s.stats.fast_retransmits), (0, 0));
+    assert_eq!(log.retransmissions_of(19).len(), 1);
+}
+
+#[test]
+fn rack_finds_a_hole_with_a_single_segment_after_it() {
+    // Segment 18 of a 20-segment transfer is lost: one duplicate ACK only. RACK deems it
+    // lost a quarter of min_RTT after segment 19 is delivered and starts a fast recovery;
+    // duplicate ACKs wait for the timer.
+    let dupack = TcpConfig { loss_detection: LossDetection::Dupack, ..rack_tlp() };
+    let (s, _) = run_transfer(&dupack, 20.0, Some(20), &[18], 3000);
+    assert_eq!((s.stats.timeouts, s.stats.fast_retransmits), (1, 0));
+    let (s, log) = run_transfer(&rack_tlp(), 20.0, Some(20), &[18], 3000);
+    assert!(s.is_done());
+    assert_eq!((s.stats.timeouts, s.stats.fast_retransmits), (0, 1));
+    assert_eq!(log.retransmissions_of(18).len(), 1);
 }
