@@ -27,6 +27,7 @@ pub mod ids;
 pub mod kind_table;
 pub mod monitor;
 pub mod net;
+pub mod prefetch;
 pub mod radix_heap;
 pub mod result;
 pub mod rng;

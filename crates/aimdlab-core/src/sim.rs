@@ -52,7 +52,14 @@ pub struct Simulator {
     pub(crate) events_processed: u64,
     pub(crate) window_start: SimTime,
     stall_events: u64,
+    /// Whether arrivals prefetch what the arrivals behind them will read (`prefetch_ahead`).
+    lookahead: bool,
 }
+
+/// Flows from which the event loop prefetches ahead of arrivals. Below, the state the packets
+/// touch stays in cache and the hints are pure cost (benchmark (b), 100 flows: 1.10x slower
+/// with them); at 10,000 flows they save 11-15 % of the wall time.
+pub const LOOKAHEAD_FROM_FLOWS: usize = 5_000;
 
 /// Events in a row at one simulated instant after which a run counts as stalled. A legitimate
 /// burst (every flow starting at t = 0, a sample of every flow) is a few events per flow;
@@ -131,6 +138,7 @@ impl Simulator {
             events_processed: 0,
             window_start: SimTime::ZERO,
             stall_events: STALL_EVENTS,
+            lookahead: plan.flows.len() >= LOOKAHEAD_FROM_FLOWS,
             plan,
         };
         for f in &sim.flows {
@@ -166,6 +174,12 @@ impl Simulator {
     /// `STALL_EVENTS`).
     pub fn set_stall_events(&mut self, events: u64) {
         self.stall_events = events;
+    }
+
+    /// Turns prefetching ahead of arrivals on or off (default: on from
+    /// `LOOKAHEAD_FROM_FLOWS` flows). It changes only speed, never a result.
+    pub fn set_lookahead(&mut self, on: bool) {
+        self.lookahead = on;
     }
 
     /// Number of flows.
@@ -265,6 +279,9 @@ impl Simulator {
         match ev {
             Event::LinkArrival(l) => {
                 let p = self.links[l.idx()].on_arrival(self.now, &mut self.events, &mut self.wire);
+                if self.lookahead {
+                    self.prefetch_ahead(l);
+                }
                 let node = self.links[l.idx()].to;
                 if node == p.dst {
                     self.deliver(p);
@@ -313,6 +330,47 @@ impl Simulator {
             }
             Event::Sample => self.sample(),
             Event::WarmupEnd => self.start_window(),
+        }
+    }
+
+    /// Starts loading what the arrivals still on link `l`'s wire will read (`prefetch.rs`):
+    /// the packet `PACKET_AHEAD` arrivals ahead, and for the one `STATE_AHEAD` ahead (its
+    /// packet loaded by now) the link it goes on to, or the flow that receives it. Only a
+    /// link with a long pipe (a fast or long link, where the arrivals come often and the
+    /// state they touch is spread over thousands of flows) has arrivals that far ahead.
+    #[inline]
+    fn prefetch_ahead(&self, l: LinkId) {
+        const PACKET_AHEAD: usize = 16;
+        const STATE_AHEAD: usize = 8;
+        let link = &self.links[l.idx()];
+        if link.pipe_len() <= PACKET_AHEAD {
+            return;
+        }
+        if let Some(slot) = link.pipe_slot(PACKET_AHEAD) {
+            self.wire.prefetch(slot);
+        }
+        if let Some(slot) = link.pipe_slot(STATE_AHEAD) {
+            let p = self.wire.peek(slot);
+            let node = link.to;
+            if node != p.dst {
+                if let Some(next) = self.plan.routes.next_link(node, p.dst) {
+                    crate::prefetch::prefetch(&self.links[next.idx()], 256);
+                }
+            }
+            let flow = &self.flows[p.flow.idx()];
+            match p.kind {
+                PacketKind::Data => {
+                    crate::prefetch::prefetch(&flow.receiver, 256);
+                    crate::prefetch::prefetch(&flow.stats, 128);
+                }
+                PacketKind::Ack => {
+                    // The ACK's sender answers with data on its host's link.
+                    crate::prefetch::prefetch(&flow.sender, 512);
+                    if let Some(out) = self.plan.routes.next_link(flow.src, flow.dst) {
+                        crate::prefetch::prefetch(&self.links[out.idx()], 256);
+                    }
+                }
+            }
         }
     }
 

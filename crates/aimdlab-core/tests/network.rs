@@ -87,6 +87,34 @@ fn same_seed_same_summary() {
 }
 
 #[test]
+fn prefetching_ahead_of_arrivals_changes_no_result() {
+    // Long pipes (100 Mbit/s, 40 ms: ~500 packets on the bottleneck's wire) so the lookahead
+    // reaches packets, ACKs and the hosts' links; every table must be the same.
+    let mut s = dumbbell(30, "100pkt", true, true);
+    s["topology"]["dumbbell"]["bottleneck"] = json!({"rate": "100Mbps", "delay": "40ms", "queue": {"limit": "300pkt"}});
+    s["topology"]["dumbbell"]["access"] = json!({"rate": "1Gbps", "delay": "1ms"});
+    let plan = load_json(&s.to_string()).unwrap();
+    let with = |on: bool| {
+        let plan = plan.clone();
+        aimdlab_core::run_simulator(
+            || {
+                let mut sim = aimdlab_core::Simulator::new(plan, None);
+                sim.set_lookahead(on);
+                sim
+            },
+            &aimdlab_core::control::RunControl::new(),
+        )
+        .unwrap()
+    };
+    let (on, off) = (with(true), with(false));
+    assert!(on.summary["bottleneck"]["tx_pkts"].as_u64().unwrap() > 100_000);
+    assert_eq!(on.summary.to_string(), off.summary.to_string());
+    for (a, b) in [(&on.flows, &off.flows), (&on.links, &off.links), (&on.timeseries, &off.timeseries)] {
+        assert_eq!(format!("{a:?}"), format!("{b:?}")); // NaN-safe
+    }
+}
+
+#[test]
 fn a_clock_that_stops_is_an_error_naming_the_component() {
     // Validation refuses a zero RTO; patch one into the plan to make a timer that re-arms at
     // the same instant forever, as a stall the watchdog must catch.

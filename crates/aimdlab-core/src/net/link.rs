@@ -278,6 +278,19 @@ impl Link {
         p
     }
 
+    /// The pool slot of the `k`-th packet on the wire (0: the next to arrive), if that many
+    /// are.
+    #[inline]
+    pub fn pipe_slot(&self, k: usize) -> Option<PacketSlot> {
+        self.pipe.get(k).map(|&(_, slot)| slot)
+    }
+
+    /// Packets on the wire.
+    #[inline]
+    pub fn pipe_len(&self) -> usize {
+        self.pipe.len()
+    }
+
     /// Time the serializer has been busy up to `t` since the start of the run, picoseconds
     /// (after `settle(t)` or `finish`).
     pub fn busy_ps_until(&self, t: SimTime) -> u64 {

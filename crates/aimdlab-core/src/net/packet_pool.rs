@@ -50,6 +50,20 @@ impl PacketPool {
         self.slots[slot.0 as usize]
     }
 
+    /// The packet in `slot`, left in place.
+    #[inline]
+    pub fn peek(&self, slot: PacketSlot) -> &Packet {
+        &self.slots[slot.0 as usize]
+    }
+
+    /// Hints that the packet in `slot` will be read soon (see `prefetch.rs`).
+    #[inline]
+    pub fn prefetch(&self, slot: PacketSlot) {
+        if let Some(p) = self.slots.get(slot.0 as usize) {
+            crate::prefetch::prefetch(p, std::mem::size_of::<Packet>());
+        }
+    }
+
     /// Packets held.
     pub fn len(&self) -> usize {
         self.slots.len() - self.free.len()
