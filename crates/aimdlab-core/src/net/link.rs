@@ -200,7 +200,23 @@ impl Link {
     /// its own instant; `due_now` says whether a departure due exactly at `now` runs too.
     #[inline]
     fn catch_up(&mut self, now: SimTime, due_now: DueNow, events: &mut EventQueue, pool: &mut PacketPool) {
-        while self.waiting_pkts() > 0 && (self.busy_until < now || (due_now == DueNow::Runs && self.busy_until == now)) {
+        // Most calls owe nothing (the serializer is still busy, or nothing waits): decide that
+        // inline, with the cheap test first.
+        if self.departure_due(now, due_now) && self.waiting_pkts() > 0 {
+            self.run_departures(now, due_now, events, pool);
+        }
+    }
+
+    /// Whether the serializer frees before `now` (or at `now`, when `due_now` runs).
+    #[inline]
+    fn departure_due(&self, now: SimTime, due_now: DueNow) -> bool {
+        self.busy_until < now || (due_now == DueNow::Runs && self.busy_until == now)
+    }
+
+    /// `catch_up`'s loop.
+    #[inline(never)]
+    fn run_departures(&mut self, now: SimTime, due_now: DueNow, events: &mut EventQueue, pool: &mut PacketPool) {
+        while self.departure_due(now, due_now) && self.waiting_pkts() > 0 {
             let at = self.busy_until;
             self.account_queue(at);
             let p = self.next_packet(at).expect("a non-empty passive queue yields its head");
@@ -210,11 +226,16 @@ impl Link {
 
     /// Behind a passive queue: if packets wait and no packet on the wire will touch the link
     /// when the serializer frees (the one being serialized was lost), asks for a `LinkTxDone`.
-    #[inline]
+    #[inline(always)]
     fn ensure_woken(&mut self, events: &mut EventQueue) {
-        if self.waiting_pkts() == 0 || self.tx_event_pending {
-            return;
+        if !self.tx_event_pending && self.waiting_pkts() > 0 {
+            self.wake_if_unwatched(events);
         }
+    }
+
+    /// `ensure_woken` once packets wait and no wake-up is pending.
+    #[inline(never)]
+    fn wake_if_unwatched(&mut self, events: &mut EventQueue) {
         if self.pipe.back().is_none_or(|&(arrival, _)| arrival < self.busy_until) {
             self.tx_event_pending = true;
             events.schedule(self.busy_until, Event::LinkTxDone(self.id));

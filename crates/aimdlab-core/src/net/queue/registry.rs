@@ -45,12 +45,26 @@ macro_rules! queue_registry {
             )*
         }
 
-        /// An egress queue.
-        pub enum Queue {
+        /// An egress queue: its discipline, and the number of packets it holds (read on
+        /// every packet hop, so kept beside the discipline instead of asked of it each time).
+        pub struct Queue {
+            discipline: QueueKind,
+            len_pkts: u64,
+        }
+
+        /// The discipline of an egress queue.
+        pub enum QueueKind {
             $(
                 #[allow(missing_docs)]
                 $variant(<$spec as $crate::net::queue::params::DisciplineSpec>::Queue),
             )*
+        }
+
+        impl QueueKind {
+            #[inline]
+            fn len_pkts(&self) -> u64 {
+                match self { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_pkts(q), )* }
+            }
         }
 
         impl QueueConfig {
@@ -68,33 +82,38 @@ macro_rules! queue_registry {
             /// A new empty queue of the configured kind on a link of `rate`; `salt` seeds what a
             /// discipline fixes at start (FQ-CoDel's hash perturbation).
             pub fn new(cfg: &QueueConfig, rate: $crate::units::Rate, salt: u64) -> Self {
-                match cfg { $( QueueConfig::$variant(c) => Queue::$variant(<$spec as $crate::net::queue::params::DisciplineSpec>::build(c, rate, salt)), )* }
+                let discipline = match cfg { $( QueueConfig::$variant(c) => QueueKind::$variant(<$spec as $crate::net::queue::params::DisciplineSpec>::build(c, rate, salt)), )* };
+                Queue { len_pkts: discipline.len_pkts(), discipline }
             }
         }
 
         impl $crate::net::queue::discipline::QueueDiscipline for Queue {
             #[inline]
             fn enqueue(&mut self, p: $crate::net::packet::Packet, now: $crate::units::SimTime, rng: &mut $crate::rng::RngStream, log: &mut $crate::net::queue::log::QueueLog) -> bool {
-                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::enqueue(q, p, now, rng, log), )* }
+                let accepted = match &mut self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::enqueue(q, p, now, rng, log), )* };
+                self.len_pkts = self.discipline.len_pkts();
+                accepted
             }
             #[inline]
             fn dequeue(&mut self, now: $crate::units::SimTime, log: &mut $crate::net::queue::log::QueueLog) -> Option<$crate::net::packet::Packet> {
-                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::dequeue(q, now, log), )* }
+                let head = match &mut self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::dequeue(q, now, log), )* };
+                self.len_pkts = self.discipline.len_pkts();
+                head
             }
             #[inline]
             fn len_pkts(&self) -> u64 {
-                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_pkts(q), )* }
+                self.len_pkts
             }
             #[inline]
             fn len_bytes(&self) -> u64 {
-                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_bytes(q), )* }
+                match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_bytes(q), )* }
             }
             fn red_avg(&self) -> Option<f64> {
-                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::red_avg(q), )* }
+                match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::red_avg(q), )* }
             }
             #[inline]
             fn is_passive(&self) -> bool {
-                match self { $( Queue::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::is_passive(q), )* }
+                match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::is_passive(q), )* }
             }
         }
 
