@@ -17,7 +17,6 @@ use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
 use crate::transport::endpoint::SenderEndpoint;
 use crate::transport::outbox::{Outbox, TimerRequest};
-use crate::transport::timer::TimerKind;
 use crate::units::{SimDuration, SimTime};
 use rand::Rng;
 
@@ -447,8 +446,8 @@ impl Simulator {
             self.counters.sent += 1;
             self.forward(p, origin);
         }
-        for kind in TimerKind::ALL {
-            match out.timers[kind as usize] {
+        for (kind, request) in out.requests() {
+            match request {
                 TimerRequest::Keep => {}
                 TimerRequest::Set(t) if kind.is_exact() => {
                     let lane = self.events.lane(kind as u32, t.saturating_since(self.now), self.flows.len());

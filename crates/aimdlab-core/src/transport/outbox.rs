@@ -22,12 +22,15 @@ pub struct Outbox {
     /// Packets to inject, in order.
     pub packets: Vec<Packet>,
     /// Timer requests, by kind (a later request of a kind replaces an earlier one).
-    pub timers: [TimerRequest; TimerKind::COUNT],
+    timers: [TimerRequest; TimerKind::COUNT],
+    /// Bit `k` set: `timers[k]` holds a request (most calls make none, so the simulator
+    /// reads only these).
+    requested: u8,
 }
 
 impl Default for Outbox {
     fn default() -> Self {
-        Outbox { packets: Vec::new(), timers: [TimerRequest::Keep; TimerKind::COUNT] }
+        Outbox { packets: Vec::new(), timers: [TimerRequest::Keep; TimerKind::COUNT], requested: 0 }
     }
 }
 
@@ -36,6 +39,7 @@ impl Outbox {
     #[inline]
     pub fn set_timer(&mut self, kind: TimerKind, at: SimTime) {
         self.timers[kind as usize] = TimerRequest::Set(at);
+        self.requested |= 1 << kind as u8;
     }
 
     /// Cancels the endpoint's exact `kind` timer.
@@ -43,6 +47,27 @@ impl Outbox {
     pub fn cancel_timer(&mut self, kind: TimerKind) {
         debug_assert!(kind.is_exact());
         self.timers[kind as usize] = TimerRequest::Cancel;
+        self.requested |= 1 << kind as u8;
+    }
+
+    /// What was asked of the `kind` timer.
+    #[inline]
+    pub fn request(&self, kind: TimerKind) -> TimerRequest {
+        self.timers[kind as usize]
+    }
+
+    /// The timers something was asked of, in `TimerKind::ALL` order, with the request.
+    #[inline]
+    pub fn requests(&self) -> impl Iterator<Item = (TimerKind, TimerRequest)> + '_ {
+        let mut bits = self.requested;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some((TimerKind::ALL[k], self.timers[k]))
+        })
     }
 
     /// The time asked for the `kind` timer, if one was.
@@ -56,6 +81,9 @@ impl Outbox {
     /// Empties the outbox, keeping its capacity.
     pub fn clear(&mut self) {
         self.packets.clear();
-        self.timers = [TimerRequest::Keep; TimerKind::COUNT];
+        while self.requested != 0 {
+            self.timers[self.requested.trailing_zeros() as usize] = TimerRequest::Keep;
+            self.requested &= self.requested - 1;
+        }
     }
 }

@@ -252,7 +252,7 @@ mod tests {
         r.on_data(&data(1), SimTime(5), &mut out);
         assert_eq!(out.packets.len(), 1);
         assert_eq!(out.packets[0].echo_sent_at, SimTime(0), "echo the earliest segment");
-        assert_eq!(out.timers[TimerKind::DelayedAck as usize], TimerRequest::Cancel, "the ACK went: no timer");
+        assert_eq!(out.request(TimerKind::DelayedAck), TimerRequest::Cancel, "the ACK went: no timer");
         r.on_data(&data(2), SimTime(6), &mut out);
         assert_eq!(out.packets.len(), 1);
         let t2 = out.timer_at(TimerKind::DelayedAck).unwrap();
