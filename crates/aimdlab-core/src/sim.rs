@@ -374,7 +374,7 @@ impl Simulator {
     }
 
     /// Sends `p`, now at `node`, on towards its destination.
-    #[inline]
+    #[inline(always)]
     fn forward(&mut self, p: Packet, node: NodeId) {
         let link = self.plan.routes.next_link(node, p.dst).expect("routes are validated when the scenario is compiled");
         self.links[link.idx()].enqueue(p, self.now, &mut self.events, &mut self.wire);

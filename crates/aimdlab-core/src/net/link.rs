@@ -147,7 +147,7 @@ impl Link {
     }
 
     /// Offers `p` to the link at `now`; the queue may drop it (recorded in the stats).
-    #[inline]
+    #[inline(always)]
     pub fn enqueue(&mut self, mut p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         p.enqueued_at = now;
         let passive = self.passive;
@@ -159,6 +159,14 @@ impl Link {
             self.start_tx(p, now, events, pool);
             return;
         }
+        self.enqueue_to_wait(p, now, idle, events, pool);
+    }
+
+    /// `enqueue` of a packet that cannot start at once: into the queue discipline (`idle`:
+    /// whether the serializer is free).
+    #[inline(never)]
+    fn enqueue_to_wait(&mut self, p: Packet, now: SimTime, idle: bool, events: &mut EventQueue, pool: &mut PacketPool) {
+        let passive = self.passive;
         self.account_queue(now);
         self.queue.enqueue(p, now, &mut self.aqm_rng, &mut self.stats.log);
         self.stats.on_queued(self.queue.len_pkts());
