@@ -4,6 +4,8 @@ module by tests/test_stub.py)."""
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 __version__: str
+__commit__: str
+"""The git commit the engine was built from (`-dirty`: with uncommitted changes); empty if unknown."""
 
 class ScenarioError(ValueError):
     """An invalid scenario; the message names the field, the value and what is accepted."""

@@ -25,6 +25,8 @@ Examples:
   aimdlab run examples/utilization.toml --pcap 'r1->r2'    # then: tshark -r results/utilization/r1-r2.pcap
   aimdlab validate examples/*.toml
   aimdlab validate gaimd --quick
+  aimdlab sweep examples/sweeps/utilization-flows.toml --quick
+  aimdlab report results/sweeps/utilization-flows-quick
   aimdlab schema > scenario.schema.json
 """
 
@@ -294,11 +296,205 @@ def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int, qui
 
 
 @main.command()
-def schema() -> None:
-    """Print the JSON Schema of scenario files."""
+@click.option("--experiment", is_flag=True, help="The schema of experiment files (aimdlab sweep) instead.")
+def schema(experiment: bool) -> None:
+    """Print the JSON Schema of scenario files (or of experiment files)."""
+    if experiment:
+        import json
+
+        from .sweep import EXPERIMENT_SCHEMA
+
+        click.echo(json.dumps(EXPERIMENT_SCHEMA, indent=2))
+        return
     from . import _core
 
     click.echo(_core.schema())
+
+
+SWEEP_EXAMPLES = """
+\b
+Examples:
+  aimdlab sweep examples/sweeps/utilization-flows.toml
+  aimdlab sweep examples/sweeps/utilization-flows.toml --quick --jobs 2
+  aimdlab sweep EXP.toml --dask                         a Dask LocalCluster on this machine
+  aimdlab sweep EXP.toml --scheduler tcp://HOST:8786    an existing Dask cluster
+  aimdlab schema --experiment                           what an experiment file may say
+
+\b
+Run it again with the same --out to resume: only the runs missing from the folder execute.
+Results: DIR/catalog.parquet (one row per run), DIR/aggregate.parquet and .csv (mean, std and
+95 % confidence interval per axis point), DIR/runs/<run_id>/ (each run's files).
+"""
+
+
+@main.command(epilog=SWEEP_EXAMPLES)
+@click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out_dir", type=str, default=None, metavar="DIR",
+              help="The sweep's folder (reused to resume). Default: results/sweeps/<name> (<name>-quick with --quick).")
+@click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
+@click.option("--dask", "use_dask", is_flag=True, help="Run on a Dask LocalCluster of --jobs workers (pip install 'aimdlab[dask]').")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT).")
+@click.option("--quick", is_flag=True, help="Apply the experiment's [quick] table (default: 1 seed) for a fast look.")
+@click.option("--max-memory", metavar="SIZE", default=None, help="Refuse a run whose estimated memory is above SIZE (default: 80 % of this process's memory, divided by --jobs).")
+def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_dask: bool, scheduler: Optional[str], quick: bool,
+          max_memory: Optional[str]) -> None:
+    """Run a sweep: every point of EXPERIMENT's axes × its seeds, into a resumable result
+    store, with the measures aggregated over seeds (mean, std, 95 % CI)."""
+    import os
+
+    from .memory import limit_bytes
+    from .sweep import StoreError, default_out, load_experiment, run_sweep
+
+    if use_dask and scheduler:
+        raise click.UsageError("--dask starts a cluster and --scheduler uses one; give one of them")
+    try:
+        exp = load_experiment(experiment, quick=quick)
+    except (ScenarioError, FileNotFoundError) as e:
+        raise click.ClickException(str(e)) from None
+    try:
+        limit = limit_bytes(max_memory)
+    except ScenarioError as e:
+        raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
+    workers = jobs or os.cpu_count() or 1
+    if max_memory is None and not scheduler:
+        limit = max(1, limit // workers)
+    out = Path(out_dir) if out_dir is not None else default_out(exp)
+    n_runs = len(exp.axis_points()) * len(exp.seeds)
+    click.echo(f"sweep {exp.name}: {len(exp.axis_points())} points x {len(exp.seeds)} seeds = {n_runs} runs"
+               f"{' (quick)' if quick else ''} -> {out}", err=True)
+    t0 = time.perf_counter()
+    bar = _SweepBar()
+    try:
+        with bar:
+            result = run_sweep(exp, out, jobs=jobs, dask=use_dask, scheduler=scheduler, progress=bar.update, max_memory=limit)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        _interrupted(f"interrupted: {bar.state.done if bar.state else 0} runs finished and kept in {out}; "
+                     "run the same command again to resume")
+    except RuntimeError as e:
+        raise click.ClickException(str(e)) from None
+    wall = time.perf_counter() - t0
+    _print_sweep_summary(result, bar.state, wall)
+    failed = result.catalog.column("status").to_pylist().count("failed")
+    if failed:
+        click.echo(f"{failed} of {result.catalog.num_rows} runs failed: their errors are in the catalog's error column "
+                   f"and each one's scenario in {out / 'failed'}/", err=True)
+        sys.exit(1)
+
+
+class _SweepBar:
+    """The sweep's progress: a bar with done/failed counts and the time left on a terminal,
+    a line every 10 % otherwise. Started at the first update, after the workers exist."""
+
+    def __init__(self) -> None:
+        self.state = None
+        self._progress = None
+        self._task = None
+        self._last_decile = -1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def update(self, state) -> None:
+        self.state = state
+        if self._progress is None and self._last_decile < 0:
+            click.echo(f"executing {state.total} runs {state.executor}"
+                       + (f" ({state.reused} found complete in the store)" if state.reused else ""), err=True)
+            if sys.stderr.isatty() and state.total:
+                from rich.console import Console
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+                self._progress = Progress(TextColumn("runs"), BarColumn(), MofNCompleteColumn(),
+                                          TextColumn("[red]{task.fields[failed]} failed"), TimeElapsedColumn(),
+                                          TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                self._progress.start()
+                self._task = self._progress.add_task("sweep", total=state.total, failed=0)
+            self._last_decile = 0
+        if self._progress is not None:
+            self._progress.update(self._task, completed=state.done, failed=state.failed)
+        elif state.total:
+            decile = state.done * 10 // state.total
+            if decile > self._last_decile:
+                self._last_decile = decile
+                click.echo(f"  {state.done} of {state.total} runs done, {state.failed} failed", err=True)
+
+
+def _print_sweep_summary(result, state, wall_s: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    # Not a terminal (a log, a pipe): wide lines rather than columns squeezed to 80 characters.
+    console = Console() if sys.stdout.isatty() else Console(width=200)
+    agg = result.aggregate.to_pandas()
+    t = Table(title=f"{result.experiment['name']}: mean [95 % CI] over seeds", title_justify="left")
+    for a in result.axes:
+        t.add_column(a, justify="right")
+    t.add_column("runs", justify="right")
+    for m in result.measures:
+        t.add_column(m, justify="right")
+    for _, r in agg.head(40).iterrows():
+        cells = [str(r[a]) for a in result.axes] + [f"{r['runs_ok']}" + (f" ({r['runs_failed']} failed)" if r["runs_failed"] else "")]
+        for m in result.measures:
+            mean, lo, hi = r[f"{m}_mean"], r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
+            cells.append(_fmt(mean, ".4g") + ("" if hi != hi else f" [{_fmt(lo, '.4g')}, {_fmt(hi, '.4g')}]"))
+        t.add_row(*cells)
+    console.print(t)
+    if len(agg) > 40:
+        console.print(f"… {len(agg) - 40} more points in {result.root / 'aggregate.csv'}")
+    engine = result.catalog.column("engine_wall_s").to_pandas().sum()
+    ran = state.total if state else 0
+    console.print(f"{ran} runs executed ({state.reused if state else 0} reused) in {wall_s:.1f} s; engine time of all runs "
+                  f"{engine:.1f} s; results: {result.root}/ (catalog.parquet, aggregate.parquet, aggregate.csv, runs/)")
+
+
+REPORT_EXAMPLES = """
+\b
+Examples:
+  aimdlab report results/sweeps/utilization-flows     a sweep: writes its report.html
+  aimdlab report results/utilization                  one run's folder
+"""
+
+
+@main.command(epilog=REPORT_EXAMPLES)
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The HTML file to write (default: FOLDER/report.html).")
+@click.option("--no-run-figures", is_flag=True, help="For a sweep: do not draw each run's overview figure.")
+def report(folder: Path, out_file: Optional[Path], no_run_figures: bool) -> None:
+    """Write a self-contained HTML report (works offline) of a sweep or of one run."""
+    from .sweep.report import ReportError, write_report
+
+    try:
+        path = write_report(folder, out_file, run_figures=not no_run_figures, progress=_report_progress())
+    except ReportError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"report: {path}")
+
+
+def _report_progress():
+    """A callback drawing each run's figure with a bar on a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    state = {}
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in state:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            state["bar"] = Progress(TextColumn("run figures"), BarColumn(), MofNCompleteColumn(), console=Console(stderr=True), transient=True)
+            state["bar"].start()
+            state["task"] = state["bar"].add_task("figures", total=total)
+        state["bar"].update(state["task"], completed=done)
+        if done >= total:
+            state["bar"].stop()
+
+    return update
 
 
 @main.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -12,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["Result", "write_atomic"]
+__all__ = ["Result", "provenance", "scenario_sha256", "write_atomic"]
 
 _DTYPES = {"f64": "<f8", "u64": "<u8"}
 
@@ -53,6 +54,22 @@ def write_atomic(path: Union[str, Path], data: bytes) -> None:
         raise
 
 
+def scenario_sha256(scenario: Dict[str, Any]) -> str:
+    """SHA-256 of a scenario's canonical JSON (sorted keys, no spaces): the same scenario
+    gives the same hash whatever the key order of its file."""
+    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), allow_nan=False, default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def provenance(scenario: Dict[str, Any], seed: int) -> Dict[str, Any]:
+    """What produced a run: the aimdlab version, the engine's git commit (`-dirty`: built
+    with uncommitted changes; null where unknown), the scenario's hash and the seed."""
+    from . import _core
+
+    return {"aimdlab_version": _core.__version__, "engine_commit": _core.__commit__ or None,
+            "scenario_sha256": scenario_sha256(scenario), "seed": seed}
+
+
 def pcap_file_name(link: str) -> str:
     """The file a link's trace is saved as: `r1->r2` → `r1-r2.pcap`."""
     return link.replace("->", "-").replace("/", "_") + ".pcap"
@@ -89,6 +106,37 @@ class Result:
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = scenario
 
+    @classmethod
+    def load(cls, folder: Union[str, Path]) -> "Result":
+        """Reads a run's folder (as `save` or `aimdlab run` wrote it) back into a `Result`; the
+        summary's `provenance` table, if any, becomes `result.provenance`."""
+        folder = Path(folder)
+        self = cls.__new__(cls)
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        self.provenance = summary.pop("provenance", None)
+        self.summary = summary
+        for name in ("flows", "links", "timeseries", "link_timeseries", "cwnd_trace"):
+            path = folder / f"{name}.parquet"
+            setattr(self, name, pq.read_table(path) if path.is_file() else pa.table({}))
+        self.pcaps = {}
+        scenario = folder / "scenario.json"
+        self.scenario = json.loads(scenario.read_text(encoding="utf-8")) if scenario.is_file() else {}
+        return self
+
+    def _repr_html_(self) -> str:
+        """A short HTML view (Jupyter): headline figures and the first flows."""
+        from .html_parts import esc, num, table
+
+        s = self.summary
+        b = s.get("bottleneck") or {}
+        rows = [("name", s.get("name")), ("seed", s.get("seed")), ("duration s", s.get("duration_s")),
+                ("bottleneck utilization", b.get("utilization")), ("goodput total bit/s", s.get("goodput_total_bps")),
+                ("Jain index", s.get("jain_index")), ("retransmitted packets", s.get("retransmitted_pkts")), ("timeouts", s.get("timeouts"))]
+        head = "".join(f"<tr><th class='text'>{esc(k)}</th><td>{num(v)}</td></tr>" for k, v in rows)
+        flows = self.flows.to_pandas()
+        cols = [c for c in ("flow", "group_name", "cc", "goodput_bps", "throughput_bps", "retransmitted_pkts", "rtt_mean_ms") if c in flows]
+        return f"<div><table>{head}</table>{table(flows, cols, max_rows=20)}</div>"
+
     def __repr__(self) -> str:
         b = self.summary.get("bottleneck") or {}
         util = b.get("utilization")
@@ -111,9 +159,11 @@ class Result:
         mean = f.groupby("group_name")["throughput_bps"].mean()
         return float(mean[group] / mean[reference]) if mean[reference] > 0 else float("inf")
 
-    def summary_json(self) -> str:
-        """The summary as canonical JSON text (sorted keys): identical for identical runs."""
-        return json.dumps(self.summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
+    def summary_json(self, with_provenance: bool = False) -> str:
+        """The summary as canonical JSON text (sorted keys): identical for identical runs.
+        `with_provenance` adds a `provenance` table (see `provenance`), as `summary.json` has."""
+        summary = {**self.summary, "provenance": provenance(self.scenario, self.summary["seed"])} if with_provenance else self.summary
+        return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
     def write_files(self, folder: Union[str, Path]) -> None:
         """Writes `summary.json`, `scenario.json` and the tables as Parquet into an existing
@@ -124,7 +174,7 @@ class Result:
         if self.cwnd_trace.num_rows:
             pq.write_table(self.cwnd_trace, folder / "cwnd_trace.parquet")
         (folder / "scenario.json").write_text(json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n", encoding="utf-8")
-        (folder / "summary.json").write_text(self.summary_json(), encoding="utf-8")
+        (folder / "summary.json").write_text(self.summary_json(with_provenance=True), encoding="utf-8")
         for link, data in self.pcaps.items():
             (folder / pcap_file_name(link)).write_bytes(data)
 

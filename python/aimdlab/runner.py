@@ -1,0 +1,180 @@
+"""`aimdlab.run`: a scenario through the engine, in a worker thread, with Ctrl-C, progress
+and Python controllers handled; returns a `Result`."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, Optional, Union
+
+from . import _core
+from ._core import ScenarioError
+from .controller import Controller
+from .result import Result
+from .scenario import Scenario, load, plain, to_json
+
+__all__ = ["run"]
+
+
+def run(
+    scenario: Union[Scenario, str, Path],
+    seed: Optional[int] = None,
+    progress: Optional[Callable[[float, float], None]] = None,
+    max_memory: Union[int, str, None] = None,
+) -> Result:
+    """Runs a scenario (a dict, or the path of a TOML file) and returns its `Result`.
+
+    `seed` overrides the scenario's `seed`. The same scenario and seed always give the same
+    result, byte for byte. `progress(now_s, duration_s)` is called about ten times a second
+    while the engine runs. `max_memory` (bytes, or a size such as "4GB") caps the run's
+    estimated memory (default: see `aimdlab.memory`). Ctrl-C stops the run
+    (`KeyboardInterrupt`); so does an exception in `progress` or in a Python controller, which
+    is then raised. Whatever ends it, the engine has stopped when `run` returns or raises.
+    Raises `ScenarioError` (a `ValueError`) for an invalid scenario or argument.
+    """
+    if isinstance(scenario, (str, Path)):
+        scenario = _load_path(scenario)
+    elif not isinstance(scenario, dict):
+        raise ScenarioError(f"scenario: a {type(scenario).__name__} is not a scenario; expected a dict or the path of a TOML file")
+    seed = _check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise ScenarioError(f"progress: {progress!r} is not callable; expected a function progress(now_s, duration_s)")
+    from .memory import limit_bytes
+
+    limit = limit_bytes(max_memory)
+    scenario, controllers = _extract_controllers(scenario)
+    text = to_json(scenario)
+    duration_s = _core.validate(text, limit)
+    control = _core.RunControl()
+    outcome: Dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["raw"] = _core.run(text, seed, control, controllers, limit)
+        except BaseException as e:  # handed to the calling thread
+            outcome["error"] = e
+        finally:
+            outcome["done"] = True
+
+    # The engine runs in a worker thread (it releases the GIL), so this thread stays free to
+    # report progress and to turn Ctrl-C into a cancellation. Completion is the worker's own
+    # flag, not `Thread.join`: on CPython 3.10-3.12 a join interrupted by Ctrl-C can mark a
+    # running thread as finished, and an interpreter that exits while the engine thread is
+    # still inside Rust aborts. Ctrl-C (any number of times) only records the press and
+    # cancels the engine; `KeyboardInterrupt` is raised here once the engine has stopped.
+    worker = threading.Thread(target=work, name="aimdlab-run", daemon=True)
+    pressed: list = []
+
+    def on_ctrl_c(signum, frame) -> None:
+        pressed.append(signum)
+        control.cancel()
+
+    previous = _take_ctrl_c(on_ctrl_c)
+    try:
+        worker.start()
+        try:
+            report = None if progress is None else (lambda: None if pressed else progress(control.now_s(), duration_s))
+            _wait(outcome, progress=report)
+        except BaseException:  # the progress callback raised, or a handler of the caller's
+            control.cancel()
+            _wait(outcome)
+            raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
+    if "error" in outcome:
+        raise outcome["error"]
+    result = Result(outcome["raw"], plain(scenario))
+    result.scenario["seed"] = result.summary["seed"]  # the seed that was used
+    return result
+
+
+def _take_ctrl_c(handler: Callable[[int, Any], None]) -> Optional[Any]:
+    """Installs `handler` for SIGINT and returns the previous handler, when Ctrl-C would
+    otherwise raise `KeyboardInterrupt` here (the main thread, Python's default handler);
+    else leaves SIGINT alone (another thread, SIG_IGN, a handler of the caller's) and
+    returns None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    current = signal.getsignal(signal.SIGINT)
+    if current is not signal.default_int_handler:
+        return None
+    signal.signal(signal.SIGINT, handler)
+    return current
+
+
+def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None) -> None:
+    """Sleeps until the worker sets `outcome["done"]`, calling `progress` about every 0.1 s."""
+    pause, since_progress = 0.0005, 0.0
+    while not outcome.get("done"):
+        time.sleep(pause)
+        since_progress += pause
+        pause = min(pause * 2, 0.05)
+        if progress is not None and since_progress >= 0.1:
+            since_progress = 0.0
+            progress()
+
+
+def _check_seed(seed: Any) -> Optional[int]:
+    """`seed` as an int in [0, 2^64), or None; numpy integers are accepted, bools are not."""
+    if seed is None:
+        return None
+    import numbers
+
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
+        raise ScenarioError(f"seed: {seed!r} is not valid; expected an integer from 0 to 2^64-1")
+    return int(seed)
+
+
+def _load_path(path: Union[str, Path]) -> Scenario:
+    """Loads a scenario file given to `run`, with one-line errors for strings that are not
+    file names."""
+    text = str(path)
+    if isinstance(path, str) and ("\n" in text or len(text) > 4096):
+        raise ScenarioError(
+            "scenario: a str with line breaks is not a file name; to run TOML text use aimdlab.run(aimdlab.loads(text))"
+        )
+    try:
+        return load(path)
+    except OSError as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ScenarioError(f"scenario: {text[:80]!r} cannot be read: {e.strerror or e}") from None
+
+
+def _extract_controllers(scenario: Scenario):
+    """Replaces `Controller` instances in the flow groups by the name "python" and returns
+    the scenario to send to the engine and a dict flow index → controller (one deep copy per
+    flow of a group)."""
+    import copy
+    import numbers
+
+    flows = scenario.get("flows")
+    if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
+        return scenario, None
+    out = dict(scenario)
+    out["flows"] = []
+    controllers = {}
+    index = 0
+    for gi, g in enumerate(flows):
+        count = g.get("count", 1) if isinstance(g, dict) else 1
+        count = int(count) if isinstance(count, numbers.Integral) and not isinstance(count, bool) and count > 0 else 0
+        if isinstance(g, dict) and isinstance(g.get("cc"), Controller):
+            proto = g["cc"]
+            g = dict(g, cc="python")
+            for i in range(count):
+                try:
+                    controllers[index + i] = copy.deepcopy(proto)
+                except Exception as e:
+                    raise ScenarioError(
+                        f"flows[{gi}].cc: the {type(proto).__name__} object cannot be copied for each flow of the group "
+                        f"({type(e).__name__}: {e}); keep members that cannot be copied (locks, files) off the instance, "
+                        "or define __deepcopy__"
+                    ) from None
+        out["flows"].append(g)
+        index += count
+    return out, controllers

@@ -1,0 +1,172 @@
+"""Where a sweep's runs execute: in this process (`jobs = 1`), a local pool of processes (the
+default: one per core), a Dask `LocalCluster` (`dask = True`), or an existing Dask cluster
+(`scheduler = "tcp://HOST:PORT"`).
+
+Every executor calls the same function, `execute_run`, with the same task, and gets back the
+run's files as bytes and its engine time; the caller writes the files into the
+result store. A run's files are therefore byte-identical whatever executed it, and workers of
+a remote cluster need no shared file system.
+
+A Dask cluster on SLURM or PBS, with dask-jobqueue (`pip install dask-jobqueue`)::
+
+    from dask_jobqueue import SLURMCluster
+    cluster = SLURMCluster(cores=1, processes=1, memory="4GB", walltime="02:00:00")
+    cluster.scale(jobs=50)                 # 50 single-core workers
+    print(cluster.scheduler_address)       # then: aimdlab sweep EXP.toml --scheduler tcp://...
+
+(each worker must have the same aimdlab installed).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Optional
+
+__all__ = ["Task", "execute_run", "run_tasks", "measure"]
+
+Task = Dict[str, Any]
+"""A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
+`max_memory` (bytes)."""
+
+
+def measure(name: str, summary: Dict[str, Any], flows) -> float:
+    """The value of measure `name` (see `experiment.py`) for one run: a summary field, or a
+    statistic of a flows-table column over all flows or one group (NaN if no flow has a
+    finite value)."""
+    from .experiment import is_table_measure
+
+    parts = name.split(".")
+    if is_table_measure(name):
+        if parts[0] == "groups":
+            group, column, stat = parts[1], parts[2], parts[3]
+            values = flows.loc[flows["group_name"] == group, column]
+        else:
+            column, stat = parts[1], parts[2]
+            values = flows[column]
+        values = values.astype(float)
+        values = values[values.notna() & (values.abs() != math.inf)]
+        if values.empty:
+            return math.nan
+        if stat == "std":
+            return float(values.std(ddof=1)) if len(values) > 1 else math.nan
+        return float(getattr(values, stat)())
+    node: Any = summary
+    for p in parts:
+        node = node.get(p) if isinstance(node, dict) else None
+    return math.nan if node is None else float(node)
+
+
+def execute_run(task: Task) -> Dict[str, Any]:
+    """Runs one task and returns `{"run_id", "status": "ok", "files": {name: bytes}, "wall_s"}`,
+    or `{"run_id", "status": "failed", "error"}` for a run the engine refused or could not
+    finish. `wall_s` is the engine call's wall time."""
+    import pandas  # noqa: F401  (imported by a first run; not part of its engine time)
+
+    from .._core import EngineError, ScenarioError
+    from ..runner import run
+
+    run_id = task["run_id"]
+    try:
+        t0 = time.perf_counter()
+        result = run(task["scenario"], max_memory=task.get("max_memory"))
+        wall = time.perf_counter() - t0
+        with tempfile.TemporaryDirectory(prefix="aimdlab-run-") as tmp:
+            result.write_files(tmp)
+            files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir())}
+    except (ScenarioError, EngineError, MemoryError, OSError) as e:
+        return {"run_id": run_id, "status": "failed", "error": f"{type(e).__name__}: {e}"}
+    return {"run_id": run_id, "status": "ok", "files": files, "wall_s": wall}
+
+
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the sweep, which stops them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
+              on_start: Optional[Callable[[str], None]] = None) -> Iterator[Dict[str, Any]]:
+    """Executes `tasks` and yields each outcome (see `execute_run`) as it completes.
+
+    `jobs`: processes of the local pool or of the `LocalCluster` (default: one per core);
+    `jobs = 1` without Dask runs in this process. `dask`: a Dask `LocalCluster`;
+    `scheduler`: the address of a running Dask scheduler. `on_start(text)` is told which
+    executor runs. Closing the generator (Ctrl-C included) stops the pool."""
+    jobs = jobs or os.cpu_count() or 1
+    if scheduler or dask:
+        yield from _run_dask(tasks, jobs, scheduler, on_start)
+        return
+    if jobs == 1 or len(tasks) <= 1:
+        if on_start:
+            on_start("in this process")
+        for t in tasks:
+            yield execute_run(t)
+        return
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = min(jobs, len(tasks))
+    # Fresh interpreters ("spawn"): no lock or thread of this process is inherited.
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    if on_start:
+        on_start(f"on a local pool of {workers} processes")
+    pending = set()
+    queue = iter(tasks)
+    try:
+        # At most two tasks per worker are handed over at a time, so stopping leaves little.
+        for t in itertools.islice(queue, 2 * workers):
+            pending.add(pool.submit(execute_run, t))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                try:
+                    outcome = fut.result()
+                except BrokenProcessPool:
+                    raise RuntimeError("a worker process of the local pool died (killed, or out of memory); "
+                                       "the runs finished so far are kept — run the sweep again to resume") from None
+                for t in itertools.islice(queue, 1):
+                    pending.add(pool.submit(execute_run, t))
+                yield outcome
+    finally:
+        for fut in pending:
+            fut.cancel()
+        # Stop the runs still going (the workers ignore Ctrl-C; the sweep decides).
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(tasks: List[Task], jobs: int, scheduler: Optional[str], on_start) -> Iterator[Dict[str, Any]]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuntimeError("Dask is not installed; install it with: pip install 'aimdlab[dask]'") from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler, timeout="20s")
+        where = f"on the Dask cluster of scheduler {scheduler}"
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+        where = f"on a Dask LocalCluster of {jobs} workers"
+    if on_start:
+        on_start(where)
+    futures = []
+    try:
+        futures = [client.submit(execute_run, t, key=f"aimdlab-run-{t['run_id']}", pure=False) for t in tasks]
+        for fut in as_completed(futures):
+            yield fut.result()
+            fut.release()
+    finally:
+        for fut in futures:
+            fut.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+

@@ -1,0 +1,422 @@
+"""Experiment files: a base scenario, axes over any of its fields, replications, and the
+measures to aggregate — the definition of a paper's figure or table as a sweep.
+
+    name = "reno-buffer"
+    description = "Bottleneck utilization of 4 Reno flows against the buffer size."
+    scenario = "../examples/utilization.toml"   # a file (relative to this one), or a [scenario] table
+    combine = "product"                          # or "zip": the axes' i-th values together
+    seeds = 3                                    # replications: a count (seeds 1..3) or a list [1, 7, 9]
+    measures = ["bottleneck.utilization", "jain_index", "groups.reno.goodput_bps.mean"]
+
+    [axes]
+    "topology.dumbbell.bottleneck.queue.limit" = ["20pkt", "50pkt", "100pkt"]
+    "topology.dumbbell.bottleneck.delay" = "10ms..50ms step 10ms"
+
+    [quick]                                      # what --quick changes (default: seeds = 1)
+    seeds = 1
+    set = { duration = "20s" }
+
+An axis is a list of values or a range `"FROM..TO step STEP"` (numbers, or quantities with one
+unit: `"10ms..50ms step 10ms"`, `"1Mbps..5Mbps step 1Mbps"`); its key is a scenario field path
+as `aimdlab run --set` takes it (`flows[0].cc.alpha`). A measure is a summary field
+(`bottleneck.utilization`, `goodput_total_bps`), a statistic of a flows-table column over all
+flows (`flows.goodput_bps.mean`) or over one flow group by name
+(`groups.gaimd.loss_event_rate.mean`); statistics: mean, median, min, max, sum, std.
+
+Every mistake is an error naming the field: an unknown key, an empty axis, a range that does
+not parse, an axis over a scenario field that does not exist (each point is validated by the
+engine before anything runs), a measure that names no summary field, column or group.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from .._core import ScenarioError
+from ..scenario import apply_overrides, load, loads, plain, validate
+
+__all__ = ["Experiment", "Point", "load_experiment", "parse_experiment", "EXPERIMENT_SCHEMA", "STATS"]
+
+STATS = ("mean", "median", "min", "max", "sum", "std")
+"""The statistics a flows-table measure may take over its flows."""
+
+DEFAULT_MEASURES = ("bottleneck.utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts")
+"""What a sweep aggregates when its experiment names no measures."""
+
+_KEYS = {"name", "description", "scenario", "combine", "seeds", "axes", "measures", "quick"}
+_QUICK_KEYS = {"seeds", "set", "axes"}
+
+EXPERIMENT_SCHEMA: Dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "aimdlab experiment",
+    "description": "A sweep: a base scenario, axes over its fields, replications and measures (aimdlab sweep).",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["scenario"],
+    "properties": {
+        "name": {"type": "string", "description": "Name of the sweep (default: the file's stem)."},
+        "description": {"type": "string", "description": "What the sweep shows, for its report."},
+        "scenario": {
+            "description": "The base scenario: a TOML file (relative to the experiment file) or an inline scenario table.",
+            "oneOf": [{"type": "string"}, {"type": "object"}],
+        },
+        "combine": {"enum": ["product", "zip"], "default": "product",
+                    "description": "product: every combination of the axes' values; zip: their i-th values together."},
+        "seeds": {
+            "description": "Replications: a count N (seeds 1..N) or a list of seeds.",
+            "oneOf": [{"type": "integer", "minimum": 1}, {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 1}],
+            "default": 1,
+        },
+        "axes": {
+            "type": "object",
+            "description": "Scenario field path (as aimdlab run --set takes it) -> a list of values or a range \"FROM..TO step STEP\".",
+            "additionalProperties": {"oneOf": [{"type": "array", "minItems": 1}, {"type": "string"}]},
+        },
+        "measures": {
+            "type": "array", "items": {"type": "string"},
+            "description": "Summary fields (bottleneck.utilization), flows.COLUMN.STAT or groups.GROUP.COLUMN.STAT "
+                           "(STAT: mean, median, min, max, sum, std).",
+            "default": list(DEFAULT_MEASURES),
+        },
+        "quick": {
+            "type": "object", "additionalProperties": False,
+            "description": "What --quick changes: seeds, scenario fields (set) and axes.",
+            "properties": {
+                "seeds": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "array", "items": {"type": "integer"}}]},
+                "set": {"type": "object", "description": "Scenario field path -> value, applied to every run."},
+                "axes": {"type": "object", "description": "Axes replaced under --quick."},
+            },
+        },
+    },
+}
+"""JSON Schema of experiment files (`aimdlab schema --experiment`)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run of a sweep: the axis values it takes, its replication and seed, and the
+    scenario that runs (with the axis values and the seed applied)."""
+
+    index: int
+    """Position of the axis point in the experiment (0, 1, ...)."""
+    values: Tuple[Any, ...]
+    """The value of each axis, in the experiment's axis order."""
+    replication: int
+    """Which replication (0, 1, ...)."""
+    seed: int
+    """The seed of the run."""
+    scenario: Dict[str, Any] = field(compare=False, hash=False)
+    """The scenario that runs (a plain dict, `seed` set)."""
+
+
+@dataclass
+class Experiment:
+    """A parsed, validated experiment."""
+
+    name: str
+    description: str
+    scenario: Dict[str, Any]
+    """The base scenario (a plain dict)."""
+    axes: Dict[str, List[Any]]
+    """Field path -> its values, in file order."""
+    combine: str
+    seeds: List[int]
+    measures: List[str]
+    quick: bool = False
+    """Whether --quick applied the experiment's [quick] table."""
+    source: Optional[str] = None
+    """The experiment file, if it came from one."""
+
+    def axis_points(self) -> List[Tuple[Any, ...]]:
+        """The axis values of every point, in order (one empty tuple without axes)."""
+        lists = list(self.axes.values())
+        if not lists:
+            return [()]
+        if self.combine == "zip":
+            return list(zip(*lists))
+        return list(itertools.product(*lists))
+
+    def points(self) -> List[Point]:
+        """Every run of the sweep: each axis point × each seed, in that order."""
+        out = []
+        names = list(self.axes)
+        for i, values in enumerate(self.axis_points()):
+            sc = apply_overrides(self.scenario, [f"{k}={_as_toml(v)}" for k, v in zip(names, values)]) if names else copy.deepcopy(self.scenario)
+            for r, seed in enumerate(self.seeds):
+                run = copy.deepcopy(sc)
+                run["seed"] = seed
+                out.append(Point(i, tuple(values), r, seed, run))
+        return out
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The experiment as plain data (what `sweep.json` records)."""
+        return {"name": self.name, "description": self.description, "scenario": self.scenario, "axes": self.axes,
+                "combine": self.combine, "seeds": self.seeds, "measures": self.measures, "quick": self.quick,
+                "source": self.source}
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "Experiment":
+        """The inverse of `to_dict`."""
+        return cls(d["name"], d.get("description", ""), d["scenario"], dict(d["axes"]), d["combine"], list(d["seeds"]),
+                   list(d["measures"]), bool(d.get("quick")), d.get("source"))
+
+
+def _as_toml(value: Any) -> str:
+    """A value as the TOML text `apply_overrides` reads back to the same value."""
+    return json.dumps(value) if not isinstance(value, bool) else ("true" if value else "false")
+
+
+_QUANTITY = re.compile(r"^\s*(?P<num>[+-]?(\d+(\.\d*)?|\.\d+))\s*(?P<unit>[A-Za-z%]*)\s*$")
+_RANGE = re.compile(r"^\s*(?P<lo>[^.][^ ]*?)\s*\.\.\s*(?P<hi>\S+)\s+step\s+(?P<step>\S+)\s*$")
+
+
+def parse_range(text: str, where: str) -> List[Any]:
+    """`"10ms..50ms step 10ms"` → `["10ms", "20ms", ..., "50ms"]`; `"0.1..0.5 step 0.1"` →
+    `[0.1, 0.2, 0.3, 0.4, 0.5]`; `"1..4 step 1"` → `[1, 2, 3, 4]`. Both ends are included (an
+    end that the steps do not reach exactly is not). Raises `ScenarioError` naming `where`."""
+    m = _RANGE.match(text)
+    if not m:
+        raise ScenarioError(f'{where}: "{text}" is neither a list nor a range; expected a list [a, b, ...] or "FROM..TO step STEP", e.g. "10ms..50ms step 10ms"')
+    parts = []
+    for key in ("lo", "hi", "step"):
+        q = _QUANTITY.match(m.group(key))
+        if not q:
+            raise ScenarioError(f'{where}: "{m.group(key)}" in "{text}" is not a number or a quantity such as 10ms')
+        parts.append((q.group("num"), q.group("unit")))
+    units = {u for _, u in parts}
+    if len(units) != 1:
+        raise ScenarioError(f'{where}: "{text}" mixes units {sorted(units)}; FROM, TO and STEP take one unit')
+    unit = units.pop()
+    lo, hi, step = (float(n) for n, _ in parts)
+    if not step > 0:
+        raise ScenarioError(f'{where}: the step of "{text}" is {parts[2][0]}; expected a step above 0')
+    if hi < lo:
+        raise ScenarioError(f'{where}: "{text}" runs from {parts[0][0]} down to {parts[1][0]}; expected FROM <= TO')
+    decimals = max(len(n.split(".")[1]) if "." in n else 0 for n, _ in parts)
+    count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+    if count > 100_000:
+        raise ScenarioError(f'{where}: "{text}" has {count} values; expected at most 100000')
+    values = [round(lo + i * step, decimals) for i in range(count)]
+    if decimals == 0:
+        numbers: List[Any] = [int(v) for v in values]
+    else:
+        numbers = values
+    return [f"{n!r}{unit}" for n in numbers] if unit else numbers
+
+
+def _seeds(value: Any, where: str) -> List[int]:
+    if isinstance(value, bool) or not isinstance(value, (int, list)):
+        raise ScenarioError(f"{where}: {value!r} is not a number of replications or a list of seeds; expected e.g. 5 or [1, 2, 3]")
+    if isinstance(value, int):
+        if not 1 <= value <= 100_000:
+            raise ScenarioError(f"{where}: {value} replications is out of range; expected 1 to 100000")
+        return list(range(1, value + 1))
+    if not value:
+        raise ScenarioError(f"{where}: is empty; expected at least one seed")
+    for i, s in enumerate(value):
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < 2**63:
+            raise ScenarioError(f"{where}[{i}]: {s!r} is not a seed; expected a whole number from 0 to 2^63-1")
+    if len(set(value)) != len(value):
+        raise ScenarioError(f"{where}: lists a seed twice; each replication needs its own seed")
+    return list(value)
+
+
+def _axes(value: Any, where: str) -> Dict[str, List[Any]]:
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: expected a table of field path = list of values")
+    out = {}
+    for key, spec in value.items():
+        at = f'{where}."{key}"'
+        if isinstance(spec, str):
+            values = parse_range(spec, at)
+        elif isinstance(spec, list):
+            values = list(spec)
+            if not values:
+                raise ScenarioError(f"{at}: is empty; expected at least one value")
+        elif isinstance(spec, dict):
+            raise ScenarioError(f'{at}: is a table; quote the whole field path as one key, e.g. "{key}.{next(iter(spec), "x")}" = [...]')
+        else:
+            raise ScenarioError(f"{at}: {spec!r} is not a list of values or a range; expected e.g. [1, 2, 4] or \"10ms..50ms step 10ms\"")
+        plain(values, at)
+        out[key] = values
+    return out
+
+
+def _measure_error(where: str, m: str, why: str) -> ScenarioError:
+    return ScenarioError(f'{where}: "{m}" {why}')
+
+
+def is_table_measure(name: str) -> bool:
+    """Whether measure `name` is a statistic over flows (`flows.COLUMN.STAT`,
+    `groups.GROUP.COLUMN.STAT`) rather than a summary field (`flows` alone is the summary's
+    flow count)."""
+    parts = name.split(".")
+    return parts[0] in ("flows", "groups") and len(parts) > 1
+
+
+def check_measures(measures: Sequence[str], summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str]) -> None:
+    """Checks each measure against a run's summary, flows-table columns and group names;
+    raises `ScenarioError` naming the measure."""
+    for i, m in enumerate(measures):
+        where = f"measures[{i}]"
+        parts = m.split(".")
+        if is_table_measure(m):
+            if parts[0] == "groups":
+                if len(parts) != 4:
+                    raise _measure_error(where, m, "is not groups.GROUP.COLUMN.STAT, e.g. groups.reno.goodput_bps.mean")
+                if parts[1] not in groups:
+                    raise _measure_error(where, m, f"names no flow group; the groups are {', '.join(map(repr, groups))}")
+                column, stat = parts[2], parts[3]
+            else:
+                if len(parts) != 3:
+                    raise _measure_error(where, m, "is not flows.COLUMN.STAT, e.g. flows.goodput_bps.mean")
+                column, stat = parts[1], parts[2]
+            if column not in flow_columns:
+                raise _measure_error(where, m, f"names no column of the flows table ({column!r}); `aimdlab columns flows` lists them")
+            if stat not in STATS:
+                raise _measure_error(where, m, f"takes the statistic {stat!r}; expected one of {', '.join(STATS)}")
+            continue
+        if not summary:
+            continue  # no probe summary to check against
+        node: Any = summary
+        for p in parts:
+            if not isinstance(node, dict) or p not in node:
+                keys = sorted(k for k, v in summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
+                raise _measure_error(where, m, f"is not a number of the run summary; summary fields include {', '.join(keys)}, "
+                                               "bottleneck.utilization, ...; or flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT")
+            node = node[p]
+        if isinstance(node, bool) or not isinstance(node, (int, float, type(None))):
+            raise _measure_error(where, m, "is not a number of the run summary")
+
+
+def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: bool = False, source: Optional[str] = None) -> Experiment:
+    """Builds and validates an `Experiment` from an experiment table (`base_dir`: where a
+    relative scenario path is looked up). Every point's scenario is validated by the engine;
+    errors name the field."""
+    if not isinstance(data, dict):
+        raise ScenarioError("the experiment is not a table of fields")
+    for key in data:
+        if key not in _KEYS:
+            raise ScenarioError(f"{key}: unknown field; expected one of {', '.join(sorted(_KEYS))}")
+    if "scenario" not in data:
+        raise ScenarioError('scenario: is missing; expected a scenario file (scenario = "base.toml") or a [scenario] table')
+    base = data["scenario"]
+    if isinstance(base, str):
+        path = (base_dir / base) if not Path(base).is_absolute() else Path(base)
+        try:
+            scenario = load(path, max_memory=1 << 62)
+        except FileNotFoundError:
+            raise ScenarioError(f"scenario: {path}: no such file") from None
+        except ScenarioError as e:
+            raise ScenarioError(f"scenario: {e}") from None
+    elif isinstance(base, dict):
+        scenario = copy.deepcopy(base)
+        try:
+            validate(scenario, max_memory=1 << 62)
+        except ScenarioError as e:
+            raise ScenarioError(f"scenario.{e}") from None
+    else:
+        raise ScenarioError(f"scenario: {base!r} is not a file name or a table")
+    scenario = plain(scenario, "scenario")
+    for key in ("name", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise ScenarioError(f"{key}: {data[key]!r} is not text")
+    combine = data.get("combine", "product")
+    if combine not in ("product", "zip"):
+        raise ScenarioError(f'combine: "{combine}" is not a way to combine axes; expected "product" or "zip"')
+    seeds = _seeds(data.get("seeds", 1), "seeds")
+    axes = _axes(data.get("axes", {}), "axes")
+    measures = data.get("measures", list(DEFAULT_MEASURES))
+    if not isinstance(measures, list) or not measures or not all(isinstance(m, str) for m in measures):
+        raise ScenarioError('measures: expected a non-empty list of names, e.g. ["bottleneck.utilization", "flows.goodput_bps.mean"]')
+    if len(set(measures)) != len(measures):
+        raise ScenarioError("measures: names a measure twice")
+    q = data.get("quick", {})
+    if not isinstance(q, dict):
+        raise ScenarioError("quick: expected a table (seeds, set, axes)")
+    for key in q:
+        if key not in _QUICK_KEYS:
+            raise ScenarioError(f"quick.{key}: unknown field; expected one of {', '.join(sorted(_QUICK_KEYS))}")
+    if quick:
+        seeds = _seeds(q.get("seeds", 1), "quick.seeds")
+        sets = q.get("set", {})
+        if not isinstance(sets, dict):
+            raise ScenarioError("quick.set: expected a table of field path = value")
+        try:
+            scenario = apply_overrides(scenario, [f"{k}={_as_toml(plain(v, f'quick.set.{k}'))}" for k, v in sets.items()])
+        except ScenarioError as e:
+            raise ScenarioError(f"quick.set: {e}") from None
+        axes.update(_axes(q.get("axes", {}), "quick.axes"))
+    if combine == "zip" and len({len(v) for v in axes.values()}) > 1:
+        lengths = ", ".join(f"{k} {len(v)}" for k, v in axes.items())
+        raise ScenarioError(f"axes: combine = \"zip\" takes axes of one length; these have {lengths}")
+    exp = Experiment(data.get("name", name), data.get("description", ""), scenario, axes, combine, seeds, list(measures), quick, source)
+    _validate_points(exp)
+    _validate_measures(exp)
+    return exp
+
+
+def _validate_measures(exp: Experiment) -> None:
+    """Checks the measures against what a run of the first point reports: the summary of a
+    1 ms probe run (every group started at once; the summary's fields do not depend on the
+    duration), the flows table's declared columns and the groups' names."""
+    from .. import _core
+    from ..runner import run
+
+    scenario = exp.points()[0].scenario
+    groups = [g.get("name", f"group{i}") if isinstance(g, dict) else f"group{i}" for i, g in enumerate(scenario.get("flows", []))]
+    columns = [c[1] for c in _core.columns() if c[0] == "flows"]
+    summary: Dict[str, Any] = {}
+    if not all(is_table_measure(m) for m in exp.measures):
+        probe = copy.deepcopy(scenario)
+        probe.update({"duration": "1ms", "warmup": "0s", "sample_interval": "1ms"})
+        probe.pop("cwnd_trace", None)
+        probe.pop("pcap", None)
+        for g in probe.get("flows", []):
+            for key in ("start", "stop", "start_jitter"):
+                g.pop(key, None)
+        try:
+            summary = run(probe).summary
+        except (ScenarioError, RuntimeError):
+            return  # the probe is not a valid scenario: each run's summary will tell
+    check_measures(exp.measures, summary, columns, groups)
+
+
+def _validate_points(exp: Experiment) -> None:
+    """Validates the scenario of every axis point with the engine (without the memory limit,
+    which each run checks itself); an error names the axis values of the point."""
+    names = list(exp.axes)
+    for values in exp.axis_points():
+        where = ", ".join(f"{k} = {v!r}" for k, v in zip(names, values))
+        try:
+            sc = apply_overrides(exp.scenario, [f"{k}={_as_toml(v)}" for k, v in zip(names, values)])
+            validate(sc, max_memory=1 << 62)
+        except ScenarioError as e:
+            msg = str(e).replace("--set ", "")
+            raise ScenarioError(f"axes ({where}): {msg}") from None
+
+
+def load_experiment(path: Union[str, Path], quick: bool = False) -> Experiment:
+    """Reads and validates an experiment TOML file (see the module doc). Raises
+    `FileNotFoundError` or `ScenarioError` with the file and the field."""
+    path = Path(path)
+    if path.is_dir():
+        raise ScenarioError(f"{path}: is a folder; expected an experiment file (.toml)")
+    if not path.is_file():
+        raise FileNotFoundError(f"experiment file not found: {path}")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not UTF-8 text; save the file as UTF-8") from None
+    data = loads(text, source=str(path))
+    try:
+        return parse_experiment(data, path.parent, path.stem, quick=quick, source=str(path))
+    except ScenarioError as e:
+        raise ScenarioError(f"{path}: {e}") from None

@@ -1,0 +1,264 @@
+"""HTML reports of a sweep or of one run: one self-contained file (figures embedded as PNG
+data, no script, no external asset), readable offline and in Jupyter (`_repr_html_`).
+
+A sweep's report: its description and provenance, the axes and seeds, the aggregate table
+(mean and 95 % confidence interval of each measure per axis point), a figure per measure
+against the first axis (one line per value of the other axes, error bars = the confidence
+interval), the failed runs with their errors, and a link to each run's overview figure
+(drawn into `report-figures/` beside the report).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from ..html_parts import CSS as _CSS
+from ..html_parts import esc as _e
+from ..html_parts import num as _num
+from ..html_parts import table as _table
+
+__all__ = ["ReportError", "write_report", "sweep_html"]
+
+
+class ReportError(Exception):
+    """The folder holds neither a sweep nor a run; the message says what it holds."""
+
+
+def _png_data_uri(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+_NUMBER_UNIT = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z%]*)\s*$")
+
+
+def axis_numbers(values: Sequence[Any]) -> Tuple[Optional[List[float]], str]:
+    """The values of an axis as numbers and their common unit (`"10ms"` → 10, "ms"), or
+    (None, "") when they are not all numbers of one unit."""
+    out, units = [], set()
+    for v in values:
+        if isinstance(v, bool):
+            return None, ""
+        if isinstance(v, (int, float)):
+            out.append(float(v))
+            units.add("")
+            continue
+        m = _NUMBER_UNIT.match(str(v))
+        if not m:
+            return None, ""
+        out.append(float(m.group(1)))
+        units.add(m.group(2))
+    if len(units) != 1:
+        return None, ""
+    return out, units.pop()
+
+
+def measure_figure(agg, axes: List[str], measure: str):
+    """Mean of `measure` against the first axis with 95 % CI error bars, one line per
+    combination of the other axes' values (a single point without axes)."""
+    from ..plots import _matplotlib
+
+    plt = _matplotlib()
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    mean, lo, hi = agg[f"{measure}_mean"], agg[f"{measure}_ci95_low"], agg[f"{measure}_ci95_high"]
+    if not axes:
+        ax.errorbar([0], mean, yerr=_yerr(mean, lo, hi), fmt="o", capsize=4)
+        ax.set_xticks([0], ["all runs"])
+    else:
+        first, rest = axes[0], axes[1:]
+        xs_all, unit = axis_numbers(list(dict.fromkeys(agg[first])))
+        categories = list(dict.fromkeys(agg[first]))
+        groups = agg.groupby(rest, sort=False) if rest else [((), agg)]
+        for key, rows in groups:
+            key = key if isinstance(key, tuple) else (key,)
+            if xs_all is not None:
+                x = axis_numbers(list(rows[first]))[0]
+            else:
+                x = [categories.index(v) for v in rows[first]]
+            label = ", ".join(f"{_short(a)} = {v}" for a, v in zip(rest, key)) if rest else None
+            m, l, h = rows[f"{measure}_mean"], rows[f"{measure}_ci95_low"], rows[f"{measure}_ci95_high"]
+            ax.errorbar(x, m, yerr=_yerr(m, l, h), marker="o", ms=4, capsize=3, lw=1.2, label=label)
+        if xs_all is None:
+            ax.set_xticks(range(len(categories)), [str(c) for c in categories])
+        elif all(float(x).is_integer() for x in xs_all):
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(f"{first}" + (f" ({unit})" if unit else ""))
+        if rest:
+            ax.legend(fontsize=7, loc="best")
+    ax.set_ylabel(measure)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"{measure}: mean over seeds, 95 % CI", fontsize=9)
+    return fig
+
+
+def _short(path: str) -> str:
+    return path.rsplit(".", 1)[-1] if len(path) > 24 else path
+
+
+def _yerr(mean, lo, hi):
+    import numpy as np
+
+    mean, lo, hi = (np.asarray(v, dtype=float) for v in (mean, lo, hi))
+    below, above = np.nan_to_num(mean - lo, nan=0.0), np.nan_to_num(hi - mean, nan=0.0)
+    return np.vstack([below, above])
+
+
+def _provenance(experiment: Dict[str, Any]) -> str:
+    engine = experiment.get("engine", "?")
+    version, _, commit = engine.partition("+")
+    return (f"aimdlab {_e(version)}, engine commit {_e(commit) if commit else 'unknown'}; "
+            f"experiment file {_e(experiment.get('source') or 'inline')}{' (--quick)' if experiment.get('quick') else ''}")
+
+
+def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
+    """The sweep's whole report as one HTML page; `run_figures` maps run ids to the relative
+    path of their overview figure."""
+    exp = sweep.experiment
+    agg = sweep.aggregate.to_pandas()
+    cat = sweep.catalog.to_pandas()
+    axes, measures = sweep.axes, sweep.measures
+    parts = [f"<h1>{_e(exp['name'])}</h1>", f"<p>{_e(exp.get('description') or '')}</p>",
+             f"<p class='muted'>{_provenance(exp)}. {len(cat)} runs: {int((cat['status'] == 'ok').sum())} ok, "
+             f"{int((cat['status'] == 'failed').sum())} failed, {int((cat['status'] == 'missing').sum())} missing.</p>"]
+    parts.append("<h2>Axes</h2><table><tr><th class='text'>field</th><th class='text'>values</th></tr>"
+                 + "".join(f"<tr><td class='text'>{_e(a)}</td><td class='text'>{_e(', '.join(map(str, v)))}</td></tr>" for a, v in exp["axes"].items())
+                 + f"<tr><td class='text'>seeds</td><td class='text'>{_e(', '.join(map(str, exp['seeds'])))}</td></tr>"
+                 + f"<tr><td class='text'>combined as</td><td class='text'>{_e(exp['combine'])}</td></tr></table>")
+    parts.append("<h2>Figures</h2>")
+    for m in measures:
+        if agg[f"{m}_n"].sum() == 0:
+            parts.append(f"<p class='muted'>{_e(m)}: no finite value in any run.</p>")
+            continue
+        uri = _png_data_uri(measure_figure(agg, axes, m))
+        parts.append(f"<figure><img src='{uri}' alt='{_e(m)} against {_e(axes[0] if axes else 'runs')}'>"
+                     f"<figcaption>{_e(m)}</figcaption></figure>")
+    parts.append("<h2>Aggregate (mean, 95 % Student-t confidence interval over seeds)</h2>")
+    fmt = {}
+    cols = [*axes, "runs_ok", "runs_failed"]
+    for m in measures:
+        col = f"{m} mean [95 % CI]"
+        agg[col] = [f"{_num(a)} [{_num(lo)}, {_num(hi)}]" if math.isfinite(hi) else _num(a)
+                    for a, lo, hi in zip(agg[f"{m}_mean"], agg[f"{m}_ci95_low"], agg[f"{m}_ci95_high"])]
+        fmt[col] = str
+        cols.append(col)
+    parts.append(_table(agg, cols, fmt))
+    failed = cat[cat["status"] == "failed"]
+    if len(failed):
+        parts.append("<h2 class='failed'>Failed runs</h2>")
+        parts.append(_table(failed, ["run_id", *axes, "seed", "error"], {"run_id": _e, "error": _e}))
+    parts.append("<h2>Runs</h2>")
+
+    def link(rid: str) -> str:
+        fig = run_figures.get(rid)
+        return f"<a href='{_e(fig)}'>{_e(rid)}</a>" if fig else _e(rid)
+
+    parts.append(_table(cat, ["run_id", *axes, "seed", "status", "engine_wall_s", *measures], {"run_id": link}))
+    parts.append("<h2>Base scenario</h2><details><summary>scenario (JSON)</summary><pre>"
+                 + _e(json.dumps(exp["scenario"], indent=1)) + "</pre></details>")
+    return _page(exp["name"], "".join(parts))
+
+
+def run_html(folder: Path, figure_uri: Optional[str]) -> str:
+    """One run's report: its summary, flows and links tables and the overview figure."""
+    from ..result import Result
+
+    r = Result.load(folder)
+    prov = r.provenance or {}
+    parts = [f"<h1>{_e(r.summary.get('name') or folder.name)}</h1>",
+             f"<p class='muted'>aimdlab {_e(prov.get('aimdlab_version', '?'))}, engine commit {_e(prov.get('engine_commit') or 'unknown')}, "
+             f"seed {_e(r.summary.get('seed'))}, scenario sha256 {_e(prov.get('scenario_sha256', '?'))}</p>", r._repr_html_()]
+    if figure_uri:
+        parts.append(f"<h2>Overview</h2><figure><img src='{figure_uri}' alt='overview'></figure>")
+    links = r.links.to_pandas()
+    if len(links):
+        cols = [c for c in ("link", "utilization", "tx_pkts", "drops", "queue_mean_pkts", "queue_max_pkts", "qdelay_mean_ms") if c in links]
+        parts.append("<h2>Links</h2>" + _table(links, cols))
+    parts.append("<h2>Scenario</h2><details><summary>scenario (JSON)</summary><pre>" + _e(json.dumps(r.scenario, indent=1)) + "</pre></details>")
+    return _page(r.summary.get("name") or folder.name, "".join(parts))
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{_e(title)} — aimdlab report</title>"
+            f"<style>{_CSS}</style></head><body>{body}<p class='muted'>Written by aimdlab report.</p></body></html>\n")
+
+
+def _draw_overview(args: Tuple[str, str]) -> str:
+    """Draws the overview figure of the run in folder `src` into `dst` (for a process pool)."""
+    from ..plots import overview, save_figure
+    from ..result import Result
+
+    src, dst = args
+    save_figure(overview(Result.load(src)), dst)
+    return dst
+
+
+def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = None, run_figures: bool = True,
+                 progress: Optional[Callable[[int, int], None]] = None, jobs: Optional[int] = None) -> Path:
+    """Writes the report of the sweep or run in `folder` to `out` (default
+    `folder/report.html`) and returns its path. For a sweep, each completed run's overview
+    figure is drawn into `report-figures/` beside the report (unless `run_figures` is False;
+    figures already there are kept), in parallel over `jobs` processes."""
+    from .store import MARK, StoreError, Sweep
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ReportError(f"{folder}: no such folder")
+    out = Path(out) if out else folder / "report.html"
+    if (folder / MARK).is_file():
+        try:
+            sweep = Sweep(folder)
+        except StoreError as e:
+            raise ReportError(str(e)) from None
+        figures: Dict[str, str] = {}
+        if run_figures:
+            fig_dir = out.parent / "report-figures"
+            fig_dir.mkdir(exist_ok=True)
+            cat = sweep.catalog.to_pandas()
+            ok = list(dict.fromkeys(cat.loc[cat["status"] == "ok", "run_id"]))
+            todo = [(str(sweep.run_dir(rid)), str(fig_dir / f"{rid}.png")) for rid in ok if not (fig_dir / f"{rid}.png").is_file()]
+            _draw_all(todo, progress, jobs)
+            figures = {rid: f"report-figures/{rid}.png" for rid in ok}
+        text = sweep_html(sweep, figures)
+    elif (folder / "summary.json").is_file():
+        from ..plots import overview
+        from ..result import Result
+
+        text = run_html(folder, _png_data_uri(overview(Result.load(folder))) if run_figures else None)
+    else:
+        raise ReportError(f"{folder}: holds neither a sweep (sweep.json) nor a run (summary.json)")
+    from ..result import write_atomic
+
+    write_atomic(out, text.encode("utf-8"))
+    return out
+
+
+def _draw_all(todo: List[Tuple[str, str]], progress, jobs: Optional[int]) -> None:
+    import os
+
+    if progress:
+        progress(0, len(todo))
+    if len(todo) <= 4 or (jobs or os.cpu_count() or 1) == 1:
+        for i, item in enumerate(todo):
+            _draw_overview(item)
+            if progress:
+                progress(i + 1, len(todo))
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs or os.cpu_count(), mp_context=multiprocessing.get_context("spawn")) as pool:
+        for i, _ in enumerate(pool.map(_draw_overview, todo, chunksize=4)):
+            if progress:
+                progress(i + 1, len(todo))

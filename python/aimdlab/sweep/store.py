@@ -1,0 +1,308 @@
+"""The result store of a sweep: one folder per run, keyed by a hash of the resolved scenario
+(its seed included) and the engine version, plus a catalog and an aggregate table.
+
+    DIR/sweep.json          the experiment as run (axes expanded, engine version)
+    DIR/runs/<run_id>/      summary.json (with provenance), scenario.json, the Parquet tables
+    DIR/failed/<run_id>.json  a run that failed: its error, axis values, seed and scenario
+    DIR/journal.jsonl       one line per finished run: its engine wall time
+    DIR/catalog.parquet     one row per run: axis values, seed, run_id, status, wall time, measures
+    DIR/aggregate.parquet   one row per axis point: mean, std and 95 % Student-t CI of each measure
+    DIR/aggregate.csv       the same, as text
+
+A run folder is written under a hidden name and renamed into place, so it is complete or
+absent whenever the sweep is killed; a sweep run again executes only the runs without a
+folder (failed ones are tried again) and rebuilds the catalog from the folders. The run id
+changes with the engine version (aimdlab version and git commit), so results of another
+engine are never mistaken for this one's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..result import write_atomic
+from .experiment import Experiment, Point, is_table_measure
+from .executor import measure
+from .stats import mean_std_ci95
+
+__all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]
+
+MARK = "sweep.json"
+
+
+class StoreError(OSError):
+    """The folder cannot hold this sweep; the message says why."""
+
+
+def engine_version() -> str:
+    """The aimdlab version and, where known, the engine's git commit: `0.1.0+3f2a…`."""
+    from .. import _core
+
+    return f"{_core.__version__}+{_core.__commit__}" if _core.__commit__ else _core.__version__
+
+
+def run_id(scenario: Dict[str, Any], engine: str) -> str:
+    """The key of a run: 20 hex digits of SHA-256 over the scenario's canonical JSON (its seed
+    included) and the engine version."""
+    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n" + engine
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Store:
+    """A sweep's folder (see the module doc)."""
+
+    def __init__(self, root: Union[str, Path]):
+        self.root = Path(root)
+        self.runs = self.root / "runs"
+        self.failed = self.root / "failed"
+        self.journal = self.root / "journal.jsonl"
+
+    @classmethod
+    def prepare(cls, root: Union[str, Path], experiment: Experiment, engine: str) -> "Store":
+        """Creates the store at `root` (or reuses a sweep's folder) and records the
+        experiment. A folder that exists and is not a sweep's is refused, never emptied."""
+        root = Path(root)
+        if str(root).strip() == "":
+            raise StoreError("--out is empty text; expected a folder such as results/sweeps/NAME")
+        if root.exists() and not root.is_dir():
+            raise StoreError(f"{root}: is a file; expected a folder for the sweep")
+        if root.is_dir() and any(root.iterdir()) and not (root / MARK).is_file():
+            raise StoreError(f"{root}: holds files and is not a sweep's folder (no {MARK}); choose another --out")
+        store = cls(root)
+        store.runs.mkdir(parents=True, exist_ok=True)
+        store.failed.mkdir(exist_ok=True)
+        store._clean_debris()
+        record = {**experiment.to_dict(), "engine": engine}
+        write_atomic(root / MARK, (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
+        return store
+
+    def _clean_debris(self) -> None:
+        """Removes run folders a killed sweep left half-written."""
+        for p in self.runs.glob(".*.partial-*"):
+            try:
+                pid = int(p.name.rsplit("-", 2)[-2])
+            except (ValueError, IndexError):
+                pid = -1
+            if pid == os.getpid() or not _pid_alive(pid):
+                shutil.rmtree(p, ignore_errors=True)
+
+    def done(self) -> set:
+        """The run ids with a complete folder."""
+        if not self.runs.is_dir():
+            return set()
+        return {p.name for p in self.runs.iterdir() if not p.name.startswith(".") and (p / "summary.json").is_file()}
+
+    def write_run(self, rid: str, files: Dict[str, bytes]) -> None:
+        """Writes a run's files under a hidden name, then renames the folder into place."""
+        final = self.runs / rid
+        if final.exists():
+            return
+        tmp = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
+        tmp.mkdir()
+        try:
+            for name, data in files.items():
+                with open(tmp / name, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+            os.rename(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        (self.failed / f"{rid}.json").unlink(missing_ok=True)
+
+    def write_failure(self, rid: str, point: Point, axes: List[str], error: str) -> None:
+        """Records a failed run: its error, axis values, seed and scenario."""
+        record = {"run_id": rid, "error": error, "axes": dict(zip(axes, point.values)), "seed": point.seed, "scenario": point.scenario}
+        write_atomic(self.failed / f"{rid}.json", (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
+
+    def failure(self, rid: str) -> Optional[str]:
+        """The error of a failed run, if it failed."""
+        p = self.failed / f"{rid}.json"
+        if not p.is_file():
+            return None
+        try:
+            return json.loads(p.read_text())["error"]
+        except (OSError, ValueError, KeyError):
+            return "unknown (the failure record cannot be read)"
+
+    def log(self, rid: str, status: str, wall_s: Optional[float]) -> None:
+        """Appends a finished run to the journal."""
+        line = json.dumps({"run_id": rid, "status": status, "engine_wall_s": wall_s}) + "\n"
+        with open(self.journal, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+
+    def wall_times(self) -> Dict[str, float]:
+        """Engine wall time of each run the journal holds (the last entry wins; a line cut
+        by a kill is skipped)."""
+        out: Dict[str, float] = {}
+        if not self.journal.is_file():
+            return out
+        for line in self.journal.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                d = json.loads(line)
+                if d.get("engine_wall_s") is not None:
+                    out[d["run_id"]] = float(d["engine_wall_s"])
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
+
+    def measures_of(self, rid: str, measures: List[str]) -> Dict[str, float]:
+        """The measures of a complete run, read from its folder."""
+        folder = self.runs / rid
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        flows = None
+        if any(is_table_measure(m) for m in measures):
+            flows = pq.read_table(folder / "flows.parquet").to_pandas()
+        return {m: measure(m, summary, flows) for m in measures}
+
+    def build_tables(self, experiment: Experiment, points: List[Point], ids: List[str]) -> Tuple[pa.Table, pa.Table]:
+        """The catalog (one row per run, in the experiment's order) and the aggregate (one row
+        per axis point), from the run folders, failure records and the journal."""
+        axes = list(experiment.axes)
+        done = self.done()
+        walls = self.wall_times()
+        cache: Dict[str, Dict[str, float]] = {}
+        rows: Dict[str, List[Any]] = {k: [] for k in ["run_id", "point", "replication", "seed", *axes, "status", "error", "engine_wall_s", *experiment.measures]}
+        for p, rid in zip(points, ids):
+            rows["run_id"].append(rid)
+            rows["point"].append(p.index)
+            rows["replication"].append(p.replication)
+            rows["seed"].append(p.seed)
+            for a, v in zip(axes, p.values):
+                rows[a].append(v)
+            if rid in done:
+                status, error = "ok", None
+                if rid not in cache:
+                    cache[rid] = self.measures_of(rid, experiment.measures)
+                values = cache[rid]
+            else:
+                error = self.failure(rid)
+                status = "failed" if error is not None else "missing"
+                values = {m: math.nan for m in experiment.measures}
+            rows["status"].append(status)
+            rows["error"].append(error)
+            rows["engine_wall_s"].append(walls.get(rid, math.nan) if status == "ok" else math.nan)
+            for m in experiment.measures:
+                rows[m].append(values[m])
+        catalog = pa.table({k: _column(v) for k, v in rows.items()})
+        return catalog, aggregate(catalog, axes, experiment.measures)
+
+    def write_tables(self, catalog: pa.Table, agg: pa.Table) -> None:
+        """Writes the catalog and the aggregate (Parquet, and the aggregate as CSV) atomically."""
+        for name, table in (("catalog", catalog), ("aggregate", agg)):
+            buf = io.BytesIO()
+            pq.write_table(table, buf)
+            write_atomic(self.root / f"{name}.parquet", buf.getvalue())
+        write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False, float_format="%.6g").encode())
+
+
+def _column(values: List[Any]) -> pa.Array:
+    """An Arrow column of `values`; mixed kinds (numbers and text) become text."""
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return pa.array([None if v is None else json.dumps(v) if not isinstance(v, str) else v for v in values], type=pa.string())
+
+
+def aggregate(catalog: pa.Table, axes: List[str], measures: List[str]) -> pa.Table:
+    """Per axis point: its axis values, the number of runs that completed and that failed,
+    and for each measure the number of finite values, mean, sample standard deviation and
+    the 95 % Student-t confidence interval of the mean (`_ci95_low`, `_ci95_high`)."""
+    df = catalog.to_pandas()
+    out: Dict[str, List[Any]] = {k: [] for k in ["point", *axes, "runs_ok", "runs_failed"]}
+    for m in measures:
+        for suffix in ("n", "mean", "std", "ci95_low", "ci95_high"):
+            out[f"{m}_{suffix}"] = []
+    for point, rows in df.groupby("point", sort=True):
+        out["point"].append(int(point))
+        first = rows.iloc[0]
+        for a in axes:
+            out[a].append(first[a])
+        ok = rows[rows["status"] == "ok"]
+        out["runs_ok"].append(len(ok))
+        out["runs_failed"].append(int((rows["status"] == "failed").sum()))
+        for m in measures:
+            n, mean, std, half = mean_std_ci95(ok[m].tolist())
+            out[f"{m}_n"].append(n)
+            out[f"{m}_mean"].append(mean)
+            out[f"{m}_std"].append(std)
+            out[f"{m}_ci95_low"].append(mean - half)
+            out[f"{m}_ci95_high"].append(mean + half)
+    return pa.table({k: _column(v) for k, v in out.items()})
+
+
+class Sweep:
+    """A sweep's results (`open_sweep`): the experiment, the catalog and the aggregate as
+    Arrow tables (`.to_pandas()`), and each run's folder."""
+
+    def __init__(self, root: Union[str, Path]):
+        self.root = Path(root)
+        if not (self.root / MARK).is_file():
+            raise StoreError(f"{self.root}: is not a sweep's folder (no {MARK})")
+        self.experiment: Dict[str, Any] = json.loads((self.root / MARK).read_text(encoding="utf-8"))
+        for name in ("catalog", "aggregate"):
+            if not (self.root / f"{name}.parquet").is_file():
+                raise StoreError(f"{self.root}: has no {name}.parquet (the sweep did not finish); run it again to resume")
+        self.catalog: pa.Table = pq.read_table(self.root / "catalog.parquet")
+        self.aggregate: pa.Table = pq.read_table(self.root / "aggregate.parquet")
+
+    @property
+    def axes(self) -> List[str]:
+        """The axes' field paths, in order."""
+        return list(self.experiment["axes"])
+
+    @property
+    def measures(self) -> List[str]:
+        """The measures aggregated."""
+        return list(self.experiment["measures"])
+
+    def run_dir(self, rid: str) -> Path:
+        """The folder of run `rid`."""
+        return self.root / "runs" / rid
+
+    def __repr__(self) -> str:
+        status = self.catalog.column("status").to_pylist()
+        return (f"<aimdlab.Sweep {self.experiment['name']!r}: {len(status)} runs ({status.count('ok')} ok, "
+                f"{status.count('failed')} failed), axes {self.axes}>")
+
+    def _repr_html_(self) -> str:
+        """A short HTML view (Jupyter): name, description and the aggregate means."""
+        from ..html_parts import esc, table
+
+        agg = self.aggregate.to_pandas()
+        cols = [*self.axes, "runs_ok", "runs_failed"] + [f"{m}_mean" for m in self.measures]
+        return (f"<div><b>{esc(self.experiment['name'])}</b> <span class='muted'>{esc(self.experiment.get('description', ''))}</span>"
+                f"{table(agg, cols, max_rows=50)}</div>")
+
+
+def open_sweep(root: Union[str, Path]) -> Sweep:
+    """Opens the results of `aimdlab sweep` in folder `root`."""
+    return Sweep(root)
+
+
+def iter_unique(ids: Iterable[str]) -> List[str]:
+    """`ids` without repeats, in first-seen order."""
+    return list(dict.fromkeys(ids))
