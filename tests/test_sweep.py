@@ -110,6 +110,17 @@ def test_zip_pairs_values_and_product_crosses_them():
     assert len(parse(experiment(axes=axes)).axis_points()) == 4
 
 
+def test_a_linked_axis_sets_its_fields_together_and_values_may_be_tables():
+    exp = parse(experiment(axes={"flows[0].cc, tcp.ecn": [["reno", True], [{"name": "gaimd", "alpha": 0.2}, False]]}, seeds=1))
+    first, second = (p.scenario for p in exp.points())
+    assert (first["flows"][0]["cc"], first["tcp"]["ecn"]) == ("reno", True)
+    assert (second["flows"][0]["cc"], second["tcp"]["ecn"]) == ({"name": "gaimd", "alpha": 0.2}, False)
+    with pytest.raises(ScenarioError, match=r'axes\."flows\[0\]\.cc, tcp\.ecn"\[1\]: .* is not a list of 2 values'):
+        parse(experiment(axes={"flows[0].cc, tcp.ecn": [["reno", True], ["reno"]]}))
+    with pytest.raises(ScenarioError, match=r"axes \(flows\[0\]\.cc, tcp\.ecn = \['reno', 3\]\): tcp\.ecn"):
+        parse(experiment(axes={"flows[0].cc, tcp.ecn": [["reno", 3]]}))
+
+
 def test_quick_applies_its_seeds_and_fields():
     exp = parse(experiment(quick={"seeds": 1, "set": {"duration": "1s"}, "axes": {"flows[0].count": [2]}}), quick=True)
     assert exp.seeds == [1] and exp.axes["flows[0].count"] == [2] and exp.scenario["duration"] == "1s"

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
 
 import aimdlab
+from aimdlab.sweep.executor import ordered_map
 from aimdlab.papers import dccp_thesis as thesis
 from aimdlab.plots import save_figure
 
@@ -126,14 +126,13 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     tables, shares, ramps, series = [], {}, {}, {}
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for i, (exp, label, table, extra) in enumerate(pool.map(run_one, jobs), 1):
-            print(f"[{i}/{len(jobs)}] {exp} {label}", file=sys.stderr)
-            tables.append(table)
-            if "tcp_fair_share" in extra:
-                shares[label] = extra["tcp_fair_share"]
-            if "ramp" in extra:
-                ramps[label], series[label] = extra["ramp"], extra["series"]
+    for i, (exp, label, table, extra) in enumerate(ordered_map(run_one, jobs, jobs=args.jobs), 1):
+        print(f"[{i}/{len(jobs)}] {exp} {label}", file=sys.stderr)
+        tables.append(table)
+        if "tcp_fair_share" in extra:
+            shares[label] = extra["tcp_fair_share"]
+        if "ramp" in extra:
+            ramps[label], series[label] = extra["ramp"], extra["series"]
     table = pd.concat(tables, ignore_index=True)
     table.to_csv(out / "tables.csv", index=False)
     lines = ["# DCCP thesis experiments, rebuilt (aimdlab)", "", "Set-up choices: see `aimdlab.papers.dccp_thesis`.", ""]

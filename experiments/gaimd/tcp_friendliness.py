@@ -20,11 +20,11 @@ bottleneck buffer (about half the bandwidth-delay product), 200 s runs of which 
 from __future__ import annotations
 
 import argparse
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 import aimdlab
+from aimdlab.sweep.executor import ordered_map
 from aimdlab.models import gaimd as model
 
 GAIMD = {"name": "gaimd", "beta": 0.875, "alpha": "tcp-friendly"}  # α = 0.3125 (eq. 7)
@@ -94,15 +94,14 @@ def main() -> None:
     print(f"8 Reno + 8 GAIMD(0.3125, 0.875), 15 Mbps / 50 ms, {a.queue} 125 pkt, send jitter {a.send_jitter}, "
           f"{'SACK' if a.sack else 'NewReno'}; 200 s, first 20 s not counted")
     print("seed  rate G/R  p_G %   p_R %   eq2@common-p  eq2@own-p  pred/meas G  pred/meas R  CoV G  CoV R")
-    with ProcessPoolExecutor(a.jobs) as ex:
-        for seed, m in ex.map(_run, [(s, kwargs) for s in range(1, a.seeds + 1)]):
-            g, r = m["gaimd"], m["reno"]
-            p_common = (g["p"] + r["p"]) / 2
-            common = float(model.normalized_rate(0.3125, 0.875, p_common, 1.0, 1.0 / ((g["rtt_s"] + r["rtt_s"]) / 2)))
-            print(f"{seed:4d}  {g['rate_bps'] / r['rate_bps']:8.2f}  {g['p'] * 100:5.2f}  {r['p'] * 100:6.2f}  "
-                  f"{common:12.2f}  {g['predicted_bps'] / r['predicted_bps']:9.2f}  "
-                  f"{g['predicted_bps'] / g['rate_bps']:11.2f}  {r['predicted_bps'] / r['rate_bps']:11.2f}  "
-                  f"{g['cov']:5.2f}  {r['cov']:5.2f}")
+    for seed, m in ordered_map(_run, [(s, kwargs) for s in range(1, a.seeds + 1)], jobs=a.jobs):
+        g, r = m["gaimd"], m["reno"]
+        p_common = (g["p"] + r["p"]) / 2
+        common = float(model.normalized_rate(0.3125, 0.875, p_common, 1.0, 1.0 / ((g["rtt_s"] + r["rtt_s"]) / 2)))
+        print(f"{seed:4d}  {g['rate_bps'] / r['rate_bps']:8.2f}  {g['p'] * 100:5.2f}  {r['p'] * 100:6.2f}  "
+              f"{common:12.2f}  {g['predicted_bps'] / r['predicted_bps']:9.2f}  "
+              f"{g['predicted_bps'] / g['rate_bps']:11.2f}  {r['predicted_bps'] / r['rate_bps']:11.2f}  "
+              f"{g['cov']:5.2f}  {r['cov']:5.2f}")
 
 
 if __name__ == "__main__":

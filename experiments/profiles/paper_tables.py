@@ -23,10 +23,10 @@ profile's `recovery_rules = "ns2"` makes ns-2's Sack1 (docs/profiles.md).
 from __future__ import annotations
 
 import argparse
-from concurrent.futures import ProcessPoolExecutor
 from statistics import mean
 
 import aimdlab
+from aimdlab.sweep.executor import ordered_map
 
 PROFILES = ("rfc", "linux", "ns3", "ns2")
 
@@ -77,25 +77,24 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     a = ap.parse_args()
     seeds = range(1, a.seeds + 1)
-    with ProcessPoolExecutor(a.jobs) as pool:
-        cells = [(p, n, s) for p in PROFILES for n in NEW_AIMD_UTILIZATION for s in seeds]
-        util = dict(zip(cells, pool.map(_utilization, cells)))
-        print("New-AIMD bottleneck utilization, % (new-aimd-utilization.txt Table 1; paper: NCTUns, Linux stack)\n")
-        print("| flows | paper | " + " | ".join(f"{p} utilization | {p} goodput/C" for p in PROFILES) + " |")
-        print("|---|---|" + "---|---|" * len(PROFILES))
-        for n, paper in NEW_AIMD_UTILIZATION.items():
-            row = [f"{mean(util[(p, n, s)][i] for s in seeds):.2f}" for p in PROFILES for i in (0, 1)]
-            print(f"| {n} | {paper:.2f} | " + " | ".join(row) + " |")
+    cells = [(p, n, s) for p in PROFILES for n in NEW_AIMD_UTILIZATION for s in seeds]
+    util = dict(zip(cells, ordered_map(_utilization, cells, jobs=a.jobs)))
+    print("New-AIMD bottleneck utilization, % (new-aimd-utilization.txt Table 1; paper: NCTUns, Linux stack)\n")
+    print("| flows | paper | " + " | ".join(f"{p} utilization | {p} goodput/C" for p in PROFILES) + " |")
+    print("|---|---|" + "---|---|" * len(PROFILES))
+    for n, paper in NEW_AIMD_UTILIZATION.items():
+        row = [f"{mean(util[(p, n, s)][i] for s in seeds):.2f}" for p in PROFILES for i in (0, 1)]
+        print(f"| {n} | {paper:.2f} | " + " | ".join(row) + " |")
 
-        cells = [(p, n, x, s) for p in PROFILES for n in (2, 4) for x in MR_AIMD_WIRED for s in seeds]
-        mr = dict(zip(cells, pool.map(_mr_aimd, cells)))
-        print("\nMR-AIMD Table 1, wired: system goodput KB/s and retransmitted packets (mr-aimd.txt §2.1; paper: ns-2 TCP-SACK)\n")
-        print("| a | flows | paper goodput | paper retx | " + " | ".join(f"{p} goodput | {p} retx" for p in PROFILES) + " |")
-        print("|---|---|---|---|" + "---|---|" * len(PROFILES))
-        for x, (goodput, retx2, retx4) in MR_AIMD_WIRED.items():
-            for n, retx in ((2, retx2), (4, retx4)):
-                row = [f"{mean(mr[(p, n, x, s)][0] for s in seeds):.1f} | {mean(mr[(p, n, x, s)][1] for s in seeds):.0f}" for p in PROFILES]
-                print(f"| {x} | {n} | {goodput} | {retx} | " + " | ".join(row) + " |")
+    cells = [(p, n, x, s) for p in PROFILES for n in (2, 4) for x in MR_AIMD_WIRED for s in seeds]
+    mr = dict(zip(cells, ordered_map(_mr_aimd, cells, jobs=a.jobs)))
+    print("\nMR-AIMD Table 1, wired: system goodput KB/s and retransmitted packets (mr-aimd.txt §2.1; paper: ns-2 TCP-SACK)\n")
+    print("| a | flows | paper goodput | paper retx | " + " | ".join(f"{p} goodput | {p} retx" for p in PROFILES) + " |")
+    print("|---|---|---|---|" + "---|---|" * len(PROFILES))
+    for x, (goodput, retx2, retx4) in MR_AIMD_WIRED.items():
+        for n, retx in ((2, retx2), (4, retx4)):
+            row = [f"{mean(mr[(p, n, x, s)][0] for s in seeds):.1f} | {mean(mr[(p, n, x, s)][1] for s in seeds):.0f}" for p in PROFILES]
+            print(f"| {x} | {n} | {goodput} | {retx} | " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

@@ -590,9 +590,12 @@ Examples:
 @click.option("--newreno", is_flag=True, help="NewReno loss recovery instead of SACK for every TCP-like flow.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Seed of every run.")
 @click.option("--jobs", type=click.IntRange(1, 512), default=None, help="Parallel simulations (default: one per core).")
+@click.option("--dask", "use_dask", is_flag=True, help="Run on a Dask LocalCluster of --jobs workers.")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on the Dask cluster whose scheduler is at ADDRESS.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/validate-gaimd"),
               show_default=True, help="Where the table (CSV) and the figure (PNG) go.")
-def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optional[int], out_dir: Path) -> None:
+def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
+                   out_dir: Path) -> None:
     """GAIMD's sending-rate formula (gaimd.txt eq. 2) against packet-level simulation, as in
     the paper's §2.4 and Fig. 2-4: 16 GAIMD(α, β) flows on a 15 Mbps / 50 ms DropTail
     bottleneck, for β in {0.5, 0.75, 0.875} and α from 0.1 to 1.0. The loss rate is measured
@@ -615,11 +618,14 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optio
             columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("gaimd", total=len(points))
-                table = v.run(points, jobs=jobs, progress=lambda done, total: bar.update(task, completed=done))
+                table = v.run(points, jobs=jobs, progress=lambda done, total: bar.update(task, completed=done), dask=use_dask,
+                              scheduler=scheduler)
         else:
-            table = v.run(points, jobs=jobs)
+            table = v.run(points, jobs=jobs, dask=use_dask, scheduler=scheduler)
     except KeyboardInterrupt:
         _interrupted("interrupted: nothing was written")
+    except RuntimeError as e:
+        raise click.ClickException(str(e)) from None
     wall = time.perf_counter() - t0
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "gaimd-validation.csv"

@@ -24,7 +24,7 @@ from ._core import ScenarioError
 Scenario = Dict[str, Any]
 """A scenario as a plain dict (the same shape as the TOML file)."""
 
-__all__ = ["Scenario", "load", "loads", "apply_overrides", "validate", "duration_s", "memory_estimate", "plain", "to_json"]
+__all__ = ["Scenario", "load", "loads", "apply_overrides", "set_fields", "validate", "duration_s", "memory_estimate", "plain", "to_json"]
 
 
 def loads(text: str, source: str = "<string>") -> Scenario:
@@ -146,13 +146,13 @@ def memory_estimate(scenario: Scenario) -> Dict[str, Any]:
 _INDEX = re.compile(r"^(?P<key>[^\[\]]*)((\[(?P<idx>\d+)\])*)$")
 
 
-def _parse_path(path: str) -> list:
+def _parse_path(path: str, label: str = "--set ") -> list:
     """`flows[0].count` or `flows.0.count` → ['flows', 0, 'count']."""
     parts: list = []
     for token in path.split("."):
         m = _INDEX.match(token)
         if not m or (not m.group("key") and not m.group(2)):
-            raise ScenarioError(f"--set {path!r}: {token!r} is not a key; expected keys like flows[0].cc")
+            raise ScenarioError(f"{label}{path!r}: {token!r} is not a key; expected keys like flows[0].cc")
         key = m.group("key")
         if key:
             parts.append(int(key) if key.isdigit() else key)
@@ -179,23 +179,38 @@ def apply_overrides(scenario: Scenario, assignments: Iterable[str]) -> Scenario:
         if "=" not in item:
             raise ScenarioError(f"--set {item!r}: expected key=value, e.g. topology.dumbbell.bottleneck.rate=10Mbps")
         path, raw = item.split("=", 1)
-        keys = _parse_path(path.strip())
-        node: Any = out
-        for depth, k in enumerate(keys[:-1]):
-            where = ".".join(str(x) for x in keys[: depth + 1])
-            if isinstance(k, int):
-                if not isinstance(node, list) or k >= len(node):
-                    raise ScenarioError(f"--set {path}: {where} does not exist")
-                node = node[k]
-            else:
-                if not isinstance(node, dict):
-                    raise ScenarioError(f"--set {path}: {where} is not a table")
-                node = node.setdefault(k, {})
-        last = keys[-1]
-        if isinstance(last, int):
-            if not isinstance(node, list) or last >= len(node):
-                raise ScenarioError(f"--set {path}: index {last} does not exist")
-        elif not isinstance(node, dict):
-            raise ScenarioError(f"--set {path}: the parent is not a table")
-        node[last] = _parse_value(raw.strip())
+        _set_path(out, path.strip(), _parse_value(raw.strip()), "--set ")
     return out
+
+
+def set_fields(scenario: Scenario, values: Dict[str, Any]) -> Scenario:
+    """Returns a copy of `scenario` with each field path (`flows[0].cc.alpha`) set to its
+    value, as given (any JSON-like value: a number, a string, a table, a list of tables).
+    Missing tables are created; list indices must exist."""
+    out = copy.deepcopy(scenario)
+    for path, value in values.items():
+        _set_path(out, path.strip(), copy.deepcopy(value), "")
+    return out
+
+
+def _set_path(out: Scenario, path: str, value: Any, label: str) -> None:
+    """Sets field `path` of `out` to `value`; errors start with `label` and the path."""
+    keys = _parse_path(path, label)
+    node: Any = out
+    for depth, k in enumerate(keys[:-1]):
+        where = ".".join(str(x) for x in keys[: depth + 1])
+        if isinstance(k, int):
+            if not isinstance(node, list) or k >= len(node):
+                raise ScenarioError(f"{label}{path}: {where} does not exist")
+            node = node[k]
+        else:
+            if not isinstance(node, dict):
+                raise ScenarioError(f"{label}{path}: {where} is not a table")
+            node = node.setdefault(k, {})
+    last = keys[-1]
+    if isinstance(last, int):
+        if not isinstance(node, list) or last >= len(node):
+            raise ScenarioError(f"{label}{path}: index {last} does not exist")
+    elif not isinstance(node, dict):
+        raise ScenarioError(f"{label}{path}: the parent is not a table")
+    node[last] = value

@@ -26,9 +26,9 @@ import signal
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["Task", "execute_run", "run_tasks", "measure"]
+__all__ = ["Task", "execute_run", "measure", "ordered_map", "parallel_map", "run_tasks"]
 
 Task = Dict[str, Any]
 """A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
@@ -91,58 +91,77 @@ def _ignore_sigint() -> None:
 
 def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
               on_start: Optional[Callable[[str], None]] = None) -> Iterator[Dict[str, Any]]:
-    """Executes `tasks` and yields each outcome (see `execute_run`) as it completes.
+    """Executes `tasks` and yields each outcome (see `execute_run`) as it completes (see
+    `parallel_map` for `jobs`, `dask`, `scheduler` and `on_start`)."""
+    for _, outcome in parallel_map(execute_run, tasks, jobs=jobs, dask=dask, scheduler=scheduler, on_start=on_start):
+        yield outcome
 
-    `jobs`: processes of the local pool or of the `LocalCluster` (default: one per core);
-    `jobs = 1` without Dask runs in this process. `dask`: a Dask `LocalCluster`;
-    `scheduler`: the address of a running Dask scheduler. `on_start(text)` is told which
-    executor runs. Closing the generator (Ctrl-C included) stops the pool."""
+
+def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None, dask: bool = False,
+                 scheduler: Optional[str] = None, on_start: Optional[Callable[[str], None]] = None) -> Iterator[Tuple[int, Any]]:
+    """Calls `func` (a module-level function) on each of `items` and yields `(index, result)`
+    as each completes — the one executor of sweeps, `aimdlab validate` and the experiment
+    scripts.
+
+    `jobs`: processes of the local pool or of the Dask `LocalCluster` (default: one per
+    core); `jobs = 1` without Dask runs in this process. `dask`: a `LocalCluster`;
+    `scheduler`: the address of a running Dask scheduler. `on_start(text)` is told where the
+    calls run. Closing the generator (Ctrl-C included) stops the workers."""
     jobs = jobs or os.cpu_count() or 1
     if scheduler or dask:
-        yield from _run_dask(tasks, jobs, scheduler, on_start)
+        yield from _run_dask(func, items, jobs, scheduler, on_start)
         return
-    if jobs == 1 or len(tasks) <= 1:
+    if jobs == 1 or len(items) <= 1:
         if on_start:
             on_start("in this process")
-        for t in tasks:
-            yield execute_run(t)
+        for i, item in enumerate(items):
+            yield i, func(item)
         return
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    workers = min(jobs, len(tasks))
+    workers = min(jobs, len(items))
     # Fresh interpreters ("spawn"): no lock or thread of this process is inherited.
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
     if on_start:
         on_start(f"on a local pool of {workers} processes")
-    pending = set()
-    queue = iter(tasks)
+    pending: Dict[Any, int] = {}
+    queue = iter(enumerate(items))
     try:
-        # At most two tasks per worker are handed over at a time, so stopping leaves little.
-        for t in itertools.islice(queue, 2 * workers):
-            pending.add(pool.submit(execute_run, t))
+        # At most two calls per worker are handed over at a time, so stopping leaves little.
+        for i, item in itertools.islice(queue, 2 * workers):
+            pending[pool.submit(func, item)] = i
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
             for fut in finished:
+                index = pending.pop(fut)
                 try:
-                    outcome = fut.result()
+                    result = fut.result()
                 except BrokenProcessPool:
                     raise RuntimeError("a worker process of the local pool died (killed, or out of memory); "
-                                       "the runs finished so far are kept — run the sweep again to resume") from None
-                for t in itertools.islice(queue, 1):
-                    pending.add(pool.submit(execute_run, t))
-                yield outcome
+                                       "what finished so far is kept") from None
+                for i, item in itertools.islice(queue, 1):
+                    pending[pool.submit(func, item)] = i
+                yield index, result
     finally:
         for fut in pending:
             fut.cancel()
-        # Stop the runs still going (the workers ignore Ctrl-C; the sweep decides).
+        # Stop the calls still going (the workers ignore Ctrl-C; the caller decides).
         for proc in list(getattr(pool, "_processes", {}).values()):
             proc.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(tasks: List[Task], jobs: int, scheduler: Optional[str], on_start) -> Iterator[Dict[str, Any]]:
+def ordered_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None, **where: Any) -> List[Any]:
+    """`[func(x) for x in items]` on the executor of `parallel_map` (same options), in order."""
+    out: List[Any] = [None] * len(items)
+    for i, result in parallel_map(func, items, jobs=jobs, **where):
+        out[i] = result
+    return out
+
+
+def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_start) -> Iterator[Tuple[int, Any]]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -157,11 +176,12 @@ def _run_dask(tasks: List[Task], jobs: int, scheduler: Optional[str], on_start) 
         where = f"on a Dask LocalCluster of {jobs} workers"
     if on_start:
         on_start(where)
-    futures = []
+    futures: Dict[Any, int] = {}
     try:
-        futures = [client.submit(execute_run, t, key=f"aimdlab-run-{t['run_id']}", pure=False) for t in tasks]
-        for fut in as_completed(futures):
-            yield fut.result()
+        for i, item in enumerate(items):
+            futures[client.submit(func, item, pure=False)] = i
+        for fut in as_completed(list(futures)):
+            yield futures[fut], fut.result()
             fut.release()
     finally:
         for fut in futures:
@@ -169,4 +189,3 @@ def _run_dask(tasks: List[Task], jobs: int, scheduler: Optional[str], on_start) 
         client.close()
         if cluster is not None:
             cluster.close()
-

@@ -18,7 +18,10 @@ measures to aggregate — the definition of a paper's figure or table as a sweep
 
 An axis is a list of values or a range `"FROM..TO step STEP"` (numbers, or quantities with one
 unit: `"10ms..50ms step 10ms"`, `"1Mbps..5Mbps step 1Mbps"`); its key is a scenario field path
-as `aimdlab run --set` takes it (`flows[0].cc.alpha`). A measure is a summary field
+as `aimdlab run --set` takes it (`flows[0].cc.alpha`). A value may be anything the field takes,
+a table or a list of tables included. A linked axis varies several fields together: its key
+lists them, its values are lists with one element per field
+(`"flows[0].cc, tcp.ecn" = [["reno", true], ["reno", false], ["mr_aimd", true]]`). A measure is a summary field
 (`bottleneck.utilization`, `goodput_total_bps`), a statistic of a flows-table column over all
 flows (`flows.goodput_bps.mean`) or over one flow group by name
 (`groups.gaimd.loss_event_rate.mean`); statistics: mean, median, min, max, sum, std.
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -40,7 +42,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
-from ..scenario import apply_overrides, load, loads, plain, validate
+from ..scenario import load, loads, plain, set_fields, validate
 
 __all__ = ["Experiment", "Point", "load_experiment", "parse_experiment", "EXPERIMENT_SCHEMA", "STATS"]
 
@@ -146,14 +148,25 @@ class Experiment:
     def points(self) -> List[Point]:
         """Every run of the sweep: each axis point × each seed, in that order."""
         out = []
-        names = list(self.axes)
         for i, values in enumerate(self.axis_points()):
-            sc = apply_overrides(self.scenario, [f"{k}={_as_toml(v)}" for k, v in zip(names, values)]) if names else copy.deepcopy(self.scenario)
+            sc = self.scenario_at(values)
             for r, seed in enumerate(self.seeds):
                 run = copy.deepcopy(sc)
                 run["seed"] = seed
                 out.append(Point(i, tuple(values), r, seed, run))
         return out
+
+    def scenario_at(self, values: Sequence[Any]) -> Dict[str, Any]:
+        """The base scenario with the axes set to `values` (a linked axis, "a, b", sets each
+        of its fields to the matching element of its value)."""
+        fields: Dict[str, Any] = {}
+        for key, value in zip(self.axes, values):
+            paths = axis_fields(key)
+            if len(paths) == 1:
+                fields[paths[0]] = value
+            else:
+                fields.update(zip(paths, value))
+        return set_fields(self.scenario, fields)
 
     def to_dict(self) -> Dict[str, Any]:
         """The experiment as plain data (what `sweep.json` records)."""
@@ -168,9 +181,9 @@ class Experiment:
                    list(d["measures"]), bool(d.get("quick")), d.get("source"))
 
 
-def _as_toml(value: Any) -> str:
-    """A value as the TOML text `apply_overrides` reads back to the same value."""
-    return json.dumps(value) if not isinstance(value, bool) else ("true" if value else "false")
+def axis_fields(key: str) -> List[str]:
+    """The field paths an axis sets: one, or several for a linked axis (`"flows[0].cc, tcp.ecn"`)."""
+    return [p.strip() for p in key.split(",")]
 
 
 _QUANTITY = re.compile(r"^\s*(?P<num>[+-]?(\d+(\.\d*)?|\.\d+))\s*(?P<unit>[A-Za-z%]*)\s*$")
@@ -245,6 +258,13 @@ def _axes(value: Any, where: str) -> Dict[str, List[Any]]:
         else:
             raise ScenarioError(f"{at}: {spec!r} is not a list of values or a range; expected e.g. [1, 2, 4] or \"10ms..50ms step 10ms\"")
         plain(values, at)
+        paths = axis_fields(key)
+        if any(not p for p in paths):
+            raise ScenarioError(f"{at}: an empty field path; a linked axis is written \"a.b, c.d\"")
+        if len(paths) > 1:
+            for j, v in enumerate(values):
+                if not isinstance(v, list) or len(v) != len(paths):
+                    raise ScenarioError(f"{at}[{j}]: {v!r} is not a list of {len(paths)} values, one per field of the linked axis")
         out[key] = values
     return out
 
@@ -350,9 +370,9 @@ def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: boo
         if not isinstance(sets, dict):
             raise ScenarioError("quick.set: expected a table of field path = value")
         try:
-            scenario = apply_overrides(scenario, [f"{k}={_as_toml(plain(v, f'quick.set.{k}'))}" for k, v in sets.items()])
+            scenario = set_fields(scenario, {k: plain(v, f"quick.set.{k}") for k, v in sets.items()})
         except ScenarioError as e:
-            raise ScenarioError(f"quick.set: {e}") from None
+            raise ScenarioError(f"quick.set.{e}") from None
         axes.update(_axes(q.get("axes", {}), "quick.axes"))
     if combine == "zip" and len({len(v) for v in axes.values()}) > 1:
         lengths = ", ".join(f"{k} {len(v)}" for k, v in axes.items())
@@ -396,11 +416,9 @@ def _validate_points(exp: Experiment) -> None:
     for values in exp.axis_points():
         where = ", ".join(f"{k} = {v!r}" for k, v in zip(names, values))
         try:
-            sc = apply_overrides(exp.scenario, [f"{k}={_as_toml(v)}" for k, v in zip(names, values)])
-            validate(sc, max_memory=1 << 62)
+            validate(exp.scenario_at(values), max_memory=1 << 62)
         except ScenarioError as e:
-            msg = str(e).replace("--set ", "")
-            raise ScenarioError(f"axes ({where}): {msg}") from None
+            raise ScenarioError(f"axes ({where}): {e}") from None
 
 
 def load_experiment(path: Union[str, Path], quick: bool = False) -> Experiment:

@@ -133,7 +133,7 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
              f"<p class='muted'>{_provenance(exp)}. {len(cat)} runs: {int((cat['status'] == 'ok').sum())} ok, "
              f"{int((cat['status'] == 'failed').sum())} failed, {int((cat['status'] == 'missing').sum())} missing.</p>"]
     parts.append("<h2>Axes</h2><table><tr><th class='text'>field</th><th class='text'>values</th></tr>"
-                 + "".join(f"<tr><td class='text'>{_e(a)}</td><td class='text'>{_e(', '.join(map(str, v)))}</td></tr>" for a, v in exp["axes"].items())
+                 + "".join(f"<tr><td class='text'>{_e(a)}</td><td class='text'>{_e(', '.join(x if isinstance(x, str) else json.dumps(x) for x in v))}</td></tr>" for a, v in exp["axes"].items())
                  + f"<tr><td class='text'>seeds</td><td class='text'>{_e(', '.join(map(str, exp['seeds'])))}</td></tr>"
                  + f"<tr><td class='text'>combined as</td><td class='text'>{_e(exp['combine'])}</td></tr></table>")
     parts.append("<h2>Figures</h2>")

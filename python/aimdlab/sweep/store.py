@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..result import write_atomic
-from .experiment import Experiment, Point, is_table_measure
+from .experiment import Experiment, Point, axis_fields, is_table_measure
 from .executor import measure
 from .stats import mean_std_ci95
 
@@ -94,7 +94,8 @@ class Store:
         store.failed.mkdir(exist_ok=True)
         store._clean_debris()
         record = {**experiment.to_dict(), "engine": engine}
-        write_atomic(root / MARK, (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
+        # Not sorted: the order of the axes is meaningful (the first is the figures' x axis).
+        write_atomic(root / MARK, (json.dumps(record, indent=1) + "\n").encode())
         return store
 
     def _clean_debris(self) -> None:
@@ -192,7 +193,8 @@ class Store:
             rows["replication"].append(p.replication)
             rows["seed"].append(p.seed)
             for a, v in zip(axes, p.values):
-                rows[a].append(v)
+                # A linked axis's value (one element per field) is kept as its JSON text.
+                rows[a].append(json.dumps(v) if len(axis_fields(a)) > 1 else v)
             if rid in done:
                 status, error = "ok", None
                 if rid not in cache:

@@ -30,8 +30,6 @@ the first timeout of each backoff sequence (our RTO floor, 1 s, in practice).
 from __future__ import annotations
 
 import math
-import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Callable, Dict, Iterable, List, Optional
 
@@ -138,29 +136,25 @@ def grid(quick: bool = False, modes: Iterable[str] = ("onoff", "loss"), seed: in
 
 
 def _run_point(pt: Point) -> Dict[str, float]:
-    import aimdlab
+    from ..runner import run as run_scenario
 
-    return measure(pt, aimdlab.run(scenario(pt)))
+    return measure(pt, run_scenario(scenario(pt)))
 
 
-def run(points: List[Point], jobs: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None):
-    """Runs every point (in `jobs` processes, default: one per core) and returns a pandas
-    DataFrame with one row per point, in the order of `points`."""
+def run(points: List[Point], jobs: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
+        dask: bool = False, scheduler: Optional[str] = None):
+    """Runs every point on the sweeps' executor (`aimdlab.sweep.executor.parallel_map`: `jobs`
+    processes, default one per core; or Dask) and returns a pandas DataFrame with one row
+    per point, in the order of `points`."""
     import pandas as pd
 
-    jobs = jobs or os.cpu_count() or 1
-    rows: List[Dict[str, float]] = []
-    if jobs == 1:
-        for i, pt in enumerate(points):
-            rows.append(_run_point(pt))
-            if progress:
-                progress(i + 1, len(points))
-    else:
-        with ProcessPoolExecutor(jobs) as ex:
-            for i, row in enumerate(ex.map(_run_point, points)):
-                rows.append(row)
-                if progress:
-                    progress(i + 1, len(points))
+    from ..sweep.executor import parallel_map
+
+    rows: List[Optional[Dict[str, float]]] = [None] * len(points)
+    for done, (i, row) in enumerate(parallel_map(_run_point, points, jobs=jobs, dask=dask, scheduler=scheduler), start=1):
+        rows[i] = row
+        if progress:
+            progress(done, len(points))
     return pd.DataFrame(rows)
 
 
