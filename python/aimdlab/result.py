@@ -165,18 +165,33 @@ class Result:
         summary = {**self.summary, "provenance": provenance(self.scenario, self.summary["seed"])} if with_provenance else self.summary
         return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
+    def file_bytes(self) -> Dict[str, bytes]:
+        """The run's files as bytes, by name: `summary.json` (with provenance),
+        `scenario.json`, the tables as Parquet (`cwnd_trace.parquet` when not empty) and the
+        link traces — what `write_files` writes."""
+        import io
+
+        files: Dict[str, bytes] = {}
+        for name in ("flows", "links", "timeseries", "link_timeseries"):
+            buf = io.BytesIO()
+            pq.write_table(getattr(self, name), buf)
+            files[f"{name}.parquet"] = buf.getvalue()
+        if self.cwnd_trace.num_rows:
+            buf = io.BytesIO()
+            pq.write_table(self.cwnd_trace, buf)
+            files["cwnd_trace.parquet"] = buf.getvalue()
+        files["scenario.json"] = (json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n").encode("utf-8")
+        files["summary.json"] = self.summary_json(with_provenance=True).encode("utf-8")
+        for link, data in self.pcaps.items():
+            files[pcap_file_name(link)] = data
+        return files
+
     def write_files(self, folder: Union[str, Path]) -> None:
         """Writes `summary.json`, `scenario.json` and the tables as Parquet into an existing
         `folder` (as `save` does, without its all-or-nothing replacement)."""
         folder = Path(folder)
-        for name in ("flows", "links", "timeseries", "link_timeseries"):
-            pq.write_table(getattr(self, name), folder / f"{name}.parquet")
-        if self.cwnd_trace.num_rows:
-            pq.write_table(self.cwnd_trace, folder / "cwnd_trace.parquet")
-        (folder / "scenario.json").write_text(json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n", encoding="utf-8")
-        (folder / "summary.json").write_text(self.summary_json(with_provenance=True), encoding="utf-8")
-        for link, data in self.pcaps.items():
-            (folder / pcap_file_name(link)).write_bytes(data)
+        for name, data in self.file_bytes().items():
+            (folder / name).write_bytes(data)
 
     def save(self, out_dir: Union[str, Path]) -> Path:
         """Writes `summary.json`, `scenario.json` (with the seed that was used) and the tables

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Union
 
@@ -48,7 +47,7 @@ def run(
     text = to_json(scenario)
     duration_s = _core.validate(text, limit)
     control = _core.RunControl()
-    outcome: Dict[str, Any] = {}
+    outcome: Dict[str, Any] = {"finished": threading.Event()}
 
     def work() -> None:
         try:
@@ -57,6 +56,7 @@ def run(
             outcome["error"] = e
         finally:
             outcome["done"] = True
+            outcome["finished"].set()
 
     # The engine runs in a worker thread (it releases the GIL), so this thread stays free to
     # report progress and to turn Ctrl-C into a cancellation. Completion is the worker's own
@@ -108,14 +108,14 @@ def _take_ctrl_c(handler: Callable[[int, Any], None]) -> Optional[Any]:
 
 
 def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None) -> None:
-    """Sleeps until the worker sets `outcome["done"]`, calling `progress` about every 0.1 s."""
-    pause, since_progress = 0.0005, 0.0
+    """Waits until the worker sets `outcome["done"]` (and its `finished` event, which wakes
+    this thread at once: a 5 ms run is not kept waiting for a polling interval), calling
+    `progress` about every 0.1 s. The wait is in slices, so a signal handler runs promptly."""
+    finished = outcome["finished"]
     while not outcome.get("done"):
-        time.sleep(pause)
-        since_progress += pause
-        pause = min(pause * 2, 0.05)
-        if progress is not None and since_progress >= 0.1:
-            since_progress = 0.0
+        if finished.wait(0.1) or outcome.get("done"):
+            return
+        if progress is not None:
             progress()
 
 

@@ -23,9 +23,7 @@ import itertools
 import math
 import os
 import signal
-import tempfile
 import time
-from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 __all__ = ["Task", "execute_run", "measure", "ordered_map", "parallel_map", "run_tasks"]
@@ -76,9 +74,7 @@ def execute_run(task: Task) -> Dict[str, Any]:
         t0 = time.perf_counter()
         result = run(task["scenario"], max_memory=task.get("max_memory"))
         wall = time.perf_counter() - t0
-        with tempfile.TemporaryDirectory(prefix="aimdlab-run-") as tmp:
-            result.write_files(tmp)
-            files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir())}
+        files = result.file_bytes()
     except (ScenarioError, EngineError, MemoryError, OSError) as e:
         return {"run_id": run_id, "status": "failed", "error": f"{type(e).__name__}: {e}"}
     return {"run_id": run_id, "status": "ok", "files": files, "wall_s": wall}

@@ -4,6 +4,7 @@ measures to aggregate — the definition of a paper's figure or table as a sweep
     name = "reno-buffer"
     description = "Bottleneck utilization of 4 Reno flows against the buffer size."
     scenario = "../examples/utilization.toml"   # a file (relative to this one), or a [scenario] table
+    set = { duration = "60s" }                   # fields of the base scenario changed for every run
     combine = "product"                          # or "zip": the axes' i-th values together
     seeds = 3                                    # replications: a count (seeds 1..3) or a list [1, 7, 9]
     measures = ["bottleneck.utilization", "jain_index", "groups.reno.goodput_bps.mean"]
@@ -52,7 +53,7 @@ STATS = ("mean", "median", "min", "max", "sum", "std")
 DEFAULT_MEASURES = ("bottleneck.utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts")
 """What a sweep aggregates when its experiment names no measures."""
 
-_KEYS = {"name", "description", "scenario", "combine", "seeds", "axes", "measures", "quick"}
+_KEYS = {"name", "description", "scenario", "set", "combine", "seeds", "axes", "measures", "quick"}
 _QUICK_KEYS = {"seeds", "set", "axes"}
 
 EXPERIMENT_SCHEMA: Dict[str, Any] = {
@@ -69,6 +70,7 @@ EXPERIMENT_SCHEMA: Dict[str, Any] = {
             "description": "The base scenario: a TOML file (relative to the experiment file) or an inline scenario table.",
             "oneOf": [{"type": "string"}, {"type": "object"}],
         },
+        "set": {"type": "object", "description": "Scenario field path -> value, applied to the base scenario for every run."},
         "combine": {"enum": ["product", "zip"], "default": "product",
                     "description": "product: every combination of the axes' values; zip: their i-th values together."},
         "seeds": {
@@ -345,6 +347,13 @@ def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: boo
     else:
         raise ScenarioError(f"scenario: {base!r} is not a file name or a table")
     scenario = plain(scenario, "scenario")
+    sets = data.get("set", {})
+    if not isinstance(sets, dict):
+        raise ScenarioError("set: expected a table of field path = value")
+    try:
+        scenario = set_fields(scenario, {k: plain(v, f"set.{k}") for k, v in sets.items()})
+    except ScenarioError as e:
+        raise ScenarioError(f"set.{e}") from None
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
             raise ScenarioError(f"{key}: {data[key]!r} is not text")
