@@ -16,11 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-import aimdlab  # noqa: E402
+import aimdlab  # the installed package (pip install .), as benches/engine.py uses it
 
 SETUPS = [
     ("4 flows, DropTail 100 pkt, 10 Mbit/s, 20 ms", dict(n=4, rate=10, delay=20, disc="fifo", limit=100, ecn=False)),
