@@ -27,6 +27,7 @@ Examples:
   aimdlab validate gaimd --quick
   aimdlab sweep examples/sweeps/utilization-flows.toml --quick
   aimdlab report results/sweeps/utilization-flows-quick
+  aimdlab reproduce new-aimd-utilization --quick
   aimdlab schema > scenario.schema.json
 """
 
@@ -403,8 +404,11 @@ class _SweepBar:
     def update(self, state) -> None:
         self.state = state
         if self._progress is None and self._last_decile < 0:
-            click.echo(f"executing {state.total} runs {state.executor}"
-                       + (f" ({state.reused} found complete in the store)" if state.reused else ""), err=True)
+            if state.total:
+                click.echo(f"executing {state.total} runs {state.executor}"
+                           + (f" ({state.reused} found complete in the store)" if state.reused else ""), err=True)
+            else:
+                click.echo(f"nothing to run: all {state.reused} runs are complete in the store", err=True)
             if sys.stderr.isatty() and state.total:
                 from rich.console import Console
                 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -450,6 +454,87 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:
     ran = state.total if state else 0
     console.print(f"{ran} runs executed ({state.reused if state else 0} reused) in {wall_s:.1f} s; engine time of all runs "
                   f"{engine:.1f} s; results: {result.root}/ (catalog.parquet, aggregate.parquet, aggregate.csv, runs/)")
+
+
+REPRODUCE_EXAMPLES = """
+\b
+Examples:
+  aimdlab reproduce new-aimd-utilization --quick
+  aimdlab reproduce all --quick --jobs 2
+  aimdlab reproduce new-aimd-utilization --out results/reproduce --dask
+
+\b
+Each paper's definition is experiments/<paper>/paper.toml: its figures, tables and claims, the
+sweeps that reproduce them, the published numbers and the tolerance that counts as reproduced.
+Runs resume from the store (results/reproduce/<paper>/sweeps/); the report is
+results/reproduce/<paper>/index.html, with an index of the papers in results/reproduce/.
+"""
+
+
+@main.command(epilog=REPRODUCE_EXAMPLES)
+@click.argument("paper")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/reproduce"), show_default=True,
+              help="Where the sweeps and the reports go (reused to resume).")
+@click.option("--quick", is_flag=True, help="Fewer seeds and shorter runs (each sweep's [quick] table); the report says so.")
+@click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
+@click.option("--dask", "use_dask", is_flag=True, help="Run on a Dask LocalCluster of --jobs workers.")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on the Dask cluster whose scheduler is at ADDRESS.")
+@click.option("--experiments", "experiments_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The folder of paper definitions (default: ./experiments, or the source tree's).")
+def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
+              experiments_dir: Optional[Path]) -> None:
+    """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
+    published ones with a verdict each, and write an HTML report."""
+    from .reproduce import available_papers, find_experiments, load_paper, reproduce_paper
+    from .reproduce.report import write_index, write_paper_report
+    from .sweep.report import write_report
+
+    if use_dask and scheduler:
+        raise click.UsageError("--dask starts a cluster and --scheduler uses one; give one of them")
+    try:
+        root = find_experiments(experiments_dir)
+        names = available_papers(root)
+        chosen = names if paper == "all" else [paper]
+        for name in chosen:
+            if name not in names:
+                raise ScenarioError(f"{name!r} is not a paper aimdlab can reproduce yet; expected one of {', '.join(names)} or all")
+        papers = [load_paper(root / name) for name in chosen]
+    except (ScenarioError, FileNotFoundError) as e:
+        raise click.ClickException(str(e)) from None
+    results = []
+    t0 = time.perf_counter()
+    for p in papers:
+        click.echo(f"{p.id}: {len(p.items)} figures, tables and claims; {len(p.sweeps())} sweeps{' (quick)' if quick else ''}", err=True)
+        bars: dict = {}
+
+        def follow(name: str, state) -> None:
+            if name not in bars:
+                for other in bars.values():
+                    other.__exit__()
+                click.echo(f"  sweep {name}", err=True)
+                bars[name] = _SweepBar()
+            bars[name].update(state)
+
+        try:
+            try:
+                result = reproduce_paper(p, out_dir / p.id, quick=quick, jobs=jobs, dask=use_dask, scheduler=scheduler, progress=follow)
+            finally:
+                for bar in bars.values():
+                    bar.__exit__()
+            for store in result.sweeps.values():
+                write_report(store, run_figures=False)
+            page = write_paper_report(result, out_dir / p.id)
+        except KeyboardInterrupt:
+            _interrupted(f"interrupted: the runs finished so far are kept in {out_dir / p.id}; run the same command again to resume")
+        except (ScenarioError, RuntimeError, OSError) as e:
+            raise click.ClickException(str(e)) from None
+        results.append(result)
+        for r in result.items:
+            click.echo(f"  {r.verdict.verdict:<21} {r.item.title} — {r.verdict.detail}")
+        click.echo(f"  report: {page}")
+    if results:
+        index = write_index(results, out_dir)
+        click.echo(f"{len(results)} paper(s) in {time.perf_counter() - t0:.1f} s; index: {index}")
 
 
 REPORT_EXAMPLES = """

@@ -30,7 +30,8 @@ class ReportError(Exception):
     """The folder holds neither a sweep nor a run; the message says what it holds."""
 
 
-def _png_data_uri(fig) -> str:
+def png_data_uri(fig) -> str:
+    """A matplotlib figure as a PNG data URI (the figure is closed)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     import matplotlib.pyplot as plt
@@ -141,7 +142,7 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
         if agg[f"{m}_n"].sum() == 0:
             parts.append(f"<p class='muted'>{_e(m)}: no finite value in any run.</p>")
             continue
-        uri = _png_data_uri(measure_figure(agg, axes, m))
+        uri = png_data_uri(measure_figure(agg, axes, m))
         parts.append(f"<figure><img src='{uri}' alt='{_e(m)} against {_e(axes[0] if axes else 'runs')}'>"
                      f"<figcaption>{_e(m)}</figcaption></figure>")
     parts.append("<h2>Aggregate (mean, 95 % Student-t confidence interval over seeds)</h2>")
@@ -235,7 +236,7 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
         from ..plots import overview
         from ..result import Result
 
-        text = run_html(folder, _png_data_uri(overview(Result.load(folder))) if run_figures else None)
+        text = run_html(folder, png_data_uri(overview(Result.load(folder))) if run_figures else None)
     else:
         raise ReportError(f"{folder}: holds neither a sweep (sweep.json) nor a run (summary.json)")
     from ..result import write_atomic

@@ -240,9 +240,9 @@ def aggregate(catalog: pa.Table, axes: List[str], measures: List[str]) -> pa.Tab
             out[f"{m}_{suffix}"] = []
     for point, rows in df.groupby("point", sort=True):
         out["point"].append(int(point))
-        first = rows.iloc[0]
         for a in axes:
-            out[a].append(first[a])
+            value = rows[a].iloc[0]  # by column: a row would turn integers into floats
+            out[a].append(value.item() if hasattr(value, "item") else value)
         ok = rows[rows["status"] == "ok"]
         out["runs_ok"].append(len(ok))
         out["runs_failed"].append(int((rows["status"] == "failed").sum()))

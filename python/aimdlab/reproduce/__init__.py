@@ -1,0 +1,118 @@
+"""`aimdlab reproduce`: run a paper's figures and tables (sweeps, in the resumable store), set
+aimdlab's numbers beside the published ones, give each a verdict and write an HTML report per
+paper and an index. The papers' definitions live in `experiments/<paper>/paper.toml` (see
+`paper.py`); the verdict rules in `verdict.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from ..sweep import SweepProgress, load_experiment, open_sweep, run_sweep
+from .paper import Item, Paper, find_experiments, load_paper
+from .verdict import CANNOT, DIFFERS, REPRODUCED, Verdict, check_claim, compare
+
+__all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments",
+           "REPRODUCED", "DIFFERS", "CANNOT"]
+
+
+@dataclass
+class ItemResult:
+    """An item's outcome: aimdlab's points along x (mean and 95 % CI, scaled), the published
+    points, each point's verdict and the item's."""
+
+    item: Item
+    x: List[Any] = field(default_factory=list)
+    mean: List[float] = field(default_factory=list)
+    low: List[float] = field(default_factory=list)
+    high: List[float] = field(default_factory=list)
+    runs: List[int] = field(default_factory=list)
+    points: List[Verdict] = field(default_factory=list)
+    verdict: Verdict = field(default_factory=lambda: Verdict(CANNOT))
+
+
+@dataclass
+class PaperResult:
+    """A paper's outcome: its items' results and where its sweeps are."""
+
+    paper: Paper
+    items: List[ItemResult]
+    sweeps: Dict[str, Path]
+    quick: bool
+
+    def counts(self) -> Dict[str, int]:
+        """How many items got each verdict."""
+        out = {REPRODUCED: 0, DIFFERS: 0, CANNOT: 0}
+        for r in self.items:
+            out[r.verdict.verdict] += 1
+        return out
+
+
+def available_papers(experiments: Path) -> List[str]:
+    """The papers with a `paper.toml` under `experiments`."""
+    return sorted(p.parent.name for p in experiments.glob("*/paper.toml"))
+
+
+def reproduce_paper(paper: Paper, out: Union[str, Path], quick: bool = False, jobs: Optional[int] = None, dask: bool = False,
+                    scheduler: Optional[str] = None, progress: Optional[Callable[[str, SweepProgress], None]] = None) -> PaperResult:
+    """Runs (or resumes) every sweep of `paper` into `out/sweeps/<name>` and evaluates its
+    items. `progress(sweep name, state)` follows each sweep."""
+    out = Path(out)
+    stores: Dict[str, Path] = {}
+    for path in paper.sweeps():
+        exp = load_experiment(path, quick=quick)
+        store = out / "sweeps" / path.stem
+        run_sweep(exp, store, jobs=jobs, dask=dask, scheduler=scheduler,
+                  progress=(lambda s, name=path.stem: progress(name, s)) if progress else None)
+        stores[str(path)] = store
+    results = [evaluate(item, stores.get(str(item.sweep))) for item in paper.items]
+    return PaperResult(paper, results, stores, quick)
+
+
+def same_x(a: Any, b: Any) -> bool:
+    """Whether two axis values are the same point (2 and 2.0 are; "10ms" and "10ms" are)."""
+    if isinstance(a, numbers.Real) and isinstance(b, numbers.Real) and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
+    return str(a) == str(b) or json.dumps(a) == str(b)
+
+
+def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
+    """An item's verdicts from its sweep's aggregate (see `ItemResult`)."""
+    res = ItemResult(item)
+    if item.cannot is not None or store is None:
+        res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
+        return res
+    agg = open_sweep(store).aggregate.to_pandas()
+    for axis, value in item.select.items():
+        agg = agg[[same_x(v, value) for v in agg[axis]]]
+    # Column by column: a pandas row would turn the axis's integers into floats.
+    res.x = [v.item() if hasattr(v, "item") else v for v in agg[item.x]]
+    res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
+    res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
+    res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
+    res.runs = [int(v) for v in agg["runs_ok"]]
+    outcomes: List[Verdict] = []
+    if item.published:
+        for px, pv in zip(item.published_x, item.published):
+            at = [i for i, x in enumerate(res.x) if same_x(x, px)]
+            res.points.append(compare(pv, res.mean[at[0]], item.tolerance) if at else
+                              Verdict(CANNOT, detail=f"the sweep has no point {item.x} = {px}"))
+        gaps = [p.gap for p in res.points if p.gap is not None]
+        outcomes.append(Verdict(_worst(p.verdict for p in res.points),
+                                detail=f"{sum(p.verdict == REPRODUCED for p in res.points)} of {len(res.points)} points within "
+                                       f"{item.tolerance.describe()}" + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")))
+    if item.claim is not None:
+        outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold")))
+    res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
+    return res
+
+
+def _worst(verdicts) -> str:
+    """`cannot be reproduced` over `differs` over `reproduced`."""
+    kinds = set(verdicts)
+    return CANNOT if CANNOT in kinds or not kinds else DIFFERS if DIFFERS in kinds else REPRODUCED

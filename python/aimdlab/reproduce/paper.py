@@ -1,0 +1,156 @@
+"""A paper's reproduction, as data: `experiments/<paper>/paper.toml` lists every figure, table
+and claim of the paper with where it is in the text, the sweep that reproduces it, the
+published numbers and the tolerance that counts as reproduced — or why it cannot be.
+
+    id = "new-aimd-utilization"
+    title = "Experimental Evaluation of Bottleneck Link Utilization with New-AIMD"
+    paper = "new-aimd-utilization.txt"          # in shared/papers/
+    ran_on = "NCTUns (the Linux TCP stack)"
+
+    [[items]]
+    id = "table-1"
+    title = "Table 1: average bottleneck utilization against the number of flows"
+    where = "Results and Discussion, Table 1"
+    sweep = "table1.toml"                       # an experiment file beside this one
+    x = "flows[0].count"                        # the sweep axis the paper's numbers run along
+    measure = "goodput_total_bps"               # a measure of that sweep
+    scale = 2e-5                                # times aimdlab's value: here bit/s -> % of 5 Mbit/s
+    label = "utilization, %"
+    tolerance = { abs = 0.5 }                   # and/or rel = 0.05
+    published = { x = [2, 3, 4, 5], value = [94.74, 94.69, 94.60, 94.49] }
+    cause = "why aimdlab differs, when it does"
+
+    [[items]]                                   # a qualitative claim over the same points
+    claim = { kind = "at_least", threshold = 94 }   # at_least, at_most, increasing, decreasing
+
+    [[items]]                                   # what cannot be reproduced, and why
+    cannot = "The figures are images; their values are not in the available text."
+
+`select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Union
+
+from .._core import ScenarioError
+from ..scenario import loads
+from .verdict import Tolerance
+
+__all__ = ["Item", "Paper", "load_paper", "find_experiments"]
+
+_PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
+_ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select"}
+
+
+@dataclass
+class Item:
+    """One figure, table or claim of a paper."""
+
+    id: str
+    title: str
+    where: str
+    sweep: Optional[Path] = None
+    x: Optional[str] = None
+    measure: Optional[str] = None
+    scale: float = 1.0
+    label: str = ""
+    tolerance: Tolerance = field(default_factory=Tolerance)
+    published_x: List[Any] = field(default_factory=list)
+    published: List[float] = field(default_factory=list)
+    claim: Optional[Dict[str, Any]] = None
+    cannot: Optional[str] = None
+    cause: str = ""
+    select: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Paper:
+    """A paper's reproduction: its metadata and items."""
+
+    id: str
+    title: str
+    paper: str
+    ran_on: str
+    summary: str
+    items: List[Item]
+    folder: Path
+
+    def sweeps(self) -> List[Path]:
+        """The experiment files its items use, each once, in order."""
+        return list(dict.fromkeys(i.sweep for i in self.items if i.sweep is not None))
+
+
+def _err(path: Path, where: str, what: str) -> ScenarioError:
+    return ScenarioError(f"{path}: {where}: {what}")
+
+
+def load_paper(folder: Union[str, Path]) -> Paper:
+    """Reads `folder/paper.toml`; errors name the file and the field."""
+    folder = Path(folder)
+    path = folder / "paper.toml"
+    if not path.is_file():
+        raise ScenarioError(f"{folder}: has no paper.toml")
+    data = loads(path.read_text(encoding="utf-8"), source=str(path))
+    for k in data:
+        if k not in _PAPER_KEYS:
+            raise _err(path, k, f"unknown field; expected one of {', '.join(sorted(_PAPER_KEYS))}")
+    for k in ("id", "title", "paper"):
+        if not isinstance(data.get(k), str):
+            raise _err(path, k, "is missing or not text")
+    items = []
+    for i, d in enumerate(data.get("items", [])):
+        at = f"items[{i}]"
+        for k in d:
+            if k not in _ITEM_KEYS:
+                raise _err(path, f"{at}.{k}", f"unknown field; expected one of {', '.join(sorted(_ITEM_KEYS))}")
+        for k in ("id", "title", "where"):
+            if not isinstance(d.get(k), str):
+                raise _err(path, f"{at}.{k}", "is missing or not text")
+        item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
+                    select=d.get("select", {}))
+        if item.cannot is None:
+            for k in ("sweep", "x", "measure"):
+                if not isinstance(d.get(k), str):
+                    raise _err(path, f"{at}.{k}", "is missing (an item is reproduced by a sweep, or says why it `cannot` be)")
+            item.sweep = folder / d["sweep"]
+            if not item.sweep.is_file():
+                raise _err(path, f"{at}.sweep", f"{item.sweep} does not exist")
+            item.x, item.measure = d["x"], d["measure"]
+            item.scale = float(d.get("scale", 1.0))
+            tol = d.get("tolerance", {})
+            item.tolerance = Tolerance(tol.get("abs"), tol.get("rel"))
+            pub = d.get("published")
+            if pub is not None:
+                if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
+                    raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
+                item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
+                if item.tolerance.abs is None and item.tolerance.rel is None:
+                    raise _err(path, f"{at}.tolerance", "is missing: say what counts as reproduced (abs and/or rel)")
+            item.claim = d.get("claim")
+            if pub is None and item.claim is None:
+                raise _err(path, at, "has neither published numbers nor a claim to check")
+        items.append(item)
+    if len({i.id for i in items}) != len(items):
+        raise _err(path, "items", "two items share an id")
+    return Paper(data["id"], data["title"], data["paper"], data.get("ran_on", ""), data.get("summary", ""), items, folder)
+
+
+def find_experiments(start: Optional[Path] = None) -> Path:
+    """The `experiments/` folder: under the current folder, or the source tree aimdlab was
+    installed from (an editable or in-tree install)."""
+    candidates = [Path.cwd() / "experiments", Path(__file__).resolve().parents[3] / "experiments"]
+    if start is not None:
+        candidates.insert(0, Path(start))
+    for c in candidates:
+        if c.is_dir():
+            return c
+    raise ScenarioError("no experiments/ folder here; run aimdlab reproduce from the aimdlab source folder, or give --experiments DIR")
+
+
+def is_number(x: Any) -> bool:
+    """Whether `x` is a finite number."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)

@@ -1,0 +1,130 @@
+"""The reproduction reports: one self-contained HTML page per paper (each item's figure with the
+paper's numbers drawn over aimdlab's, the numbers side by side with their gaps and verdicts,
+the likely cause where they differ) and an index of the papers."""
+
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+from typing import List
+
+from ..html_parts import CSS
+from ..result import write_atomic
+from ..sweep.report import axis_numbers, png_data_uri
+from . import CANNOT, DIFFERS, REPRODUCED, ItemResult, PaperResult, same_x
+
+__all__ = ["write_paper_report", "write_index"]
+
+_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", CANNOT: "#666"}
+_EXTRA_CSS = ".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em; font-size: 0.85em; white-space: nowrap; }"
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def badge(verdict: str) -> str:
+    """A verdict as a coloured label."""
+    return f"<span class='badge' style='background:{_BADGE.get(verdict, '#666')}'>{_e(verdict)}</span>"
+
+
+def _fmt(x: float) -> str:
+    return "—" if x is None or not math.isfinite(x) else f"{x:.4g}"
+
+
+def item_figure(r: ItemResult) -> str:
+    """aimdlab's means with 95 % CI error bars against the item's x axis, the paper's numbers
+    over them; a data URI."""
+    from ..plots import _matplotlib
+
+    plt = _matplotlib()
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    xs, unit = axis_numbers(r.x)
+    pos = xs if xs is not None else list(range(len(r.x)))
+    yerr = [[m - lo if math.isfinite(lo) else 0 for m, lo in zip(r.mean, r.low)],
+            [hi - m if math.isfinite(hi) else 0 for m, hi in zip(r.mean, r.high)]]
+    ax.errorbar(pos, r.mean, yerr=yerr, marker="o", ms=4, capsize=3, lw=1.4, label="aimdlab (mean, 95 % CI)")
+    if r.item.published:
+        pxs, _ = axis_numbers(r.item.published_x)
+        ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
+                                                                 for px in r.item.published_x]
+        ax.plot(ppos, r.item.published, "x", ms=8, mew=2, color="tab:red", label="paper")
+    if r.item.claim and r.item.claim.get("threshold") is not None:
+        ax.axhline(r.item.claim["threshold"], ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {r.item.claim['threshold']:g}")
+    if xs is None:
+        ax.set_xticks(pos, [str(x) for x in r.x])
+    elif all(float(x).is_integer() for x in xs):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(r.item.x + (f" ({unit})" if unit else ""))
+    ax.set_ylabel(r.item.label or r.item.measure)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(r.item.title, fontsize=9)
+    return png_data_uri(fig)
+
+
+def _item_section(r: ItemResult) -> str:
+    it = r.item
+    parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}</h2>",
+             f"<p class='muted'>{_e(it.where)}. {_e(r.verdict.detail)}</p>"]
+    if it.cannot is not None:
+        parts.append(f"<p>{_e(it.cannot)}</p>")
+        return "".join(parts)
+    parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>{_e(it.measure)}"
+                 f"{' × ' + format(it.scale, 'g') if it.scale != 1 else ''} against {_e(it.x)}</figcaption></figure>")
+    rows = []
+    for i, x in enumerate(r.x):
+        pub = [v for px, v in zip(it.published_x, it.published) if same_x(px, x)]
+        point = next((p for px, p in zip(it.published_x, r.points) if same_x(px, x)), None)
+        rows.append(f"<tr><td>{_e(x)}</td><td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
+                    f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>"
+                    f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
+                    f"<td>{badge(point.verdict) if point else ''}</td></tr>")
+    parts.append("<table><tr><th class='text'>" + _e(it.x) + "</th><th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
+                 "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
+    if it.cause:
+        parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(it.cause)}</p>")
+    return "".join(parts)
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{_e(title)} — aimdlab reproduce</title>"
+            f"<style>{CSS}{_EXTRA_CSS}</style></head><body>{body}<p class='muted'>Written by aimdlab reproduce.</p></body></html>\n")
+
+
+def write_paper_report(result: PaperResult, out: Path) -> Path:
+    """Writes `out/index.html`, the paper's page; returns its path."""
+    p = result.paper
+    counts = result.counts()
+    head = [f"<h1>{_e(p.title)}</h1>",
+            f"<p class='muted'>shared/papers/{_e(p.paper)}; the paper ran on {_e(p.ran_on or 'an unstated simulator')}."
+            f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
+            f"<p>{_e(p.summary)}</p>",
+            "<p>" + ", ".join(f"{badge(k)} {v}" for k, v in counts.items()) + "</p>",
+            "<table><tr><th class='text'>item</th><th class='text'>where</th><th class='text'>verdict</th><th class='text'>detail</th></tr>"
+            + "".join(f"<tr><td class='text'><a href='#{_e(r.item.id)}'>{_e(r.item.title)}</a></td><td class='text'>{_e(r.item.where)}</td>"
+                      f"<td class='text'>{badge(r.verdict.verdict)}</td><td class='text'>{_e(r.verdict.detail)}</td></tr>" for r in result.items)
+            + "</table>",
+            "<p class='muted'>Sweeps (open with <code>aimdlab report</code> or <code>aimdlab.open_sweep</code>): "
+            + ", ".join(f"<a href='{_e(Path(s).relative_to(out).as_posix())}/report.html'>{_e(Path(s).name)}</a>" for s in result.sweeps.values()) + "</p>"]
+    body = "".join(head) + "".join(_item_section(r) for r in result.items)
+    path = out / "index.html"
+    write_atomic(path, _page(p.title, body).encode("utf-8"))
+    return path
+
+
+def write_index(results: List[PaperResult], out: Path) -> Path:
+    """Writes `out/index.html`: every paper reproduced, with its verdict counts."""
+    rows = []
+    for r in results:
+        c = r.counts()
+        rows.append(f"<tr><td class='text'><a href='{_e(r.paper.id)}/index.html'>{_e(r.paper.title)}</a></td>"
+                    f"<td>{c[REPRODUCED]}</td><td>{c[DIFFERS]}</td><td>{c[CANNOT]}</td></tr>")
+    body = ("<h1>aimdlab: reproductions</h1><table><tr><th class='text'>paper</th><th>reproduced</th><th>differs</th>"
+            "<th>cannot be reproduced</th></tr>" + "".join(rows) + "</table>")
+    path = out / "index.html"
+    write_atomic(path, _page("reproductions", body).encode("utf-8"))
+    return path

@@ -1,0 +1,87 @@
+"""Verdicts: does aimdlab reproduce a paper's published number or claim?
+
+A published number is *reproduced* when aimdlab's mean lies within the tolerance the paper's
+definition file gives (absolute, relative, or both: either suffices); otherwise it *differs*,
+by the gap reported. A claim that needs data the paper does not give (a figure available only
+as an image, a model with no primary definition) *cannot be reproduced*, with the reason.
+
+A qualitative claim is a predicate over aimdlab's means across a figure's points: `at_least`
+/ `at_most` a value at every point, `increasing` / `decreasing` along the x axis.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+__all__ = ["REPRODUCED", "DIFFERS", "CANNOT", "Tolerance", "Verdict", "compare", "check_claim"]
+
+REPRODUCED = "reproduced"
+DIFFERS = "differs"
+CANNOT = "cannot be reproduced"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far aimdlab's value may lie from the published one and still count as reproduced:
+    `abs` in the value's unit, `rel` as a fraction of the published value; either suffices."""
+
+    abs: Optional[float] = None
+    rel: Optional[float] = None
+
+    def allows(self, published: float, measured: float) -> bool:
+        """Whether `measured` reproduces `published`."""
+        gap = abs(measured - published)
+        ok_abs = self.abs is not None and gap <= self.abs
+        ok_rel = self.rel is not None and gap <= self.rel * abs(published)
+        return ok_abs or ok_rel
+
+    def describe(self) -> str:
+        """The tolerance in words, e.g. `±0.5` or `±10 %`."""
+        parts = ([f"±{self.abs:g}"] if self.abs is not None else []) + ([f"±{100 * self.rel:g} %"] if self.rel is not None else [])
+        return " or ".join(parts) or "exact"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one published number or claim."""
+
+    verdict: str
+    """`reproduced`, `differs` or `cannot be reproduced`."""
+    gap: Optional[float] = None
+    """aimdlab's value minus the published one (None for claims and unavailable data)."""
+    rel_gap: Optional[float] = None
+    """The gap as a fraction of the published value."""
+    detail: str = ""
+    """What was compared, in words."""
+
+
+def compare(published: float, measured: Optional[float], tolerance: Tolerance) -> Verdict:
+    """The verdict for one published number against aimdlab's mean (None or NaN: no run
+    completed, so it cannot be reproduced)."""
+    if measured is None or not math.isfinite(measured):
+        return Verdict(CANNOT, detail="no aimdlab value: the runs of this point did not complete")
+    gap = measured - published
+    rel = gap / published if published else math.inf if gap else 0.0
+    ok = tolerance.allows(published, measured)
+    return Verdict(REPRODUCED if ok else DIFFERS, gap, rel, f"{measured:.6g} against {published:.6g} (tolerance {tolerance.describe()})")
+
+
+def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None) -> Verdict:
+    """A qualitative claim over aimdlab's means along a figure's x axis (in x order):
+    `at_least` / `at_most` `threshold` everywhere, or `increasing` / `decreasing`."""
+    xs = [float(v) for v in values]
+    if not xs or not all(math.isfinite(v) for v in xs):
+        return Verdict(CANNOT, detail="no aimdlab value at some point: its runs did not complete")
+    if kind in ("at_least", "at_most"):
+        if threshold is None:
+            raise ValueError(f"claim {kind} needs a threshold")
+        ok = all(v >= threshold for v in xs) if kind == "at_least" else all(v <= threshold for v in xs)
+        worst = min(xs) if kind == "at_least" else max(xs)
+        return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} is {worst:.6g}")
+    if kind in ("increasing", "decreasing"):
+        steps = [b - a for a, b in zip(xs, xs[1:])]
+        ok = all(s > 0 for s in steps) if kind == "increasing" else all(s < 0 for s in steps)
+        return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind}: aimdlab's values {', '.join(f'{v:.4g}' for v in xs)}")
+    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, increasing, decreasing')

@@ -1,0 +1,94 @@
+"""`aimdlab reproduce`: the verdict rules (a published number inside its tolerance is
+reproduced, outside it differs, without a value it cannot be), paper definitions that name
+their mistakes, and a quick reproduction of a paper end to end, its report opened in Chromium."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aimdlab import ScenarioError
+from aimdlab.reproduce import available_papers, find_experiments, load_paper
+from aimdlab.reproduce.verdict import CANNOT, DIFFERS, REPRODUCED, Tolerance, check_claim, compare
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_number_inside_its_tolerance_is_reproduced_and_outside_it_differs():
+    tol = Tolerance(abs=0.5)
+    assert compare(94.74, 94.93, tol).verdict == REPRODUCED
+    assert compare(94.74, 95.24, tol).verdict == REPRODUCED  # the edge counts
+    v = compare(94.74, 95.25, tol)
+    assert v.verdict == DIFFERS and math.isclose(v.gap, 0.51) and math.isclose(v.rel_gap, 0.51 / 94.74)
+    assert compare(94.74, 93.0, tol).verdict == DIFFERS
+    rel = Tolerance(rel=0.1)
+    assert compare(742, 800, rel).verdict == REPRODUCED and compare(742, 420, rel).verdict == DIFFERS
+    assert compare(742, 420, Tolerance(abs=10, rel=0.5)).verdict == REPRODUCED  # either suffices
+    assert compare(94.74, None, tol).verdict == CANNOT and compare(94.74, math.nan, tol).verdict == CANNOT
+
+
+def test_claims_hold_or_not_at_every_point():
+    assert check_claim("at_least", [94.9, 95.0], 94).verdict == REPRODUCED
+    assert check_claim("at_least", [94.9, 93.9], 94).verdict == DIFFERS
+    assert check_claim("at_most", [1.0, 2.0], 2.0).verdict == REPRODUCED
+    assert check_claim("decreasing", [3, 2, 1]).verdict == REPRODUCED
+    assert check_claim("decreasing", [3, 3, 1]).verdict == DIFFERS
+    assert check_claim("increasing", [1, 2, math.nan]).verdict == CANNOT
+    with pytest.raises(ValueError):
+        check_claim("wiggly", [1, 2])
+
+
+def test_a_paper_definition_names_its_mistakes(tmp_path):
+    (tmp_path / "s.toml").write_text((ROOT / "experiments/new-aimd-utilization/table1.toml").read_text())
+    base = 'id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\nx = "flows[0].count"\nmeasure = "jain_index"\n'
+    cases = [(base + "publishd = 3\n", "items[0].publishd: unknown field"),
+             (base + 'published = { x = [2], value = [0.9] }\n', "items[0].tolerance: is missing"),
+             (base + 'published = { x = [2, 3], value = [0.9] }\n', "items[0].published: expected"),
+             (base, "items[0]: has neither published numbers nor a claim"),
+             (base.replace('sweep = "s.toml"', 'sweep = "none.toml"') + 'claim = { kind = "increasing" }\n', "items[0].sweep"),
+             ('id = "p"\ntitle = "t"\n', "paper: is missing")]
+    for text, message in cases:
+        (tmp_path / "paper.toml").write_text(text)
+        with pytest.raises(ScenarioError) as e:
+            load_paper(tmp_path)
+        assert message in str(e.value)
+
+
+def test_every_paper_definition_loads():
+    root = find_experiments(ROOT / "experiments")
+    names = available_papers(root)
+    assert "new-aimd-utilization" in names
+    for name in names:
+        paper = load_paper(root / name)
+        assert paper.items and all(i.cannot or i.published or i.claim for i in paper.items)
+
+
+def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--jobs", "2",
+                          "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "reproduced" in out.stdout and "cannot be reproduced" in out.stdout
+    page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
+    for published in ("94.74", "94.69", "94.6", "94.49"):
+        assert published in page
+    assert "Quick run" in page and page.count("data:image/png;base64,") == 4
+    assert (tmp_path / "r" / "index.html").is_file()
+    # The page renders in a real browser with every figure loaded.
+    from test_report import browse, chromium
+
+    seen = browse(tmp_path / "r" / "new-aimd-utilization" / "index.html", tmp_path, chromium())
+    assert len(seen["images"]) == 4 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
+    # Again: every run is in the store; nothing executes, the verdicts are the same.
+    again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
+                            "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
+    assert again.returncode == 0 and "nothing to run: all 8 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
+
+
+def test_an_unknown_paper_is_an_error_listing_the_known_ones(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd", "--experiments", str(ROOT / "experiments")],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "'new-aimd' is not a paper aimdlab can reproduce yet; expected one of new-aimd-utilization" in out.stderr
