@@ -1,107 +1,69 @@
 """GAIMD(0.31, 7/8) against TCP Reno on one bottleneck: gaimd.txt §4.1, Fig. 14 (DropTail) and
-Fig. 16 (RED), for n = 8 flows of each kind on the 15 Mbps / 50 ms link of §2.4.1.
+Fig. 16 (RED). Runs the sweep `friendliness.toml` (resuming from its store), then, for every
+run, prints the ratio of the two groups' mean sending rates, each group's loss rate measured
+as the paper does (window reductions / packets sent, §2.4.1), the ratio eq. (2) predicts (a) at
+one common loss rate — the premise of a TCP-friendly α — and (b) at each group's own measured
+loss rate, RTT and T0 = 1 s (our minimum RTO), and each group's rate CoV over 1 s samples.
 
-For every seed it prints the ratio of the two groups' mean sending rates, each group's loss
-rate measured as the paper does (window reductions / packets sent, §2.4.1), and the ratio that
-eq. (2) predicts (a) at one common loss rate — the premise of a TCP-friendly α — and (b) at each
-group's own measured loss rate, RTT and T0 = 1 s (our minimum RTO).
+    python experiments/gaimd/tcp_friendliness.py --quick        # 1 seed, 60 s runs
+    python experiments/gaimd/tcp_friendliness.py                # 5 seeds, 200 s
 
-    python experiments/gaimd/tcp_friendliness.py                  # DropTail, 1 ms send jitter
-    python experiments/gaimd/tcp_friendliness.py --queue red
-    python experiments/gaimd/tcp_friendliness.py --send-jitter 0s # no ns-2 `overhead_`
-
-Choices where the paper is silent (stated in the output too): 1000-byte segments (ns-2's
-default), 100 Mbps access links with one-way delays uniform in [0.5, 5) ms drawn per flow
-(the paper's "small random propagation delays"), starts uniform in [0, 2) s, a 125-packet
-bottleneck buffer (about half the bandwidth-delay product), 200 s runs of which the first
-20 s are not counted, NewReno recovery for both groups (the paper's flows are Reno-based).
+The set-up and every choice where the paper is silent are in friendliness.toml.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-import numpy as np
+import pyarrow.parquet as pq
 
-import aimdlab
-from aimdlab.sweep.executor import ordered_map
 from aimdlab.models import gaimd as model
+from aimdlab.sweep import load_experiment, run_sweep
 
-GAIMD = {"name": "gaimd", "beta": 0.875, "alpha": "tcp-friendly"}  # α = 0.3125 (eq. 7)
+HERE = Path(__file__).resolve().parent
 PARAMS = {"gaimd": (0.3125, 0.875), "reno": (1.0, 0.5)}
+PKT_BITS = 1040 * 8
 
 
-def scenario(seed: int, queue: str = "droptail", send_jitter: str = "1ms", n: int = 8, sack: bool = False) -> dict:
-    """n Reno + n GAIMD(0.31, 7/8) bulk flows on the §2.4.1 dumbbell."""
-    rng = np.random.default_rng(seed)
-    q = {"kind": queue, "limit": "125pkt"}
-    if queue == "red":
-        q["auto"] = True
-    flows = [
-        {"name": "reno" if i < n else "gaimd", "cc": "reno" if i < n else GAIMD, "start_jitter": "2s",
-         "access": {"delay": f"{rng.uniform(0.5, 5):.3f}ms"}}
-        for i in range(2 * n)
-    ]
-    return {
-        "name": f"gaimd-vs-reno-{queue}", "duration": "200s", "warmup": "20s", "seed": seed, "sample_interval": "1s",
-        "topology": {"dumbbell": {
-            "bottleneck": {"rate": "15Mbps", "delay": "50ms", "queue": q},
-            "access": {"rate": "100Mbps", "delay": "1ms", "queue": {"limit": "1000pkt"}},
-        }},
-        "tcp": {"mss": "1000B", "sack": sack, "send_jitter": send_jitter},
-        "flows": flows,
-    }
-
-
-def measure(result: aimdlab.Result) -> dict:
-    """Per group: mean sending rate (bit/s), loss rate as window reductions / packets sent,
-    mean RTT (s), the rate eq. (2) predicts at those, and the rate CoV over 1 s samples."""
-    f = result.flows.to_pandas()
-    ts = result.timeseries.to_pandas()
-    ts = ts[ts["time_s"] > result.summary["warmup_s"]]
+def rate_cov(run_dir: Path, warmup_s: float) -> dict:
+    """Per group: the mean over its flows of the sending rate's coefficient of variation over
+    the 1 s samples after the warm-up."""
+    ts = pq.read_table(run_dir / "timeseries.parquet").to_pandas()
+    flows = pq.read_table(run_dir / "flows.parquet").to_pandas()
+    ts = ts[ts["time_s"] > warmup_s]
     cov = ts.groupby("flow")["send_rate_bps"].agg(lambda x: x.std() / x.mean())
-    pkt_bits = 1040 * 8
-    out = {}
-    for group, (alpha, beta) in PARAMS.items():
-        g = f[f["group_name"] == group]
-        # The engine's loss events (window reductions) over the group (no ECN here).
-        p = float(g["loss_events"].sum() / g["data_pkts_sent"].sum())
-        rtt_s = float(g["rtt_mean_ms"].mean()) / 1e3
-        out[group] = {
-            "rate_bps": float(g["send_rate_bps"].mean()),
-            "p": p,
-            "rtt_s": rtt_s,
-            "predicted_bps": float(model.sending_rate(alpha, beta, p, rtt_s, 1.0)) * pkt_bits,
-            "cov": float(cov[g["flow"]].mean()),
-        }
-    return out
-
-
-def _run(args):
-    seed, kwargs = args
-    return seed, measure(aimdlab.run(scenario(seed, **kwargs)))
+    return {g: float(cov[flows.loc[flows["group_name"] == g, "flow"]].mean()) for g in PARAMS}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--queue", choices=["droptail", "red"], default="droptail")
-    ap.add_argument("--send-jitter", default="1ms", help="ns-2 overhead_: random delay per data packet (default 1ms)")
-    ap.add_argument("--sack", action="store_true", help="SACK recovery instead of NewReno for both groups")
-    ap.add_argument("--seeds", type=int, default=5)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--quick", action="store_true", help="the sweep's [quick] table: 1 seed, 60 s")
+    ap.add_argument("--jobs", type=int, default=None, help="parallel runs (default: one per core)")
+    ap.add_argument("--out", default=None, help="the sweep's folder (default: results/sweeps/gaimd-friendliness[-quick])")
     a = ap.parse_args()
-    kwargs = {"queue": a.queue, "send_jitter": a.send_jitter, "sack": a.sack}
-    print(f"8 Reno + 8 GAIMD(0.3125, 0.875), 15 Mbps / 50 ms, {a.queue} 125 pkt, send jitter {a.send_jitter}, "
-          f"{'SACK' if a.sack else 'NewReno'}; 200 s, first 20 s not counted")
-    print("seed  rate G/R  p_G %   p_R %   eq2@common-p  eq2@own-p  pred/meas G  pred/meas R  CoV G  CoV R")
-    for seed, m in ordered_map(_run, [(s, kwargs) for s in range(1, a.seeds + 1)], jobs=a.jobs):
+    exp = load_experiment(HERE / "friendliness.toml", quick=a.quick)
+    out = Path(a.out or f"results/sweeps/{exp.name}{'-quick' if a.quick else ''}")
+    sweep = run_sweep(exp, out, jobs=a.jobs)
+    warmup_s = 20.0
+    cat = sweep.catalog.to_pandas()
+    print(f"{exp.description}\nresults: {out}")
+    print("queue     seed  rate G/R  p_G %   p_R %   eq2@common-p  eq2@own-p  pred/meas G  pred/meas R  CoV G  CoV R")
+    for _, row in cat[cat["status"] == "ok"].iterrows():
+        m = {}
+        for g, (alpha, beta) in PARAMS.items():
+            p = row[f"groups.{g}.loss_events.sum"] / row[f"groups.{g}.data_pkts_sent.sum"]
+            rtt_s = row[f"groups.{g}.rtt_mean_ms.mean"] / 1e3
+            m[g] = {"rate": row[f"groups.{g}.send_rate_bps.mean"], "p": p, "rtt_s": rtt_s,
+                    "pred": float(model.sending_rate(alpha, beta, p, rtt_s, 1.0)) * PKT_BITS}
+        cov = rate_cov(sweep.run_dir(row["run_id"]), warmup_s)
         g, r = m["gaimd"], m["reno"]
-        p_common = (g["p"] + r["p"]) / 2
-        common = float(model.normalized_rate(0.3125, 0.875, p_common, 1.0, 1.0 / ((g["rtt_s"] + r["rtt_s"]) / 2)))
-        print(f"{seed:4d}  {g['rate_bps'] / r['rate_bps']:8.2f}  {g['p'] * 100:5.2f}  {r['p'] * 100:6.2f}  "
-              f"{common:12.2f}  {g['predicted_bps'] / r['predicted_bps']:9.2f}  "
-              f"{g['predicted_bps'] / g['rate_bps']:11.2f}  {r['predicted_bps'] / r['rate_bps']:11.2f}  "
-              f"{g['cov']:5.2f}  {r['cov']:5.2f}")
+        common = float(model.normalized_rate(0.3125, 0.875, (g["p"] + r["p"]) / 2, 1.0, 1.0 / ((g["rtt_s"] + r["rtt_s"]) / 2)))
+        queue = str(row["topology.dumbbell.bottleneck.queue"])
+        kind = "red" if "red" in queue else "droptail"
+        print(f"{kind:8s}  {row['seed']:4d}  {g['rate'] / r['rate']:8.2f}  {g['p'] * 100:5.2f}  {r['p'] * 100:6.2f}  "
+              f"{common:12.2f}  {g['pred'] / r['pred']:9.2f}  {g['pred'] / g['rate']:11.2f}  {r['pred'] / r['rate']:11.2f}  "
+              f"{cov['gaimd']:5.2f}  {cov['reno']:5.2f}")
 
 
 if __name__ == "__main__":
