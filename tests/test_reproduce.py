@@ -38,6 +38,8 @@ def test_claims_hold_or_not_at_every_point():
     assert check_claim("decreasing", [3, 2, 1]).verdict == REPRODUCED
     assert check_claim("decreasing", [3, 3, 1]).verdict == DIFFERS
     assert check_claim("increasing", [1, 2, math.nan]).verdict == CANNOT
+    assert check_claim("flat", [118.9, 119.0, 119.3], 0.01).verdict == REPRODUCED
+    assert check_claim("flat", [100, 110], 0.05).verdict == DIFFERS
     with pytest.raises(ValueError):
         check_claim("wiggly", [1, 2])
 
@@ -61,7 +63,7 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
 def test_every_paper_definition_loads():
     root = find_experiments(ROOT / "experiments")
     names = available_papers(root)
-    assert "new-aimd-utilization" in names
+    assert {"new-aimd-utilization", "mr-aimd"} <= set(names)
     for name in names:
         paper = load_paper(root / name)
         assert paper.items and all(i.cannot or i.published or i.claim for i in paper.items)
@@ -91,4 +93,19 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
 def test_an_unknown_paper_is_an_error_listing_the_known_ones(tmp_path):
     out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd", "--experiments", str(ROOT / "experiments")],
                          capture_output=True, text=True)
-    assert out.returncode == 1 and "'new-aimd' is not a paper aimdlab can reproduce yet; expected one of new-aimd-utilization" in out.stderr
+    assert out.returncode == 1 and "'new-aimd' is not a paper aimdlab can reproduce yet; expected one of mr-aimd, new-aimd-utilization" in out.stderr
+
+
+def test_items_select_rows_by_an_axis_or_a_field_of_a_linked_axis(tmp_path):
+    from aimdlab.reproduce import reproduce_paper
+
+    paper = load_paper(ROOT / "experiments" / "mr-aimd")
+    result = reproduce_paper(paper, tmp_path / "mr", quick=True, jobs=2)
+    by_id = {r.item.id: r for r in result.items}
+    # The sweep crosses a (5 values) x flows (2) x wired/wireless (a linked axis of 4 fields);
+    # each item keeps one flow count and one of the two cases, along a.
+    assert by_id["wired-goodput-2"].x == [0.5, 1.0, 1.5, 2.0, 5.0]
+    assert by_id["wireless-goodput-4"].x == [0.5, 1.0, 1.5, 2.0, 5.0]
+    wired, wireless = by_id["wired-goodput-2"].mean, by_id["wireless-goodput-2"].mean
+    assert all(w > 5 * v for w, v in zip(wired, wireless)), "the lossy 10 Mbit/s case is the slow one here"
+    assert len(by_id["wired-retx-4"].points) == 4

@@ -89,13 +89,16 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
         return res
     agg = open_sweep(store).aggregate.to_pandas()
     for axis, value in item.select.items():
-        agg = agg[[same_x(v, value) for v in agg[axis]]]
+        agg = agg[[same_x(v, value) for v in _axis_values(agg, axis)]]
     # Column by column: a pandas row would turn the axis's integers into floats.
     res.x = [v.item() if hasattr(v, "item") else v for v in agg[item.x]]
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
     res.runs = [int(v) for v in agg["runs_ok"]]
+    if all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in res.x):
+        order = sorted(range(len(res.x)), key=lambda i: res.x[i])  # along the x axis, for trends and figures
+        res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
     outcomes: List[Verdict] = []
     if item.published:
         for px, pv in zip(item.published_x, item.published):
@@ -110,6 +113,19 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
         outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold")))
     res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     return res
+
+
+def _axis_values(agg, field: str) -> List[Any]:
+    """The values of `field` in the aggregate's rows: an axis's column, or the element of a
+    linked axis ("a, b, c") that sets that field (its column holds the values as JSON)."""
+    if field in agg.columns:
+        return list(agg[field])
+    for column in agg.columns:
+        paths = [p.strip() for p in str(column).split(",")]
+        if len(paths) > 1 and field in paths:
+            k = paths.index(field)
+            return [json.loads(v)[k] for v in agg[column]]
+    raise KeyError(f"select: {field!r} is not an axis of the sweep, nor a field of a linked axis")
 
 
 def _worst(verdicts) -> str:

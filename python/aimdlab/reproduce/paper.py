@@ -21,7 +21,7 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     cause = "why aimdlab differs, when it does"
 
     [[items]]                                   # a qualitative claim over the same points
-    claim = { kind = "at_least", threshold = 94 }   # at_least, at_most, increasing, decreasing
+    claim = { kind = "at_least", threshold = 94 }   # at_least, at_most, flat, increasing, decreasing
 
     [[items]]                                   # what cannot be reproduced, and why
     cannot = "The figures are images; their values are not in the available text."

@@ -6,7 +6,8 @@ by the gap reported. A claim that needs data the paper does not give (a figure a
 as an image, a model with no primary definition) *cannot be reproduced*, with the reason.
 
 A qualitative claim is a predicate over aimdlab's means across a figure's points: `at_least`
-/ `at_most` a value at every point, `increasing` / `decreasing` along the x axis.
+/ `at_most` a value at every point, `flat` (the spread at most a fraction of the mean),
+`increasing` / `decreasing` along the x axis.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def compare(published: float, measured: Optional[float], tolerance: Tolerance) -
 
 def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None) -> Verdict:
     """A qualitative claim over aimdlab's means along a figure's x axis (in x order):
-    `at_least` / `at_most` `threshold` everywhere, or `increasing` / `decreasing`."""
+    `at_least` / `at_most` `threshold` everywhere, `flat` (max - min at most `threshold` of the
+    mean), or `increasing` / `decreasing`."""
     xs = [float(v) for v in values]
     if not xs or not all(math.isfinite(v) for v in xs):
         return Verdict(CANNOT, detail="no aimdlab value at some point: its runs did not complete")
@@ -80,8 +82,15 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         ok = all(v >= threshold for v in xs) if kind == "at_least" else all(v <= threshold for v in xs)
         worst = min(xs) if kind == "at_least" else max(xs)
         return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} is {worst:.6g}")
+    if kind == "flat":
+        if threshold is None:
+            raise ValueError("claim flat needs a threshold (the largest spread, a fraction of the mean)")
+        mean = sum(xs) / len(xs)
+        spread = (max(xs) - min(xs)) / abs(mean) if mean else math.inf
+        return Verdict(REPRODUCED if spread <= threshold else DIFFERS,
+                       detail=f"flat within {100 * threshold:g} %: aimdlab's spread is {100 * spread:.3g} % of its mean")
     if kind in ("increasing", "decreasing"):
         steps = [b - a for a, b in zip(xs, xs[1:])]
         ok = all(s > 0 for s in steps) if kind == "increasing" else all(s < 0 for s in steps)
         return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind}: aimdlab's values {', '.join(f'{v:.4g}' for v in xs)}")
-    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, increasing, decreasing')
+    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, flat, increasing, decreasing')
