@@ -91,7 +91,7 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
     for axis, value in item.select.items():
         agg = agg[[same_x(v, value) for v in _axis_values(agg, axis)]]
     # Column by column: a pandas row would turn the axis's integers into floats.
-    res.x = [v.item() if hasattr(v, "item") else v for v in agg[item.x]]
+    res.x = [v.item() if hasattr(v, "item") else v for v in _axis_values(agg, item.x)]
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]

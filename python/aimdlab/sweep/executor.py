@@ -39,6 +39,9 @@ def measure(name: str, summary: Dict[str, Any], flows) -> float:
     finite value)."""
     from .experiment import is_table_measure
 
+    if " / " in name:
+        top, bottom = (measure(part.strip(), summary, flows) for part in name.split(" / ", 1))
+        return top / bottom if bottom != 0 else math.nan
     parts = name.split(".")
     if is_table_measure(name):
         if parts[0] == "groups":

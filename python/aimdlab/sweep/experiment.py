@@ -25,7 +25,8 @@ lists them, its values are lists with one element per field
 (`"flows[0].cc, tcp.ecn" = [["reno", true], ["reno", false], ["mr_aimd", true]]`). A measure is a summary field
 (`bottleneck.utilization`, `goodput_total_bps`), a statistic of a flows-table column over all
 flows (`flows.goodput_bps.mean`) or over one flow group by name
-(`groups.gaimd.loss_event_rate.mean`); statistics: mean, median, min, max, sum, std.
+(`groups.gaimd.loss_event_rate.mean`); statistics: mean, median, min, max, sum, std. A measure
+may also be the ratio of two: `groups.gaimd.send_rate_bps.mean / groups.tcp.send_rate_bps.mean`.
 
 Every mistake is an error naming the field: an unknown key, an empty axis, a range that does
 not parse, an axis over a scenario field that does not exist (each point is validated by the
@@ -276,9 +277,11 @@ def _measure_error(where: str, m: str, why: str) -> ScenarioError:
 
 
 def is_table_measure(name: str) -> bool:
-    """Whether measure `name` is a statistic over flows (`flows.COLUMN.STAT`,
-    `groups.GROUP.COLUMN.STAT`) rather than a summary field (`flows` alone is the summary's
-    flow count)."""
+    """Whether measure `name` reads the flows table: a statistic over flows
+    (`flows.COLUMN.STAT`, `groups.GROUP.COLUMN.STAT`; `flows` alone is the summary's flow
+    count), or a ratio with such a side."""
+    if " / " in name:
+        return any(is_table_measure(p.strip()) for p in name.split(" / "))
     parts = name.split(".")
     return parts[0] in ("flows", "groups") and len(parts) > 1
 
@@ -286,36 +289,44 @@ def is_table_measure(name: str) -> bool:
 def check_measures(measures: Sequence[str], summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str]) -> None:
     """Checks each measure against a run's summary, flows-table columns and group names;
     raises `ScenarioError` naming the measure."""
-    for i, m in enumerate(measures):
+    for i, whole in enumerate(measures):
         where = f"measures[{i}]"
-        parts = m.split(".")
-        if is_table_measure(m):
-            if parts[0] == "groups":
-                if len(parts) != 4:
-                    raise _measure_error(where, m, "is not groups.GROUP.COLUMN.STAT, e.g. groups.reno.goodput_bps.mean")
-                if parts[1] not in groups:
-                    raise _measure_error(where, m, f"names no flow group; the groups are {', '.join(map(repr, groups))}")
-                column, stat = parts[2], parts[3]
-            else:
-                if len(parts) != 3:
-                    raise _measure_error(where, m, "is not flows.COLUMN.STAT, e.g. flows.goodput_bps.mean")
-                column, stat = parts[1], parts[2]
-            if column not in flow_columns:
-                raise _measure_error(where, m, f"names no column of the flows table ({column!r}); `aimdlab columns flows` lists them")
-            if stat not in STATS:
-                raise _measure_error(where, m, f"takes the statistic {stat!r}; expected one of {', '.join(STATS)}")
-            continue
-        if not summary:
-            continue  # no probe summary to check against
-        node: Any = summary
-        for p in parts:
-            if not isinstance(node, dict) or p not in node:
-                keys = sorted(k for k, v in summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
-                raise _measure_error(where, m, f"is not a number of the run summary; summary fields include {', '.join(keys)}, "
-                                               "bottleneck.utilization, ...; or flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT")
-            node = node[p]
-        if isinstance(node, bool) or not isinstance(node, (int, float, type(None))):
-            raise _measure_error(where, m, "is not a number of the run summary")
+        if whole.count(" / ") > 1:
+            raise _measure_error(where, whole, "divides more than once; a measure is NAME or NAME / NAME")
+        for m in (p.strip() for p in whole.split(" / ")):
+            _check_one_measure(where, m, summary, flow_columns, groups)
+
+
+def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str]) -> None:
+    """`check_measures` for one measure (one side of a ratio)."""
+    parts = m.split(".")
+    if is_table_measure(m):
+        if parts[0] == "groups":
+            if len(parts) != 4:
+                raise _measure_error(where, m, "is not groups.GROUP.COLUMN.STAT, e.g. groups.reno.goodput_bps.mean")
+            if parts[1] not in groups:
+                raise _measure_error(where, m, f"names no flow group; the groups are {', '.join(map(repr, groups))}")
+            column, stat = parts[2], parts[3]
+        else:
+            if len(parts) != 3:
+                raise _measure_error(where, m, "is not flows.COLUMN.STAT, e.g. flows.goodput_bps.mean")
+            column, stat = parts[1], parts[2]
+        if column not in flow_columns:
+            raise _measure_error(where, m, f"names no column of the flows table ({column!r}); `aimdlab columns flows` lists them")
+        if stat not in STATS:
+            raise _measure_error(where, m, f"takes the statistic {stat!r}; expected one of {', '.join(STATS)}")
+        return
+    if not summary:
+        return  # no probe summary to check against
+    node: Any = summary
+    for p in parts:
+        if not isinstance(node, dict) or p not in node:
+            keys = sorted(k for k, v in summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
+            raise _measure_error(where, m, f"is not a number of the run summary; summary fields include {', '.join(keys)}, "
+                                           "bottleneck.utilization, ...; or flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT")
+        node = node[p]
+    if isinstance(node, bool) or not isinstance(node, (int, float, type(None))):
+        raise _measure_error(where, m, "is not a number of the run summary")
 
 
 def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: bool = False, source: Optional[str] = None) -> Experiment:
