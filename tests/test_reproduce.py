@@ -35,6 +35,11 @@ def test_claims_hold_or_not_at_every_point():
     assert check_claim("at_least", [94.9, 95.0], 94).verdict == REPRODUCED
     assert check_claim("at_least", [94.9, 93.9], 94).verdict == DIFFERS
     assert check_claim("at_most", [1.0, 2.0], 2.0).verdict == REPRODUCED
+    # A mean past the threshold differs; the detail says whether its whole 95 % interval is past it.
+    loose = check_claim("at_least", [0.85, 1.2], 1.0, lows=[-1.5, 1.1], highs=[3.2, 1.3])
+    tight = check_claim("at_least", [0.85, 1.2], 1.0, lows=[0.80, 1.1], highs=[0.90, 1.3])
+    assert loose.verdict == tight.verdict == DIFFERS
+    assert "(0 with the whole 95 % interval past it)" in loose.detail and "(1 with the whole" in tight.detail
     assert check_claim("decreasing", [3, 2, 1]).verdict == REPRODUCED
     assert check_claim("decreasing", [3, 3, 1]).verdict == DIFFERS
     assert check_claim("increasing", [1, 2, math.nan]).verdict == CANNOT

@@ -110,7 +110,7 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
                                 detail=f"{sum(p.verdict == REPRODUCED for p in res.points)} of {len(res.points)} points within "
                                        f"{item.tolerance.describe()}" + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")))
     if item.claim is not None:
-        outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold")))
+        outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
     res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     return res
 

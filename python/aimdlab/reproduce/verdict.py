@@ -6,7 +6,8 @@ by the gap reported. A claim that needs data the paper does not give (a figure a
 as an image, a model with no primary definition) *cannot be reproduced*, with the reason.
 
 A qualitative claim is a predicate over aimdlab's means across a figure's points: `at_least`
-/ `at_most` a value at every point, `flat` (the spread at most a fraction of the mean),
+/ `at_most` a value at every point (by the means; the detail says how many points against it
+have their whole 95 % confidence interval past the threshold, i.e. differ significantly), `flat` (the spread at most a fraction of the mean),
 `increasing` / `decreasing` along the x axis.
 """
 
@@ -69,7 +70,8 @@ def compare(published: float, measured: Optional[float], tolerance: Tolerance) -
     return Verdict(REPRODUCED if ok else DIFFERS, gap, rel, f"{measured:.6g} against {published:.6g} (tolerance {tolerance.describe()})")
 
 
-def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None) -> Verdict:
+def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None,
+                lows: Optional[Sequence[float]] = None, highs: Optional[Sequence[float]] = None) -> Verdict:
     """A qualitative claim over aimdlab's means along a figure's x axis (in x order):
     `at_least` / `at_most` `threshold` everywhere, `flat` (max - min at most `threshold` of the
     mean), or `increasing` / `decreasing`."""
@@ -79,9 +81,20 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
     if kind in ("at_least", "at_most"):
         if threshold is None:
             raise ValueError(f"claim {kind} needs a threshold")
-        ok = all(v >= threshold for v in xs) if kind == "at_least" else all(v <= threshold for v in xs)
+        # A point contradicts the claim when its mean lies on the wrong side of the threshold;
+        # the detail says how many of those are significant (the whole 95 % interval past it).
+        lo = [lows[i] if lows is not None and math.isfinite(lows[i]) else v for i, v in enumerate(xs)]
+        hi = [highs[i] if highs is not None and math.isfinite(highs[i]) else v for i, v in enumerate(xs)]
+        if kind == "at_least":
+            against = [i for i in range(len(xs)) if hi[i] < threshold]
+        else:
+            against = [i for i in range(len(xs)) if lo[i] > threshold]
         worst = min(xs) if kind == "at_least" else max(xs)
-        return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} is {worst:.6g}")
+        unsure = [i for i in range(len(xs)) if i not in against and ((xs[i] < threshold) if kind == "at_least" else (xs[i] > threshold))]
+        wrong = len(against) + len(unsure)
+        detail = (f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} mean is {worst:.6g}; "
+                  f"{wrong} of {len(xs)} points on the wrong side" + (f" ({len(against)} with the whole 95 % interval past it)" if wrong else ""))
+        return Verdict(REPRODUCED if not wrong else DIFFERS, detail=detail)
     if kind == "flat":
         if threshold is None:
             raise ValueError("claim flat needs a threshold (the largest spread, a fraction of the mean)")
