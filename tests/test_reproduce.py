@@ -68,7 +68,7 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
 def test_every_paper_definition_loads():
     root = find_experiments(ROOT / "experiments")
     names = available_papers(root)
-    assert {"new-aimd-utilization", "mr-aimd", "gaimd"} <= set(names)
+    assert {"new-aimd-utilization", "new-aimd-delay", "mr-aimd", "gaimd"} <= set(names)
     for name in names:
         paper = load_paper(root / name)
         assert paper.items and all(i.cannot or i.published or i.claim for i in paper.items)
@@ -115,3 +115,19 @@ def test_items_select_rows_by_an_axis_or_a_field_of_a_linked_axis(tmp_path):
     wired, wireless = by_id["wired-goodput-2"].mean, by_id["wireless-goodput-2"].mean
     assert all(w > 5 * v for w, v in zip(wired, wireless)), "the lossy 10 Mbit/s case is the slow one here"
     assert len(by_id["wired-retx-4"].points) == 4
+
+
+def test_a_baseline_item_divides_point_by_point(tmp_path):
+    from aimdlab import open_sweep
+    from aimdlab.reproduce import reproduce_paper
+
+    paper = load_paper(ROOT / "experiments" / "new-aimd-delay")
+    result = reproduce_paper(paper, tmp_path / "d", quick=True, jobs=2)
+    ratio = next(r for r in result.items if r.item.id == "twelve-percent")
+    agg = open_sweep(result.sweeps[str(paper.folder / "completion.toml")]).aggregate.to_pandas()
+    m = "flows.completion_time_s.max_mean"
+    for x, value in zip(ratio.x, ratio.mean):
+        new = agg[(agg["flows[0].count"] == x) & (agg["flows[0].cc"] == "new_aimd")][m].iloc[0]
+        reno = agg[(agg["flows[0].count"] == x) & (agg["flows[0].cc"] == "reno")][m].iloc[0]
+        assert value == new / reno
+    assert ratio.x == [1, 2, 3, 4, 5] and all(math.isnan(v) for v in ratio.low)

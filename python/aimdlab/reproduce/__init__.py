@@ -87,15 +87,22 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
     if item.cannot is not None or store is None:
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
-    agg = open_sweep(store).aggregate.to_pandas()
-    for axis, value in item.select.items():
-        agg = agg[[same_x(v, value) for v in _axis_values(agg, axis)]]
+    whole = open_sweep(store).aggregate.to_pandas()
+    agg = _rows(whole, item.select)
     # Column by column: a pandas row would turn the axis's integers into floats.
     res.x = [v.item() if hasattr(v, "item") else v for v in _axis_values(agg, item.x)]
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
     res.runs = [int(v) for v in agg["runs_ok"]]
+    if item.baseline is not None:
+        base = _rows(whole, {**item.select, **item.baseline})
+        base_x = [v.item() if hasattr(v, "item") else v for v in _axis_values(base, item.x)]
+        base_mean = [float(v) * item.scale for v in base[f"{item.measure}_mean"]]
+        for i, x in enumerate(res.x):
+            at = [j for j, bx in enumerate(base_x) if same_x(bx, x)]
+            res.mean[i] = res.mean[i] / base_mean[at[0]] if at and base_mean[at[0]] else math.nan
+            res.low[i] = res.high[i] = math.nan
     if all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in res.x):
         order = sorted(range(len(res.x)), key=lambda i: res.x[i])  # along the x axis, for trends and figures
         res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
@@ -113,6 +120,13 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
         outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
     res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     return res
+
+
+def _rows(agg, select: Dict[str, Any]):
+    """The aggregate's rows where each selected axis (or linked-axis field) has its value."""
+    for axis, value in select.items():
+        agg = agg[[same_x(v, value) for v in _axis_values(agg, axis)]]
+    return agg
 
 
 def _axis_values(agg, field: str) -> List[Any]:

@@ -26,7 +26,10 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     [[items]]                                   # what cannot be reproduced, and why
     cannot = "The figures are images; their values are not in the available text."
 
-`select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`.
+`select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
+`baseline = { "axis" = other }` divides each point by the point of the same x where those axes
+take the other values (a ratio between two configurations of the same sweep; its 95 % interval
+is then not given).
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ from .verdict import Tolerance
 __all__ = ["Item", "Paper", "load_paper", "find_experiments"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
-_ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select"}
+_ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
+              "baseline"}
 
 
 @dataclass
@@ -65,6 +69,9 @@ class Item:
     cannot: Optional[str] = None
     cause: str = ""
     select: Dict[str, Any] = field(default_factory=dict)
+    baseline: Optional[Dict[str, Any]] = None
+    """Rows to divide by, point by point: `select` with these axis values replaced (the item
+    is then a ratio against another configuration of the same sweep, e.g. New-AIMD over AIMD)."""
 
 
 @dataclass
@@ -111,7 +118,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             if not isinstance(d.get(k), str):
                 raise _err(path, f"{at}.{k}", "is missing or not text")
         item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
-                    select=d.get("select", {}))
+                    select=d.get("select", {}), baseline=d.get("baseline"))
         if item.cannot is None:
             for k in ("sweep", "x", "measure"):
                 if not isinstance(d.get(k), str):
