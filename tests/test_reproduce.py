@@ -31,6 +31,15 @@ def test_a_number_inside_its_tolerance_is_reproduced_and_outside_it_differs():
     assert compare(94.74, None, tol).verdict == CANNOT and compare(94.74, math.nan, tol).verdict == CANNOT
 
 
+def test_axis_values_match_whatever_way_the_catalog_stores_them():
+    from aimdlab.reproduce import same_x
+
+    assert same_x(2, 2.0) and same_x("10ms", "10ms") and not same_x(2, 3)
+    table = {"name": "tw", "decrease": 0.25}
+    stored = '{"name": "tw", "decrease": 0.25}'  # a table axis value, as the catalog keeps it
+    assert same_x(stored, table) and same_x(table, stored) and not same_x(stored, {"name": "reno"})
+
+
 def test_claims_hold_or_not_at_every_point():
     assert check_claim("at_least", [94.9, 95.0], 94).verdict == REPRODUCED
     assert check_claim("at_least", [94.9, 93.9], 94).verdict == DIFFERS
@@ -68,7 +77,7 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
 def test_every_paper_definition_loads():
     root = find_experiments(ROOT / "experiments")
     names = available_papers(root)
-    assert {"new-aimd-utilization", "new-aimd-delay", "mr-aimd", "gaimd"} <= set(names)
+    assert {"new-aimd-utilization", "new-aimd-delay", "mr-aimd", "gaimd", "dccp-tcp-like-tw"} <= set(names)
     for name in names:
         paper = load_paper(root / name)
         assert paper.items and all(i.cannot or i.published or i.claim for i in paper.items)

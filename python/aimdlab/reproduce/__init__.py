@@ -78,7 +78,8 @@ def same_x(a: Any, b: Any) -> bool:
     """Whether two axis values are the same point (2 and 2.0 are; "10ms" and "10ms" are)."""
     if isinstance(a, numbers.Real) and isinstance(b, numbers.Real) and not isinstance(a, bool) and not isinstance(b, bool):
         return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
-    return str(a) == str(b) or json.dumps(a) == str(b)
+    # A table or list value is stored in the catalog as its JSON text: compare either way.
+    return str(a) == str(b) or json.dumps(a) == str(b) or json.dumps(b) == str(a)
 
 
 def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
