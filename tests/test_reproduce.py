@@ -140,3 +140,14 @@ def test_a_baseline_item_divides_point_by_point(tmp_path):
         reno = agg[(agg["flows[0].count"] == x) & (agg["flows[0].cc"] == "reno")][m].iloc[0]
         assert value == new / reno
     assert ratio.x == [1, 2, 3, 4, 5] and all(math.isnan(v) for v in ratio.low)
+
+
+def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
+    from aimdlab.reproduce import evaluate, reproduce_paper
+
+    paper = load_paper(ROOT / "experiments" / "new-aimd-utilization")
+    result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
+    item = next(i for i in paper.items if i.id == "claim-above-94")
+    item.select = {"flows[0].count": 9}
+    verdict = evaluate(item, next(iter(result.sweeps.values()))).verdict
+    assert verdict.verdict == CANNOT and "no point where {'flows[0].count': 9} (a --quick run has fewer points)" in verdict.detail

@@ -88,8 +88,13 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
     if item.cannot is not None or store is None:
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
-    whole = open_sweep(store).aggregate.to_pandas()
+    sweep = open_sweep(store)
+    whole = sweep.aggregate.to_pandas()
     agg = _rows(whole, item.select)
+    if agg.empty:
+        quick = " (a --quick run has fewer points)" if sweep.experiment.get("quick") else ""
+        res.verdict = Verdict(CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
+        return res
     # Column by column: a pandas row would turn the axis's integers into floats.
     res.x = [v.item() if hasattr(v, "item") else v for v in _axis_values(agg, item.x)]
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
