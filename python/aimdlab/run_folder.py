@@ -57,7 +57,8 @@ def _umask() -> int:
     return mask
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process `pid` exists (one of another user counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -145,7 +146,7 @@ class RunFolder:
         for prefix in (f".{self.out.name}.partial-", f".{self.out.name}.old-"):
             for p in self._parent.glob(prefix + "*"):
                 pid = p.name[len(prefix):].split("-", 1)[0]
-                if pid.isdigit() and (int(pid) == os.getpid() or not _pid_alive(int(pid))):
+                if pid.isdigit() and (int(pid) == os.getpid() or not pid_alive(int(pid))):
                     shutil.rmtree(p, ignore_errors=True)
 
     def commit(self) -> Path:

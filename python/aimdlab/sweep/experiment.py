@@ -329,6 +329,16 @@ def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns
         raise _measure_error(where, m, "is not a number of the run summary")
 
 
+def _apply_set(scenario: Dict[str, Any], sets: Any, where: str) -> Dict[str, Any]:
+    """`scenario` with the fields of a `set` table (at `where`) set; errors name the field."""
+    if not isinstance(sets, dict):
+        raise ScenarioError(f"{where}: expected a table of field path = value")
+    try:
+        return set_fields(scenario, {k: plain(v, f"{where}.{k}") for k, v in sets.items()})
+    except ScenarioError as e:
+        raise ScenarioError(f"{where}.{e}") from None
+
+
 def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: bool = False, source: Optional[str] = None) -> Experiment:
     """Builds and validates an `Experiment` from an experiment table (`base_dir`: where a
     relative scenario path is looked up). Every point's scenario is validated by the engine;
@@ -358,13 +368,7 @@ def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: boo
     else:
         raise ScenarioError(f"scenario: {base!r} is not a file name or a table")
     scenario = plain(scenario, "scenario")
-    sets = data.get("set", {})
-    if not isinstance(sets, dict):
-        raise ScenarioError("set: expected a table of field path = value")
-    try:
-        scenario = set_fields(scenario, {k: plain(v, f"set.{k}") for k, v in sets.items()})
-    except ScenarioError as e:
-        raise ScenarioError(f"set.{e}") from None
+    scenario = _apply_set(scenario, data.get("set", {}), "set")
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
             raise ScenarioError(f"{key}: {data[key]!r} is not text")
@@ -386,13 +390,7 @@ def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: boo
             raise ScenarioError(f"quick.{key}: unknown field; expected one of {', '.join(sorted(_QUICK_KEYS))}")
     if quick:
         seeds = _seeds(q.get("seeds", 1), "quick.seeds")
-        sets = q.get("set", {})
-        if not isinstance(sets, dict):
-            raise ScenarioError("quick.set: expected a table of field path = value")
-        try:
-            scenario = set_fields(scenario, {k: plain(v, f"quick.set.{k}") for k, v in sets.items()})
-        except ScenarioError as e:
-            raise ScenarioError(f"quick.set.{e}") from None
+        scenario = _apply_set(scenario, q.get("set", {}), "quick.set")
         axes.update(_axes(q.get("axes", {}), "quick.axes"))
     if combine == "zip" and len({len(v) for v in axes.values()}) > 1:
         lengths = ", ".join(f"{k} {len(v)}" for k, v in axes.items())

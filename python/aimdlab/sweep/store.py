@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..result import write_atomic
+from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields, is_table_measure
 from .executor import measure
 from .stats import mean_std_ci95
@@ -57,16 +58,6 @@ def run_id(scenario: Dict[str, Any], engine: str) -> str:
     included) and the engine version."""
     text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n" + engine
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Store:
@@ -105,7 +96,7 @@ class Store:
                 pid = int(p.name.rsplit("-", 2)[-2])
             except (ValueError, IndexError):
                 pid = -1
-            if pid == os.getpid() or not _pid_alive(pid):
+            if pid == os.getpid() or not pid_alive(pid):
                 shutil.rmtree(p, ignore_errors=True)
 
     def done(self) -> set:
