@@ -7,7 +7,7 @@ import html
 import math
 from typing import Any, Callable, Dict, Optional, Sequence
 
-__all__ = ["CSS", "esc", "num", "table"]
+__all__ = ["CSS", "esc", "num", "page", "table"]
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
@@ -55,3 +55,8 @@ def table(df, columns: Sequence[str], formats: Optional[Dict[str, Callable[[Any]
     return f"<div class='scroll'><table><tr>{head}</tr>{''.join(rows)}</table></div>{more}"
 
 
+def page(title: str, body: str, command: str, css: str = "") -> str:
+    """A whole HTML page: `title` (suffixed with the aimdlab `command` that wrote it), the
+    style (`CSS` plus `css`), `body` and a footer naming the command."""
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{esc(title)} — aimdlab {command}</title>"
+            f"<style>{CSS}{css}</style></head><body>{body}<p class='muted'>Written by aimdlab {command}.</p></body></html>\n")

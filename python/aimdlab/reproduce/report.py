@@ -4,14 +4,15 @@ the likely cause where they differ) and an index of the papers."""
 
 from __future__ import annotations
 
-import html
 import math
 from pathlib import Path
 from typing import List
 
-from ..html_parts import CSS
+from ..html_parts import esc as _e
+from ..html_parts import num as _fmt
+from ..html_parts import page
 from ..result import write_atomic
-from ..sweep.report import axis_numbers, png_data_uri
+from ..sweep.report import axis_numbers, ci_yerr, png_data_uri, set_x_ticks
 from . import CANNOT, DIFFERS, REPRODUCED, ItemResult, PaperResult, same_x
 
 __all__ = ["write_paper_report", "write_index"]
@@ -20,17 +21,9 @@ _BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", CANNOT: "#666"}
 _EXTRA_CSS = ".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em; font-size: 0.85em; white-space: nowrap; }"
 
 
-def _e(x) -> str:
-    return html.escape(str(x))
-
-
 def badge(verdict: str) -> str:
     """A verdict as a coloured label."""
     return f"<span class='badge' style='background:{_BADGE.get(verdict, '#666')}'>{_e(verdict)}</span>"
-
-
-def _fmt(x: float) -> str:
-    return "—" if x is None or not math.isfinite(x) else f"{x:.4g}"
 
 
 def item_figure(r: ItemResult) -> str:
@@ -42,9 +35,7 @@ def item_figure(r: ItemResult) -> str:
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
     xs, unit = axis_numbers(r.x)
     pos = xs if xs is not None else list(range(len(r.x)))
-    yerr = [[m - lo if math.isfinite(lo) else 0 for m, lo in zip(r.mean, r.low)],
-            [hi - m if math.isfinite(hi) else 0 for m, hi in zip(r.mean, r.high)]]
-    ax.errorbar(pos, r.mean, yerr=yerr, marker="o", ms=4, capsize=3, lw=1.4, label="aimdlab (mean, 95 % CI)")
+    ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label="aimdlab (mean, 95 % CI)")
     if r.item.published:
         pxs, _ = axis_numbers(r.item.published_x)
         ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
@@ -52,12 +43,7 @@ def item_figure(r: ItemResult) -> str:
         ax.plot(ppos, r.item.published, "x", ms=8, mew=2, color="tab:red", label="paper")
     if r.item.claim and r.item.claim.get("threshold") is not None:
         ax.axhline(r.item.claim["threshold"], ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {r.item.claim['threshold']:g}")
-    if xs is None:
-        ax.set_xticks(pos, [str(x) for x in r.x])
-    elif all(float(x).is_integer() for x in xs):
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    set_x_ticks(ax, xs, r.x)
     ax.set_xlabel(r.item.x + (f" ({unit})" if unit else ""))
     ax.set_ylabel(r.item.label or r.item.measure)
     ax.grid(alpha=0.3)
@@ -90,11 +76,6 @@ def _item_section(r: ItemResult) -> str:
     return "".join(parts)
 
 
-def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{_e(title)} — aimdlab reproduce</title>"
-            f"<style>{CSS}{_EXTRA_CSS}</style></head><body>{body}<p class='muted'>Written by aimdlab reproduce.</p></body></html>\n")
-
-
 def write_paper_report(result: PaperResult, out: Path) -> Path:
     """Writes `out/index.html`, the paper's page; returns its path."""
     p = result.paper
@@ -112,7 +93,7 @@ def write_paper_report(result: PaperResult, out: Path) -> Path:
             + ", ".join(f"<a href='{_e(Path(s).relative_to(out).as_posix())}/report.html'>{_e(Path(s).name)}</a>" for s in result.sweeps.values()) + "</p>"]
     body = "".join(head) + "".join(_item_section(r) for r in result.items)
     path = out / "index.html"
-    write_atomic(path, _page(p.title, body).encode("utf-8"))
+    write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))
     return path
 
 
@@ -126,5 +107,5 @@ def write_index(results: List[PaperResult], out: Path) -> Path:
     body = ("<h1>aimdlab: reproductions</h1><table><tr><th class='text'>paper</th><th>reproduced</th><th>differs</th>"
             "<th>cannot be reproduced</th></tr>" + "".join(rows) + "</table>")
     path = out / "index.html"
-    write_atomic(path, _page("reproductions", body).encode("utf-8"))
+    write_atomic(path, page("reproductions", body, "reproduce", _EXTRA_CSS).encode("utf-8"))
     return path

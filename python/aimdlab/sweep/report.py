@@ -18,9 +18,9 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from ..html_parts import CSS as _CSS
 from ..html_parts import esc as _e
 from ..html_parts import num as _num
+from ..html_parts import page
 from ..html_parts import table as _table
 
 __all__ = ["ReportError", "write_report", "sweep_html"]
@@ -64,6 +64,17 @@ def axis_numbers(values: Sequence[Any]) -> Tuple[Optional[List[float]], str]:
     return out, units.pop()
 
 
+def set_x_ticks(ax, numbers: Optional[List[float]], values: Sequence[Any]) -> None:
+    """Ticks for an axis: `values` as labels at positions 0, 1, ... when they are not numbers
+    (`numbers` is None), whole-number ticks when every number is whole."""
+    if numbers is None:
+        ax.set_xticks(range(len(values)), [str(v) for v in values])
+    elif all(float(x).is_integer() for x in numbers):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def measure_figure(agg, axes: List[str], measure: str):
     """Mean of `measure` against the first axis with 95 % CI error bars, one line per
     combination of the other axes' values (a single point without axes)."""
@@ -73,7 +84,7 @@ def measure_figure(agg, axes: List[str], measure: str):
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
     mean, lo, hi = agg[f"{measure}_mean"], agg[f"{measure}_ci95_low"], agg[f"{measure}_ci95_high"]
     if not axes:
-        ax.errorbar([0], mean, yerr=_yerr(mean, lo, hi), fmt="o", capsize=4)
+        ax.errorbar([0], mean, yerr=ci_yerr(mean, lo, hi), fmt="o", capsize=4)
         ax.set_xticks([0], ["all runs"])
     else:
         first, rest = axes[0], axes[1:]
@@ -88,13 +99,8 @@ def measure_figure(agg, axes: List[str], measure: str):
                 x = [categories.index(v) for v in rows[first]]
             label = ", ".join(f"{_short(a)} = {v}" for a, v in zip(rest, key)) if rest else None
             m, l, h = rows[f"{measure}_mean"], rows[f"{measure}_ci95_low"], rows[f"{measure}_ci95_high"]
-            ax.errorbar(x, m, yerr=_yerr(m, l, h), marker="o", ms=4, capsize=3, lw=1.2, label=label)
-        if xs_all is None:
-            ax.set_xticks(range(len(categories)), [str(c) for c in categories])
-        elif all(float(x).is_integer() for x in xs_all):
-            from matplotlib.ticker import MaxNLocator
-
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.errorbar(x, m, yerr=ci_yerr(m, l, h), marker="o", ms=4, capsize=3, lw=1.2, label=label)
+        set_x_ticks(ax, xs_all, categories)
         ax.set_xlabel(f"{first}" + (f" ({unit})" if unit else ""))
         if rest:
             ax.legend(fontsize=7, loc="best")
@@ -108,7 +114,8 @@ def _short(path: str) -> str:
     return path.rsplit(".", 1)[-1] if len(path) > 24 else path
 
 
-def _yerr(mean, lo, hi):
+def ci_yerr(mean, lo, hi):
+    """matplotlib's `yerr` for means with 95 % interval bounds (no bar where a bound is NaN)."""
     import numpy as np
 
     mean, lo, hi = (np.asarray(v, dtype=float) for v in (mean, lo, hi))
@@ -168,7 +175,7 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
     parts.append(_table(cat, ["run_id", *axes, "seed", "status", "engine_wall_s", *measures], {"run_id": link}))
     parts.append("<h2>Base scenario</h2><details><summary>scenario (JSON)</summary><pre>"
                  + _e(json.dumps(exp["scenario"], indent=1)) + "</pre></details>")
-    return _page(exp["name"], "".join(parts))
+    return page(exp["name"], "".join(parts), "report")
 
 
 def run_html(folder: Path, figure_uri: Optional[str]) -> str:
@@ -187,12 +194,7 @@ def run_html(folder: Path, figure_uri: Optional[str]) -> str:
         cols = [c for c in ("link", "utilization", "tx_pkts", "drops", "queue_mean_pkts", "queue_max_pkts", "qdelay_mean_ms") if c in links]
         parts.append("<h2>Links</h2>" + _table(links, cols))
     parts.append("<h2>Scenario</h2><details><summary>scenario (JSON)</summary><pre>" + _e(json.dumps(r.scenario, indent=1)) + "</pre></details>")
-    return _page(r.summary.get("name") or folder.name, "".join(parts))
-
-
-def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{_e(title)} — aimdlab report</title>"
-            f"<style>{_CSS}</style></head><body>{body}<p class='muted'>Written by aimdlab report.</p></body></html>\n")
+    return page(r.summary.get("name") or folder.name, "".join(parts), "report")
 
 
 def _draw_overview(args: Tuple[str, str]) -> str:
