@@ -312,6 +312,21 @@ def schema(experiment: bool) -> None:
     click.echo(_core.schema())
 
 
+def _dask_options(command):
+    """`--dask` and `--scheduler`, the executor choices every command that runs many
+    scenarios takes (with `--jobs`, whose range is the command's own)."""
+    command = click.option("--scheduler", metavar="ADDRESS", default=None,
+                           help="Run on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT).")(command)
+    return click.option("--dask", "use_dask", is_flag=True,
+                        help="Run on a Dask LocalCluster of --jobs workers (pip install 'aimdlab[dask]').")(command)
+
+
+def _check_dask_options(use_dask: bool, scheduler: Optional[str]) -> None:
+    """One executor at a time: --dask and --scheduler exclude each other."""
+    if use_dask and scheduler:
+        raise click.UsageError("--dask starts a cluster and --scheduler uses one; give one of them")
+
+
 SWEEP_EXAMPLES = """
 \b
 Examples:
@@ -333,8 +348,7 @@ Results: DIR/catalog.parquet (one row per run), DIR/aggregate.parquet and .csv (
 @click.option("--out", "out_dir", type=str, default=None, metavar="DIR",
               help="The sweep's folder (reused to resume). Default: results/sweeps/<name> (<name>-quick with --quick).")
 @click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
-@click.option("--dask", "use_dask", is_flag=True, help="Run on a Dask LocalCluster of --jobs workers (pip install 'aimdlab[dask]').")
-@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT).")
+@_dask_options
 @click.option("--quick", is_flag=True, help="Apply the experiment's [quick] table (default: 1 seed) for a fast look.")
 @click.option("--max-memory", metavar="SIZE", default=None, help="Refuse a run whose estimated memory is above SIZE (default: 80 % of this process's memory, divided by --jobs).")
 def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_dask: bool, scheduler: Optional[str], quick: bool,
@@ -346,8 +360,7 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
     from .memory import limit_bytes
     from .sweep import StoreError, default_out, load_experiment, run_sweep
 
-    if use_dask and scheduler:
-        raise click.UsageError("--dask starts a cluster and --scheduler uses one; give one of them")
+    _check_dask_options(use_dask, scheduler)
     try:
         exp = load_experiment(experiment, quick=quick)
     except (ScenarioError, FileNotFoundError) as e:
@@ -398,8 +411,13 @@ class _SweepBar:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Takes the bar off the terminal (if one is shown)."""
         if self._progress is not None:
             self._progress.stop()
+            self._progress = None
 
     def update(self, state) -> None:
         self.state = state
@@ -477,8 +495,7 @@ results/reproduce/<paper>/index.html, with an index of the papers in results/rep
               help="Where the sweeps and the reports go (reused to resume).")
 @click.option("--quick", is_flag=True, help="Fewer seeds and shorter runs (each sweep's [quick] table); the report says so.")
 @click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
-@click.option("--dask", "use_dask", is_flag=True, help="Run on a Dask LocalCluster of --jobs workers.")
-@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on the Dask cluster whose scheduler is at ADDRESS.")
+@_dask_options
 @click.option("--experiments", "experiments_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The folder of paper definitions (default: ./experiments, or the source tree's).")
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
@@ -489,8 +506,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     from .reproduce.report import write_index, write_paper_report
     from .sweep.report import write_report
 
-    if use_dask and scheduler:
-        raise click.UsageError("--dask starts a cluster and --scheduler uses one; give one of them")
+    _check_dask_options(use_dask, scheduler)
     try:
         root = find_experiments(experiments_dir)
         names = available_papers(root)
@@ -510,7 +526,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         def follow(name: str, state) -> None:
             if name not in bars:
                 for other in bars.values():
-                    other.__exit__()
+                    other.stop()
                 click.echo(f"  sweep {name}", err=True)
                 bars[name] = _SweepBar()
             bars[name].update(state)
@@ -520,7 +536,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
                 result = reproduce_paper(p, out_dir / p.id, quick=quick, jobs=jobs, dask=use_dask, scheduler=scheduler, progress=follow)
             finally:
                 for bar in bars.values():
-                    bar.__exit__()
+                    bar.stop()
             for store in result.sweeps.values():
                 write_report(store, run_figures=False)
             page = write_paper_report(result, out_dir / p.id)
@@ -675,8 +691,7 @@ Examples:
 @click.option("--newreno", is_flag=True, help="NewReno loss recovery instead of SACK for every TCP-like flow.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Seed of every run.")
 @click.option("--jobs", type=click.IntRange(1, 512), default=None, help="Parallel simulations (default: one per core).")
-@click.option("--dask", "use_dask", is_flag=True, help="Run on a Dask LocalCluster of --jobs workers.")
-@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on the Dask cluster whose scheduler is at ADDRESS.")
+@_dask_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/validate-gaimd"),
               show_default=True, help="Where the table (CSV) and the figure (PNG) go.")
 def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
@@ -692,6 +707,7 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optio
     from .result import write_atomic
     from .validation import gaimd as v
 
+    _check_dask_options(use_dask, scheduler)
     modes = ("onoff", "loss") if mode == "both" else (mode,)
     points = v.grid(quick=quick, modes=modes, seed=seed, sack=not newreno)
     t0 = time.perf_counter()
