@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["Result", "provenance", "scenario_sha256", "write_atomic"]
+__all__ = ["Result", "canonical_json", "provenance", "scenario_sha256", "write_atomic"]
 
 _DTYPES = {"f64": "<f8", "u64": "<u8"}
 
@@ -54,11 +54,15 @@ def write_atomic(path: Union[str, Path], data: bytes) -> None:
         raise
 
 
+def canonical_json(scenario: Dict[str, Any]) -> str:
+    """A scenario's canonical JSON (sorted keys, no spaces): the same text for the same
+    scenario whatever the key order of its file."""
+    return json.dumps(scenario, sort_keys=True, separators=(",", ":"), allow_nan=False, default=repr)
+
+
 def scenario_sha256(scenario: Dict[str, Any]) -> str:
-    """SHA-256 of a scenario's canonical JSON (sorted keys, no spaces): the same scenario
-    gives the same hash whatever the key order of its file."""
-    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), allow_nan=False, default=repr)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """SHA-256 of a scenario's canonical JSON."""
+    return hashlib.sha256(canonical_json(scenario).encode("utf-8")).hexdigest()
 
 
 def provenance(scenario: Dict[str, Any], seed: int) -> Dict[str, Any]:
@@ -172,14 +176,12 @@ class Result:
         import io
 
         files: Dict[str, bytes] = {}
-        for name in ("flows", "links", "timeseries", "link_timeseries"):
+        for name in ("flows", "links", "timeseries", "link_timeseries", "cwnd_trace"):
+            if name == "cwnd_trace" and not self.cwnd_trace.num_rows:
+                continue
             buf = io.BytesIO()
             pq.write_table(getattr(self, name), buf)
             files[f"{name}.parquet"] = buf.getvalue()
-        if self.cwnd_trace.num_rows:
-            buf = io.BytesIO()
-            pq.write_table(self.cwnd_trace, buf)
-            files["cwnd_trace.parquet"] = buf.getvalue()
         files["scenario.json"] = (json.dumps(self.scenario, indent=2, sort_keys=True, default=repr) + "\n").encode("utf-8")
         files["summary.json"] = self.summary_json(with_provenance=True).encode("utf-8")
         for link, data in self.pcaps.items():

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Union
 
 from .experiment import EXPERIMENT_SCHEMA, Experiment, Point, load_experiment, parse_experiment
 from .executor import execute_run, run_tasks
-from .store import Store, StoreError, Sweep, engine_version, iter_unique, open_sweep, run_id
+from .store import Store, StoreError, Sweep, engine_version, open_sweep, run_id
 
 __all__ = ["EXPERIMENT_SCHEMA", "Experiment", "Point", "Store", "StoreError", "Sweep", "SweepProgress", "execute_run",
            "load_experiment", "open_sweep", "parse_experiment", "run_sweep", "run_id", "engine_version"]
@@ -52,10 +52,10 @@ def run_sweep(experiment: Experiment, out: Union[str, Path], jobs: Optional[int]
     ids = [run_id(p.scenario, engine) for p in points]
     store = Store.prepare(out, experiment, engine)
     done = store.done()
-    first: dict = {}
+    first: Dict[str, Point] = {}  # each run once (two points may resolve to one scenario), in order
     for p, rid in zip(points, ids):
         first.setdefault(rid, p)
-    todo = [rid for rid in iter_unique(ids) if rid not in done]
+    todo = [rid for rid in first if rid not in done]
     state = SweepProgress(total=len(todo), reused=len(set(ids) & done))
     tasks = [{"run_id": rid, "scenario": first[rid].scenario, "max_memory": max_memory} for rid in todo]
 

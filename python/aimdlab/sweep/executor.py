@@ -152,11 +152,15 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def ordered_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None, **where: Any) -> List[Any]:
-    """`[func(x) for x in items]` on the executor of `parallel_map` (same options), in order."""
+def ordered_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None,
+                progress: Optional[Callable[[int, int], None]] = None, **where: Any) -> List[Any]:
+    """`[func(x) for x in items]` on the executor of `parallel_map` (same options), in order;
+    `progress(done, total)` after each call completes."""
     out: List[Any] = [None] * len(items)
-    for i, result in parallel_map(func, items, jobs=jobs, **where):
+    for done, (i, result) in enumerate(parallel_map(func, items, jobs=jobs, **where), start=1):
         out[i] = result
+        if progress:
+            progress(done, len(items))
     return out
 
 

@@ -26,12 +26,12 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..result import write_atomic
+from ..result import canonical_json, write_atomic
 from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields, is_table_measure
 from .executor import measure
@@ -56,7 +56,7 @@ def engine_version() -> str:
 def run_id(scenario: Dict[str, Any], engine: str) -> str:
     """The key of a run: 20 hex digits of SHA-256 over the scenario's canonical JSON (its seed
     included) and the engine version."""
-    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n" + engine
+    text = canonical_json(scenario) + "\n" + engine
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
@@ -295,7 +295,3 @@ def open_sweep(root: Union[str, Path]) -> Sweep:
     """Opens the results of `aimdlab sweep` in folder `root`."""
     return Sweep(root)
 
-
-def iter_unique(ids: Iterable[str]) -> List[str]:
-    """`ids` without repeats, in first-seen order."""
-    return list(dict.fromkeys(ids))

@@ -143,19 +143,14 @@ def _run_point(pt: Point) -> Dict[str, float]:
 
 def run(points: List[Point], jobs: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
         dask: bool = False, scheduler: Optional[str] = None):
-    """Runs every point on the sweeps' executor (`aimdlab.sweep.executor.parallel_map`: `jobs`
+    """Runs every point on the sweeps' executor (`aimdlab.sweep.executor.ordered_map`: `jobs`
     processes, default one per core; or Dask) and returns a pandas DataFrame with one row
     per point, in the order of `points`."""
     import pandas as pd
 
-    from ..sweep.executor import parallel_map
+    from ..sweep.executor import ordered_map
 
-    rows: List[Optional[Dict[str, float]]] = [None] * len(points)
-    for done, (i, row) in enumerate(parallel_map(_run_point, points, jobs=jobs, dask=dask, scheduler=scheduler), start=1):
-        rows[i] = row
-        if progress:
-            progress(done, len(points))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(ordered_map(_run_point, points, jobs=jobs, progress=progress, dask=dask, scheduler=scheduler))
 
 
 def verdict(df, max_loss: float = 0.10) -> Dict[str, object]:
