@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
-from ..sweep import SweepProgress, load_experiment, open_sweep, run_sweep
+from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
+from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, find_experiments, load_paper
 from .verdict import CANNOT, DIFFERS, REPRODUCED, Verdict, check_claim, compare
 
@@ -64,13 +65,14 @@ def reproduce_paper(paper: Paper, out: Union[str, Path], quick: bool = False, jo
     items. `progress(sweep name, state)` follows each sweep."""
     out = Path(out)
     stores: Dict[str, Path] = {}
+    sweeps: Dict[str, Sweep] = {}
     for path in paper.sweeps():
         exp = load_experiment(path, quick=quick)
         store = out / "sweeps" / path.stem
-        run_sweep(exp, store, jobs=jobs, dask=dask, scheduler=scheduler,
-                  progress=(lambda s, name=path.stem: progress(name, s)) if progress else None)
+        sweeps[str(path)] = run_sweep(exp, store, jobs=jobs, dask=dask, scheduler=scheduler,
+                                      progress=(lambda s, name=path.stem: progress(name, s)) if progress else None)
         stores[str(path)] = store
-    results = [evaluate(item, stores.get(str(item.sweep))) for item in paper.items]
+    results = [evaluate(item, sweeps.get(str(item.sweep))) for item in paper.items]
     return PaperResult(paper, results, stores, quick)
 
 
@@ -82,13 +84,15 @@ def same_x(a: Any, b: Any) -> bool:
     return str(a) == str(b) or json.dumps(a) == str(b) or json.dumps(b) == str(a)
 
 
-def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
-    """An item's verdicts from its sweep's aggregate (see `ItemResult`)."""
+def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
+    """An item's verdicts from its sweep's aggregate (see `ItemResult`); `sweep` is the
+    sweep or its folder."""
     res = ItemResult(item)
-    if item.cannot is not None or store is None:
+    if item.cannot is not None or sweep is None:
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
-    sweep = open_sweep(store)
+    if not isinstance(sweep, Sweep):
+        sweep = open_sweep(sweep)
     whole = sweep.aggregate.to_pandas()
     agg = _rows(whole, item.select)
     if agg.empty:
@@ -96,14 +100,14 @@ def evaluate(item: Item, store: Optional[Path]) -> ItemResult:
         res.verdict = Verdict(CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
         return res
     # Column by column: a pandas row would turn the axis's integers into floats.
-    res.x = [v.item() if hasattr(v, "item") else v for v in _axis_values(agg, item.x)]
+    res.x = _axis_values(agg, item.x)
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
     res.runs = [int(v) for v in agg["runs_ok"]]
     if item.baseline is not None:
         base = _rows(whole, {**item.select, **item.baseline})
-        base_x = [v.item() if hasattr(v, "item") else v for v in _axis_values(base, item.x)]
+        base_x = _axis_values(base, item.x)
         base_mean = [float(v) * item.scale for v in base[f"{item.measure}_mean"]]
         for i, x in enumerate(res.x):
             at = [j for j, bx in enumerate(base_x) if same_x(bx, x)]
@@ -136,12 +140,13 @@ def _rows(agg, select: Dict[str, Any]):
 
 
 def _axis_values(agg, field: str) -> List[Any]:
-    """The values of `field` in the aggregate's rows: an axis's column, or the element of a
-    linked axis ("a, b, c") that sets that field (its column holds the values as JSON)."""
+    """The values of `field` in the aggregate's rows, as Python values: an axis's column, or
+    the element of a linked axis ("a, b, c") that sets that field (its column holds the values
+    as JSON)."""
     if field in agg.columns:
-        return list(agg[field])
+        return [v.item() if hasattr(v, "item") else v for v in agg[field]]  # numpy scalars to Python
     for column in agg.columns:
-        paths = [p.strip() for p in str(column).split(",")]
+        paths = axis_fields(str(column))
         if len(paths) > 1 and field in paths:
             k = paths.index(field)
             return [json.loads(v)[k] for v in agg[column]]

@@ -408,7 +408,7 @@ def _validate_measures(exp: Experiment) -> None:
     from .. import _core
     from ..runner import run
 
-    scenario = exp.points()[0].scenario
+    scenario = exp.scenario_at(exp.axis_points()[0])  # (not every point of the sweep: only the first is probed)
     groups = [g.get("name", f"group{i}") if isinstance(g, dict) else f"group{i}" for i, g in enumerate(scenario.get("flows", []))]
     columns = [c[1] for c in _core.columns() if c[0] == "flows"]
     summary: Dict[str, Any] = {}
