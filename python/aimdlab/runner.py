@@ -55,12 +55,11 @@ def run(
         except BaseException as e:  # handed to the calling thread
             outcome["error"] = e
         finally:
-            outcome["done"] = True
             outcome["finished"].set()
 
     # The engine runs in a worker thread (it releases the GIL), so this thread stays free to
     # report progress and to turn Ctrl-C into a cancellation. Completion is the worker's own
-    # flag, not `Thread.join`: on CPython 3.10-3.12 a join interrupted by Ctrl-C can mark a
+    # event, not `Thread.join`: on CPython 3.10-3.12 a join interrupted by Ctrl-C can mark a
     # running thread as finished, and an interpreter that exits while the engine thread is
     # still inside Rust aborts. Ctrl-C (any number of times) only records the press and
     # cancels the engine; `KeyboardInterrupt` is raised here once the engine has stopped.
@@ -108,13 +107,10 @@ def _take_ctrl_c(handler: Callable[[int, Any], None]) -> Optional[Any]:
 
 
 def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None) -> None:
-    """Waits until the worker sets `outcome["done"]` (and its `finished` event, which wakes
-    this thread at once: a 5 ms run is not kept waiting for a polling interval), calling
-    `progress` about every 0.1 s. The wait is in slices, so a signal handler runs promptly."""
-    finished = outcome["finished"]
-    while not outcome.get("done"):
-        if finished.wait(0.1) or outcome.get("done"):
-            return
+    """Waits until the worker sets `outcome["finished"]` (an event: it wakes this thread at
+    once, so a 5 ms run is not kept waiting for a polling interval), calling `progress` about
+    every 0.1 s. The wait is in slices, so a signal handler runs promptly."""
+    while not outcome["finished"].wait(0.1):
         if progress is not None:
             progress()
 
