@@ -88,6 +88,25 @@ def test_lossy_link_loses_packets_at_its_rate(rate, seed):
     assert abs(lost - n * rate) <= half_width, (lost, n * rate, half_width)
 
 
+def test_link_layer_retries_hide_most_losses_and_cost_link_time():
+    # PER 0.3 with one link-layer retransmission: the transport loses 0.3^2 = 9 % of its data,
+    # and each data packet takes 1.3 serialization times on average.
+    e, retries = 0.3, 1
+    sc = dumbbell(flows=4, buffer="1000pkt", duration="60s")
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": e, "applies_to": "data", "retries": retries}
+    r = run_checked(sc)
+    link = r.links.to_pandas().iloc[0]
+    data = int(link["tx_pkts"])  # the bottleneck carries data only
+    n, lost = data, int(link["drops_error"])
+    half_width = 2.576 * math.sqrt(n * e * e * (1 - e * e))
+    assert abs(lost - n * e * e) <= half_width, (lost, n * e * e)
+    # Link time: a packet takes 1 + e serializations on average (a second one when its first
+    # attempt fails), so the link is busy 1.3 times as long as its bytes alone would take.
+    busy_s = r.summary["bottleneck"]["utilization"] * 60.0
+    bytes_s = int(link["tx_bytes"]) * 8 / 10e6
+    assert busy_s / bytes_s == pytest.approx(1 + e, rel=0.02)
+
+
 def test_gilbert_elliott_link_loses_its_stationary_share():
     p, r = 0.002, 0.2
     sc = dumbbell(flows=4, buffer="1000pkt", duration="60s")
@@ -140,6 +159,8 @@ def test_bad_queue_settings_are_named(queue, expected):
     ({"model": "gilbert_elliott", "p": 0.1, "r": 0.0}, "loss.r: 0 is outside (0, 1]"),
     ({"model": "bernoulli", "rate": 0.1, "p": 0.2}, 'loss.p: does not apply to model = "bernoulli"'),
     ({"model": "uniform", "rate": 0.1}, "loss.model: unknown variant `uniform`, expected `bernoulli` or `gilbert_elliott`"),
+    ({"model": "bernoulli", "rate": 0.1, "retries": 17}, "loss.retries: 17 is not accepted; expected 0 to 16 link-layer retransmissions"),
+    ({"model": "bernoulli", "rate": 0.1, "retries": -1}, "loss.retries: invalid value: integer `-1`"),
 ])
 def test_bad_loss_settings_are_named(loss, expected):
     sc = dumbbell()

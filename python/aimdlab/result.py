@@ -91,7 +91,7 @@ class Result:
         timeseries: one row per flow per sample (time_s, cwnd_pkts, ssthresh_pkts,
             goodput_bps, srtt_ms, in_flight_pkts, controller state).
         link_timeseries: one row per monitored link per sample (time_s, queue_len_pkts,
-            queue_len_bytes, utilization over the interval).
+            queue_len_bytes; utilization, tx_pkts and mean queuing_delay_ms over the interval).
         cwnd_trace: one row per change of cwnd or ssthresh of the flows the scenario's
             `cwnd_trace` names (time_s, flow, cause, cwnd_pkts, ssthresh_pkts, in_flight_pkts);
             empty when none is traced (saved as `cwnd_trace.parquet` when not empty).

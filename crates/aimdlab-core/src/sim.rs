@@ -7,7 +7,7 @@ use crate::control::{RunControl, PUBLISH_EVERY_EVENTS};
 use crate::event::{Event, EventQueue};
 use crate::flow::Flow;
 use crate::ids::{FlowId, LinkId, NodeId};
-use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSeries};
+use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSample, LinkSeries};
 use crate::net::link::Link;
 use crate::net::packet::{Packet, PacketKind};
 use crate::net::packet_pool::PacketPool;
@@ -45,7 +45,7 @@ pub struct Simulator {
     pub(crate) flow_series: FlowSeries,
     pub(crate) link_series: LinkSeries,
     pub(crate) monitored: Vec<LinkId>,
-    last_busy_ps: Vec<u64>,
+    last_link_sample: Vec<LinkSampleBase>,
     state_buf: Vec<(&'static str, f64)>,
     pub(crate) counters: PacketCounters,
     pub(crate) events_processed: u64,
@@ -64,6 +64,17 @@ pub const LOOKAHEAD_FROM_FLOWS: usize = 5_000;
 /// burst (every flow starting at t = 0, a sample of every flow) is a few events per flow;
 /// 2^26 is far above that at the 100,000-flow limit and takes a few seconds to reach.
 pub const STALL_EVENTS: u64 = 1 << 26;
+
+/// A monitored link's run totals at its last sample, to difference the next one against.
+#[derive(Clone, Copy, Default)]
+struct LinkSampleBase {
+    /// Serializer busy time, picoseconds.
+    busy_ps: u64,
+    /// Packets that started transmission.
+    tx_pkts: u64,
+    /// Their summed queuing delay, picoseconds.
+    queuing_delay_ps: u128,
+}
 
 /// A run whose clock stopped moving: the last event's component, the instant and how many
 /// events ran there.
@@ -127,7 +138,7 @@ impl Simulator {
             wire: PacketPool::new(),
             flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
-            last_busy_ps: vec![0; monitored.len()],
+            last_link_sample: vec![LinkSampleBase::default(); monitored.len()],
             monitored,
             links,
             flows,
@@ -492,11 +503,24 @@ impl Simulator {
         for (i, &l) in self.monitored.iter().enumerate() {
             let link = &mut self.links[l.idx()];
             link.settle(self.now, &mut self.events, &mut self.wire);
-            let busy = link.busy_ps_until(self.now);
-            let util = (busy - self.last_busy_ps[i]) as f64 / interval.0 as f64;
-            self.last_busy_ps[i] = busy;
-            let red_avg = link.queue.red_avg().unwrap_or(f64::NAN);
-            self.link_series.push(t, l.0 as u64, link.queue.len_pkts(), link.queue.len_bytes(), red_avg, util);
+            let now =
+                LinkSampleBase { busy_ps: link.busy_ps_until(self.now), tx_pkts: link.stats.tx_pkts, queuing_delay_ps: link.stats.queuing_delay_total_ps() };
+            let last = std::mem::replace(&mut self.last_link_sample[i], now);
+            let tx_pkts = now.tx_pkts - last.tx_pkts;
+            let queuing_delay_ms = match tx_pkts {
+                0 => f64::NAN,
+                n => (now.queuing_delay_ps - last.queuing_delay_ps) as f64 / n as f64 / 1e9,
+            };
+            self.link_series.push(LinkSample {
+                time_s: t,
+                link: l.0 as u64,
+                queue_len_pkts: link.queue.len_pkts(),
+                queue_len_bytes: link.queue.len_bytes(),
+                red_avg: link.queue.red_avg().unwrap_or(f64::NAN),
+                utilization: (now.busy_ps - last.busy_ps) as f64 / interval.0 as f64,
+                tx_pkts,
+                queuing_delay_ms,
+            });
         }
         let next = self.now + interval;
         if next <= self.end {

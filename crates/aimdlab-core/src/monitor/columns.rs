@@ -268,6 +268,8 @@ pub const LINK_TIMESERIES_COLUMNS: &[(&str, &str, &str)] = &[
     ("queue_len_bytes", "bytes", "bytes waiting"),
     ("red_avg", "packets or bytes", "RED's average queue (NaN for other disciplines)"),
     ("utilization", "", "fraction of the interval the link was transmitting"),
+    ("tx_pkts", "packets", "packets that started transmission in the interval"),
+    ("queuing_delay_ms", "ms", "mean queuing delay (enqueue to start of transmission) of those packets; NaN when none"),
 ];
 
 /// Every declared column: (table, name, unit, description).

@@ -16,6 +16,8 @@ pub struct LinkStats {
     pub tx_bytes: u64,
     /// Serialization time of every packet started, picoseconds, over the run.
     busy_total_ps: u64,
+    /// Queuing delay of every transmitted packet, summed, picoseconds, over the run.
+    queuing_delay_total_ps: u128,
     /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
     pub queuing_delay: DelayHistogram,
     /// Largest queue seen in the window, packets.
@@ -40,6 +42,7 @@ impl Default for LinkStats {
             tx_pkts: 0,
             tx_bytes: 0,
             busy_total_ps: 0,
+            queuing_delay_total_ps: 0,
             queuing_delay: DelayHistogram::new(),
             max_queue_pkts: 0,
             last_queue_change: SimTime::ZERO,
@@ -74,10 +77,18 @@ impl LinkStats {
     /// `tx` at `now`.
     #[inline]
     pub fn on_transmit(&mut self, size_bytes: u64, enqueued_at: SimTime, now: SimTime, tx: SimDuration) {
-        self.queuing_delay.record(now.saturating_since(enqueued_at));
+        let waited = now.saturating_since(enqueued_at);
+        self.queuing_delay.record(waited);
+        self.queuing_delay_total_ps += waited.0 as u128;
         self.busy_total_ps += tx.0;
         self.tx_pkts += 1;
         self.tx_bytes += size_bytes;
+    }
+
+    /// Queuing delay of every packet that started transmission, summed over the run,
+    /// picoseconds.
+    pub fn queuing_delay_total_ps(&self) -> u128 {
+        self.queuing_delay_total_ps
     }
 
     /// Time the serializer has been busy from the start of the run up to `t`, picoseconds,

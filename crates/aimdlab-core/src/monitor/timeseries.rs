@@ -108,6 +108,29 @@ pub struct LinkSeries {
     queue_len_bytes: Vec<u64>,
     red_avg: Vec<f64>,
     utilization: Vec<f64>,
+    tx_pkts: Vec<u64>,
+    queuing_delay_ms: Vec<f64>,
+}
+
+/// One row of a link's time series: its state at the sample and what it did in the interval
+/// that ends there.
+pub struct LinkSample {
+    /// Sample time, seconds.
+    pub time_s: f64,
+    /// Link index.
+    pub link: u64,
+    /// Packets waiting now.
+    pub queue_len_pkts: u64,
+    /// Bytes waiting now.
+    pub queue_len_bytes: u64,
+    /// RED's average queue now (NaN for other disciplines).
+    pub red_avg: f64,
+    /// Fraction of the interval the serializer was busy.
+    pub utilization: f64,
+    /// Packets that started transmission in the interval.
+    pub tx_pkts: u64,
+    /// Their mean queuing delay (enqueue to start of transmission), ms; NaN when none did.
+    pub queuing_delay_ms: f64,
 }
 
 impl LinkSeries {
@@ -120,18 +143,21 @@ impl LinkSeries {
             queue_len_bytes: Vec::with_capacity(rows),
             red_avg: Vec::with_capacity(rows),
             utilization: Vec::with_capacity(rows),
+            tx_pkts: Vec::with_capacity(rows),
+            queuing_delay_ms: Vec::with_capacity(rows),
         }
     }
 
-    /// Appends a row: queue length now, RED's average queue (NaN for other queues), and the
-    /// fraction of the interval the link was busy.
-    pub fn push(&mut self, time_s: f64, link: u64, queue_len_pkts: u64, queue_len_bytes: u64, red_avg: f64, utilization: f64) {
-        self.red_avg.push(red_avg);
-        self.time_s.push(time_s);
-        self.link.push(link);
-        self.queue_len_pkts.push(queue_len_pkts);
-        self.queue_len_bytes.push(queue_len_bytes);
-        self.utilization.push(utilization);
+    /// Appends a row.
+    pub fn push(&mut self, row: LinkSample) {
+        self.time_s.push(row.time_s);
+        self.link.push(row.link);
+        self.queue_len_pkts.push(row.queue_len_pkts);
+        self.queue_len_bytes.push(row.queue_len_bytes);
+        self.red_avg.push(row.red_avg);
+        self.utilization.push(row.utilization);
+        self.tx_pkts.push(row.tx_pkts);
+        self.queuing_delay_ms.push(row.queuing_delay_ms);
     }
 
     /// The columns as a table.
@@ -143,6 +169,8 @@ impl LinkSeries {
         t.push("queue_len_bytes", Column::U64(self.queue_len_bytes));
         t.push("red_avg", Column::F64(self.red_avg));
         t.push("utilization", Column::F64(self.utilization));
+        t.push("tx_pkts", Column::U64(self.tx_pkts));
+        t.push("queuing_delay_ms", Column::F64(self.queuing_delay_ms));
         t
     }
 }

@@ -271,13 +271,17 @@ impl Link {
 
     #[inline]
     fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
-        let tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
+        let sent = self.loss.transmit(&p, &mut self.loss_rng);
+        let mut tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
+        if sent.attempts > 1 {
+            tx = SimDuration(tx.0 * sent.attempts as u64);
+        }
         self.busy_until = now + tx;
         self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
         if let Some(c) = self.capture.as_mut() {
             c.push((now, p));
         }
-        if self.loss.is_lost(&p, &mut self.loss_rng) {
+        if sent.lost {
             self.stats.log.drop(DropCause::LinkError);
             return;
         }
@@ -472,7 +476,7 @@ mod tests {
     #[test]
     fn a_lossy_link_still_drains_its_queue() {
         // Every packet is lost on the wire, so no arrival touches the link: it wakes itself.
-        let loss = LossModel::Bernoulli { rate: 1.0, applies_to: LossTarget::Both };
+        let loss = LossModel::Bernoulli { rate: 1.0, applies_to: LossTarget::Both, retries: 0 };
         let mut l = link(5, 10, loss);
         let mut events = EventQueue::new();
         let mut pool = PacketPool::new();

@@ -140,7 +140,7 @@ pub fn estimate(
     let routing = crate::net::routing::heap_bytes(nodes as usize, route_shape.0 as usize, route_shape.1 as usize) as u64;
     let monitored = links.iter().filter(|l| l.monitor).count() as u64;
     let flow_series = samples * sampled_flows * (8 + STATE_COLUMNS) * 8 * SERIES_COPIES;
-    let link_series = samples * monitored * 6 * 8 * SERIES_COPIES;
+    let link_series = samples * monitored * 8 * 8 * SERIES_COPIES;
     let mut parts = vec![
         MemoryPart { what: "per-flow state", field: "flows".into(), bytes: n_flows * flow },
         MemoryPart { what: "per-link state", field: topology.into(), bytes: n_links * link },

@@ -18,6 +18,10 @@ fn probability(v: f64, path: String, open_zero: bool) -> Res<f64> {
     check_probability("", v, open_zero).map_err(|e| ScenarioError::new(path, e.message))
 }
 
+/// The most link-layer retransmissions a loss model may ask for (802.11's long retry limit
+/// is 7; a bound keeps a loss rate of 1 from holding the link for ever).
+pub const MAX_RETRIES: u32 = 16;
+
 /// Resolves the `loss` table found at `path`.
 pub fn resolve_loss(l: &Option<LossSpec>, path: &str) -> Res<LossModel> {
     let Some(l) = l else { return Ok(LossModel::None) };
@@ -32,6 +36,10 @@ pub fn resolve_loss(l: &Option<LossSpec>, path: &str) -> Res<LossModel> {
         }
         Ok(())
     };
+    let retries = l.retries.unwrap_or(0);
+    if retries > MAX_RETRIES {
+        return err(format!("{path}.retries"), format!("{retries} is not accepted; expected 0 to {MAX_RETRIES} link-layer retransmissions"));
+    }
     match l.model {
         LossKind::Bernoulli => {
             for (name, given) in [("p", l.p.is_some()), ("r", l.r.is_some()), ("loss_good", l.loss_good.is_some()), ("loss_bad", l.loss_bad.is_some())] {
@@ -40,7 +48,7 @@ pub fn resolve_loss(l: &Option<LossSpec>, path: &str) -> Res<LossModel> {
             let Some(rate) = l.rate else {
                 return err(format!("{path}.rate"), "is missing; a bernoulli loss model needs a packet error rate in [0, 1]");
             };
-            Ok(LossModel::Bernoulli { rate: probability(rate, format!("{path}.rate"), false)?, applies_to })
+            Ok(LossModel::Bernoulli { rate: probability(rate, format!("{path}.rate"), false)?, applies_to, retries })
         }
         LossKind::GilbertElliott => {
             only("rate", l.rate.is_some(), "gilbert_elliott")?;
@@ -54,6 +62,7 @@ pub fn resolve_loss(l: &Option<LossSpec>, path: &str) -> Res<LossModel> {
                 loss_good: probability(l.loss_good.unwrap_or(0.0), format!("{path}.loss_good"), false)?,
                 loss_bad: probability(l.loss_bad.unwrap_or(1.0), format!("{path}.loss_bad"), false)?,
                 applies_to,
+                retries,
             })
         }
     }

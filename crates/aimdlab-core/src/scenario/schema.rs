@@ -158,6 +158,10 @@ pub struct LossSpec {
     /// `"data"`, `"ack"` or `"both"`. Default `"both"`.
     #[serde(default)]
     pub applies_to: Option<LossApplies>,
+    /// Link-layer retransmissions of a lost frame (ARQ): the packet is lost only when all
+    /// 1 + retries attempts are, and each attempt takes one serialization time. Default 0.
+    #[serde(default)]
+    pub retries: Option<u32>,
 }
 
 /// An explicit topology.
