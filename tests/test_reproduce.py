@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from aimdlab import ScenarioError
@@ -66,6 +67,11 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base + 'published = { x = [2, 3], value = [0.9] }\n', "items[0].published: expected"),
              (base, "items[0]: has neither published numbers nor a claim"),
              (base.replace('sweep = "s.toml"', 'sweep = "none.toml"') + 'claim = { kind = "increasing" }\n', "items[0].sweep"),
+             (base + 'claim = { kind = "increasing" }\nfigure = { series = "timeseris", y = "a" }\n',
+              "items[0].figure.series: 'timeseris' is not accepted; expected one of timeseries, link_timeseries"),
+             (base + 'claim = { kind = "increasing" }\nfigure = { series = "timeseries", y = "a", flows = "all" }\n', "items[0].figure.flows"),
+             ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\nsweep = "s.toml"\n',
+              "items[0].sweep: an item that cannot be reproduced uses a sweep only to draw its `figure`"),
              ('id = "p"\ntitle = "t"\n', "paper: is missing")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)
@@ -91,13 +97,14 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
     for published in ("94.74", "94.69", "94.6", "94.49"):
         assert published in page
-    assert "Quick run" in page and page.count("data:image/png;base64,") == 4
+    # Four items' figures, and Fig. 3-6's per-second trace drawn from the runs.
+    assert "Quick run" in page and page.count("data:image/png;base64,") == 5
     assert (tmp_path / "r" / "index.html").is_file()
     # The page renders in a real browser with every figure loaded.
     from test_report import browse, chromium
 
     seen = browse(tmp_path / "r" / "new-aimd-utilization" / "index.html", tmp_path, chromium())
-    assert len(seen["images"]) == 4 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
+    assert len(seen["images"]) == 5 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
     # Again: every run is in the store; nothing executes, the verdicts are the same.
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
                             "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
@@ -151,3 +158,30 @@ def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
     item.select = {"flows[0].count": 9}
     verdict = evaluate(item, next(iter(result.sweeps.values()))).verdict
     assert verdict.verdict == CANNOT and "no point where {'flows[0].count': 9} (a --quick run has fewer points)" in verdict.detail
+
+
+def test_a_trace_figure_draws_one_line_per_panel_and_line_value_from_the_first_seed(tmp_path):
+    from aimdlab.reproduce.trace import parse_trace, trace_lines
+    from aimdlab.sweep import parse_experiment, run_sweep
+
+    base = {"name": "t", "duration": "3s", "sample_interval": "100ms",
+            "topology": {"dumbbell": {"bottleneck": {"rate": "5Mbps", "delay": "10ms", "queue": {"limit": "30pkt"}},
+                                      "access": {"rate": "50Mbps", "delay": "1ms"}}},
+            "flows": [{"name": "f", "count": 2, "cc": "reno"}]}
+    exp = parse_experiment({"scenario": base, "seeds": 2, "axes": {"flows[0].count": [1, 3], "flows[0].cc": ["reno", "mr_aimd"]},
+                            "measures": ["goodput_total_bps"]}, ROOT, "t")
+    sweep = run_sweep(exp, tmp_path / "s", jobs=1)
+    spec = parse_trace({"series": "timeseries", "y": "goodput_bps", "flows": "sum", "panels": "flows[0].count", "lines": "flows[0].cc"}, "figure")
+    lines = trace_lines(sweep, {}, spec)
+    assert [(p, label) for p, label, _, _ in lines] == [(1, "flows[0].cc = reno"), (1, "flows[0].cc = mr_aimd"),
+                                                       (3, "flows[0].cc = reno"), (3, "flows[0].cc = mr_aimd")]
+    # Each line is its point's first seed: the flows' goodput summed at every sample.
+    cat = sweep.catalog.to_pandas()
+    rid = cat[(cat["flows[0].count"] == 3) & (cat["flows[0].cc"] == "reno") & (cat["replication"] == 0)]["run_id"].iloc[0]
+    ts = pq.read_table(sweep.run_dir(rid) / "timeseries.parquet").to_pandas()
+    assert lines[2][3] == ts.groupby("time_s")["goodput_bps"].sum().tolist()
+    # `each` draws every flow; `select` keeps one configuration; a missing column is named.
+    each = trace_lines(sweep, {"flows[0].cc": "mr_aimd"}, parse_trace({"series": "timeseries", "y": "a", "panels": "flows[0].count"}, "f"))
+    assert [(p, label) for p, label, _, _ in each] == [(1, "flow 0"), (3, "flow 0"), (3, "flow 1"), (3, "flow 2")]
+    with pytest.raises(ScenarioError, match="figure.y: the runs' timeseries has no column 'b'"):
+        trace_lines(sweep, {}, parse_trace({"series": "timeseries", "y": "b"}, "f"))

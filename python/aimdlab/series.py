@@ -9,7 +9,8 @@ The paper does not say how its rounds are cut. The reading here: round k starts 
 k-1 ended (round 0 at the first sample in which the link sent a packet) and lasts the flows'
 mean smoothed RTT at its start (the RTT the senders themselves see, queuing included); its
 value is the mean queuing delay of the packets that started transmission on the link during
-the round (the link series' `queuing_delay_ms` weighted by its `tx_pkts`). Rounds are cut on
+the round (the link series' `queuing_delay_ms` weighted by its `tx_pkts`); the last round ends
+with the last sample in which the link sent anything. Rounds are cut on
 the sample grid, so the run's `sample_interval` must be well below the RTT (a round is
 never shorter than one sample).
 """
@@ -64,8 +65,8 @@ def queuing_delay_per_rtt(result: Any, link: Optional[int] = None) -> "pd.DataFr
         step = float(times[1] - times[0]) if len(times) > 1 else math.inf
         i = int(busy[0])
         start = float(times[i - 1]) if i > 0 else float(times[i]) - step
-        k = 0
-        while i < len(times):
+        k, end_busy = 0, int(busy[-1])
+        while i <= end_busy:  # rounds end with the last sample that sent anything
             # The RTT the senders see at the round's start: the latest finite sample at or before it.
             j = np.searchsorted(rtt_times, start + 1e-12, side="right") - 1
             finite = np.flatnonzero(np.isfinite(rtt_ms[: max(j, 0) + 1]))

@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
 from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, find_experiments, load_paper
+from .trace import trace_lines
 from .verdict import CANNOT, DIFFERS, REPRODUCED, Verdict, check_claim, compare
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments",
@@ -35,6 +36,8 @@ class ItemResult:
     runs: List[int] = field(default_factory=list)
     points: List[Verdict] = field(default_factory=list)
     verdict: Verdict = field(default_factory=lambda: Verdict(CANNOT))
+    trace: List[Any] = field(default_factory=list)
+    """The item's trace figure's lines (`trace.trace_lines`), when it has one."""
 
 
 @dataclass
@@ -88,11 +91,13 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     """An item's verdicts from its sweep's aggregate (see `ItemResult`); `sweep` is the
     sweep or its folder."""
     res = ItemResult(item)
+    if sweep is not None and not isinstance(sweep, Sweep):
+        sweep = open_sweep(sweep)
+    if sweep is not None and item.figure is not None:
+        res.trace = trace_lines(sweep, item.select, item.figure)
     if item.cannot is not None or sweep is None:
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
-    if not isinstance(sweep, Sweep):
-        sweep = open_sweep(sweep)
     whole = sweep.aggregate.to_pandas()
     agg = _rows(whole, item.select)
     if agg.empty:

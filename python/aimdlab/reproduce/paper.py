@@ -26,10 +26,16 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     [[items]]                                   # what cannot be reproduced, and why
     cannot = "The figures are images; their values are not in the available text."
 
+    [[items]]                                   # ... while aimdlab still draws its own figure
+    cannot = "The figure is an image."
+    sweep = "table1.toml"
+    figure = { series = "link_timeseries", y = "utilization", panels = "flows[0].count" }
+
 `select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
 `baseline = { "axis" = other }` divides each point by the point of the same x where those axes
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
-is then not given).
+is then not given). `figure` draws a trace from the sweep's run folders (see `trace.py`),
+beside a measure's verdict or for a figure whose numbers are not in the text.
 """
 
 from __future__ import annotations
@@ -41,13 +47,14 @@ from typing import Any, Dict, List, Optional, Union
 
 from .._core import ScenarioError
 from ..scenario import loads
+from .trace import TraceSpec, parse_trace
 from .verdict import Tolerance
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline"}
+              "baseline", "figure"}
 
 
 @dataclass
@@ -72,6 +79,8 @@ class Item:
     baseline: Optional[Dict[str, Any]] = None
     """Rows to divide by, point by point: `select` with these axis values replaced (the item
     is then a ratio against another configuration of the same sweep, e.g. New-AIMD over AIMD)."""
+    figure: Optional[TraceSpec] = None
+    """A trace drawn from the sweep's runs (`trace.py`)."""
 
 
 @dataclass
@@ -119,6 +128,14 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 raise _err(path, f"{at}.{k}", "is missing or not text")
         item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
                     select=d.get("select", {}), baseline=d.get("baseline"))
+        if "figure" in d:
+            item.figure = parse_trace(d["figure"], f"{path}: {at}.figure")
+        if item.cannot is not None and "sweep" in d:
+            if item.figure is None:
+                raise _err(path, f"{at}.sweep", "an item that cannot be reproduced uses a sweep only to draw its `figure`; give one")
+            item.sweep = folder / d["sweep"]
+            if not item.sweep.is_file():
+                raise _err(path, f"{at}.sweep", f"{item.sweep} does not exist")
         if item.cannot is None:
             for k in ("sweep", "x", "measure"):
                 if not isinstance(d.get(k), str):

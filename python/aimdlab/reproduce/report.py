@@ -14,6 +14,7 @@ from ..html_parts import page
 from ..result import write_atomic
 from ..sweep.report import axis_numbers, ci_yerr, png_data_uri, set_x_ticks
 from . import CANNOT, DIFFERS, REPRODUCED, ItemResult, PaperResult, same_x
+from .trace import draw_trace
 
 __all__ = ["write_paper_report", "write_index"]
 
@@ -52,12 +53,23 @@ def item_figure(r: ItemResult) -> str:
     return png_data_uri(fig)
 
 
+def _trace_figure(r: ItemResult) -> str:
+    """The item's trace figure, when it has one: aimdlab's, drawn like the paper's."""
+    if not r.trace or r.item.figure is None:
+        return ""
+    spec = r.item.figure
+    what = f"{spec.series}.{spec.y}" + (f" × {spec.scale:g}" if spec.scale != 1 else "") + (" (running total)" if spec.cumulative else "")
+    return (f"<figure><img src='{draw_trace(r.trace, spec, 'aimdlab: ' + r.item.title)}' alt='{_e(r.item.title)}'>"
+            f"<figcaption>aimdlab's figure: {_e(what)}, the first seed of each point</figcaption></figure>")
+
+
 def _item_section(r: ItemResult) -> str:
     it = r.item
     parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}</h2>",
              f"<p class='muted'>{_e(it.where)}. {_e(r.verdict.detail)}</p>"]
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
+        parts.append(_trace_figure(r))
         return "".join(parts)
     parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>{_e(it.measure)}"
                  f"{' × ' + format(it.scale, 'g') if it.scale != 1 else ''} against {_e(it.x)}</figcaption></figure>")
@@ -71,6 +83,7 @@ def _item_section(r: ItemResult) -> str:
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
     parts.append("<table><tr><th class='text'>" + _e(it.x) + "</th><th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
+    parts.append(_trace_figure(r))
     if it.cause:
         parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(it.cause)}</p>")
     return "".join(parts)

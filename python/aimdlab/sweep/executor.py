@@ -33,18 +33,24 @@ Task = Dict[str, Any]
 `max_memory` (bytes)."""
 
 
-def measure(name: str, summary: Dict[str, Any], flows) -> float:
-    """The value of measure `name` (see `experiment.py`) for one run: a summary field, or a
-    statistic of a flows-table column over all flows or one group (NaN if no flow has a
-    finite value)."""
-    from .experiment import is_table_measure
+def measure(name: str, summary: Dict[str, Any], flows, series=None) -> float:
+    """The value of measure `name` (see `experiment.py`) for one run: a summary field, a
+    statistic of a flows-table column over all flows or one group, or of a time-series column
+    over every sample after the warm-up (NaN if no value is finite). `flows` and `series`
+    are the run's tables as DataFrames (needed only by the measures that read them)."""
+    from .experiment import is_series_measure, is_table_measure
 
     if " / " in name:
-        top, bottom = (measure(part.strip(), summary, flows) for part in name.split(" / ", 1))
+        top, bottom = (measure(part.strip(), summary, flows, series) for part in name.split(" / ", 1))
         return top / bottom if bottom != 0 else math.nan
     parts = name.split(".")
-    if is_table_measure(name):
-        if parts[0] == "groups":
+    if is_series_measure(name) or is_table_measure(name):
+        if parts[0] == "timeseries":
+            column, stat = parts[1], parts[2]
+            if column not in series.columns:
+                return math.nan  # (the probe checked the column; a run without sampled flows has none)
+            values = series.loc[series["time_s"] > summary.get("warmup_s", 0.0), column]
+        elif parts[0] == "groups":
             group, column, stat = parts[1], parts[2], parts[3]
             values = flows.loc[flows["group_name"] == group, column]
         else:

@@ -25,7 +25,9 @@ lists them, its values are lists with one element per field
 (`"flows[0].cc, tcp.ecn" = [["reno", true], ["reno", false], ["mr_aimd", true]]`). A measure is a summary field
 (`bottleneck.utilization`, `goodput_total_bps`), a statistic of a flows-table column over all
 flows (`flows.goodput_bps.mean`) or over one flow group by name
-(`groups.gaimd.loss_event_rate.mean`); statistics: mean, median, min, max, sum, std. A measure
+(`groups.gaimd.loss_event_rate.mean`), or over every sample of the flows' time series after the
+warm-up (`timeseries.a.mean`: MR-AIMD's mean additive increase); statistics: mean, median,
+min, max, sum, std. A measure
 may also be the ratio of two: `groups.gaimd.send_rate_bps.mean / groups.tcp.send_rate_bps.mean`.
 
 Every mistake is an error naming the field: an unknown key, an empty axis, a range that does
@@ -86,7 +88,7 @@ EXPERIMENT_SCHEMA: Dict[str, Any] = {
         },
         "measures": {
             "type": "array", "items": {"type": "string"},
-            "description": "Summary fields (bottleneck.utilization), flows.COLUMN.STAT or groups.GROUP.COLUMN.STAT "
+            "description": "Summary fields (bottleneck.utilization), flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT or timeseries.COLUMN.STAT "
                            "(STAT: mean, median, min, max, sum, std).",
             "default": list(DEFAULT_MEASURES),
         },
@@ -286,20 +288,39 @@ def is_table_measure(name: str) -> bool:
     return parts[0] in ("flows", "groups") and len(parts) > 1
 
 
-def check_measures(measures: Sequence[str], summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str]) -> None:
-    """Checks each measure against a run's summary, flows-table columns and group names;
-    raises `ScenarioError` naming the measure."""
+def is_series_measure(name: str) -> bool:
+    """Whether measure `name` reads the per-flow time series: `timeseries.COLUMN.STAT`, a
+    statistic over every sample of every sampled flow after the warm-up (e.g. MR-AIMD's mean
+    `a`: `timeseries.a.mean`), or a ratio with such a side."""
+    if " / " in name:
+        return any(is_series_measure(p.strip()) for p in name.split(" / "))
+    return name.split(".")[0] == "timeseries"
+
+
+def check_measures(measures: Sequence[str], summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str],
+                   series_columns: Optional[Sequence[str]] = None) -> None:
+    """Checks each measure against a run's summary, flows-table columns, group names and
+    time-series columns (unchecked when None); raises `ScenarioError` naming the measure."""
     for i, whole in enumerate(measures):
         where = f"measures[{i}]"
         if whole.count(" / ") > 1:
             raise _measure_error(where, whole, "divides more than once; a measure is NAME or NAME / NAME")
         for m in (p.strip() for p in whole.split(" / ")):
-            _check_one_measure(where, m, summary, flow_columns, groups)
+            _check_one_measure(where, m, summary, flow_columns, groups, series_columns)
 
 
-def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str]) -> None:
+def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str],
+                       series_columns: Optional[Sequence[str]] = None) -> None:
     """`check_measures` for one measure (one side of a ratio)."""
     parts = m.split(".")
+    if is_series_measure(m):
+        if len(parts) != 3:
+            raise _measure_error(where, m, "is not timeseries.COLUMN.STAT, e.g. timeseries.cwnd_pkts.mean")
+        if series_columns is not None and parts[1] not in series_columns:
+            raise _measure_error(where, m, f"names no column of the time series ({parts[1]!r}); its columns are {', '.join(series_columns)}")
+        if parts[2] not in STATS:
+            raise _measure_error(where, m, f"takes the statistic {parts[2]!r}; expected one of {', '.join(STATS)}")
+        return
     if is_table_measure(m):
         if parts[0] == "groups":
             if len(parts) != 4:
@@ -412,6 +433,7 @@ def _validate_measures(exp: Experiment) -> None:
     groups = [g.get("name", f"group{i}") if isinstance(g, dict) else f"group{i}" for i, g in enumerate(scenario.get("flows", []))]
     columns = [c[1] for c in _core.columns() if c[0] == "flows"]
     summary: Dict[str, Any] = {}
+    series_columns: Optional[List[str]] = None
     if not all(is_table_measure(m) for m in exp.measures):
         probe = copy.deepcopy(scenario)
         probe.update({"duration": "1ms", "warmup": "0s", "sample_interval": "1ms"})
@@ -421,10 +443,13 @@ def _validate_measures(exp: Experiment) -> None:
             for key in ("start", "stop", "start_jitter"):
                 g.pop(key, None)
         try:
-            summary = run(probe).summary
+            probed = run(probe)
         except (ScenarioError, RuntimeError):
             return  # the probe is not a valid scenario: each run's summary will tell
-    check_measures(exp.measures, summary, columns, groups)
+        summary = probed.summary
+        if probed.timeseries.num_rows:  # (no sampled flow: nothing to check the columns against)
+            series_columns = list(probed.timeseries.column_names)
+    check_measures(exp.measures, summary, columns, groups, series_columns)
 
 
 def _validate_points(exp: Experiment) -> None:
