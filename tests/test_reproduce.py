@@ -158,6 +158,12 @@ def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
     item.select = {"flows[0].count": 9}
     verdict = evaluate(item, next(iter(result.sweeps.values()))).verdict
     assert verdict.verdict == CANNOT and "no point where {'flows[0].count': 9} (a --quick run has fewer points)" in verdict.detail
+    # A published point a --quick run leaves out is skipped and said; the verdict is over the others.
+    table = next(i for i in paper.items if i.id == "table-1")
+    table.published_x, table.published = [*table.published_x, 9], [*table.published, 50.0]
+    verdict = evaluate(table, next(iter(result.sweeps.values()))).verdict
+    assert verdict.verdict == REPRODUCED and "4 of 4 points within ±0.5" in verdict.detail
+    assert "1 published point(s) not run by --quick (flows[0].count = 9)" in verdict.detail
 
 
 def test_a_trace_figure_draws_one_line_per_panel_and_line_value_from_the_first_seed(tmp_path):

@@ -94,7 +94,7 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     if sweep is not None and not isinstance(sweep, Sweep):
         sweep = open_sweep(sweep)
     if sweep is not None and item.figure is not None:
-        res.trace = trace_lines(sweep, item.select, item.figure)
+        res.trace = trace_lines(sweep, item.select if item.figure.select is None else item.figure.select, item.figure)
     if item.cannot is not None or sweep is None:
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
@@ -123,14 +123,24 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
         res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
     outcomes: List[Verdict] = []
     if item.published:
+        quick = bool(sweep.experiment.get("quick"))
+        skipped = []
         for px, pv in zip(item.published_x, item.published):
             at = [i for i, x in enumerate(res.x) if same_x(x, px)]
-            res.points.append(compare(pv, res.mean[at[0]], item.tolerance) if at else
-                              Verdict(CANNOT, detail=f"the sweep has no point {item.x} = {px}"))
-        gaps = [p.gap for p in res.points if p.gap is not None]
-        outcomes.append(Verdict(_worst(p.verdict for p in res.points),
-                                detail=f"{sum(p.verdict == REPRODUCED for p in res.points)} of {len(res.points)} points within "
-                                       f"{item.tolerance.describe()}" + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")))
+            if at:
+                res.points.append(compare(pv, res.mean[at[0]], item.tolerance))
+            elif quick:
+                skipped.append(px)  # a --quick run leaves out points; the verdict is over those it ran
+                res.points.append(Verdict("", detail="not run (--quick)"))
+            else:
+                res.points.append(Verdict(CANNOT, detail=f"the sweep has no point {item.x} = {px}"))
+        judged = [p for p in res.points if p.verdict]
+        gaps = [p.gap for p in judged if p.gap is not None]
+        outcomes.append(Verdict(_worst(p.verdict for p in judged),
+                                detail=f"{sum(p.verdict == REPRODUCED for p in judged)} of {len(judged)} points within "
+                                       f"{item.tolerance.describe()}" + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")
+                                       + (f"; {len(skipped)} published point(s) not run by --quick ({item.x} = "
+                                          f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
         outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
     res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))

@@ -11,7 +11,9 @@ column (`time_s`, or `round`). `panels` draws one panel per value of an axis (ti
 line per value of another within a panel; the flows of a per-flow table are drawn `each`
 (the first `max_flows`), or their `sum` or `mean` at each sample. `cumulative` draws the
 running sum of `y` times the sample interval (goodput in bit/s becomes data delivered).
-`window = [from_s, to_s]` limits the time axis. Each line is the first seed of its point.
+`window = [from_s, to_s]` limits the time axis; `select` picks the runs when they are not the
+item's own (e.g. both protocols beside an item about one). Each line is the first seed of its
+point.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["TraceSpec", "parse_trace", "trace_lines", "draw_trace"]
 
 SERIES = ("timeseries", "link_timeseries", "cwnd_trace", "queuing_delay_per_rtt")
-_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline"}
+_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select"}
 
 
 @dataclass
@@ -53,6 +55,8 @@ class TraceSpec:
     cumulative: bool = False
     window: Optional[Tuple[float, float]] = None
     hline: Optional[float] = None
+    select: Optional[Dict[str, Any]] = None
+    """The runs to draw, when not the item's own `select`."""
 
 
 def parse_trace(d: Any, where: str) -> TraceSpec:
@@ -77,7 +81,7 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
                      xlabel=d.get("xlabel", ""), panels=d.get("panels"), panel_label=d.get("panel_label", ""), lines=d.get("lines"),
                      line_label=d.get("line_label", ""), flows=flows, max_flows=int(d.get("max_flows", 4)),
                      cumulative=bool(d.get("cumulative", False)), window=(float(window[0]), float(window[1])) if window else None,
-                     hline=d.get("hline"))
+                     hline=d.get("hline"), select=d.get("select"))
 
 
 def _catalog_values(catalog: "pd.DataFrame", field: str) -> List[Any]:

@@ -422,33 +422,53 @@ def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: boo
     return exp
 
 
-def _validate_measures(exp: Experiment) -> None:
-    """Checks the measures against what a run of the first point reports: the summary of a
-    1 ms probe run (every group started at once; the summary's fields do not depend on the
-    duration), the flows table's declared columns and the groups' names."""
-    from .. import _core
+def _probe(scenario: Dict[str, Any]):
+    """A 1 ms run of `scenario` (every group started at once, a sample at 1 ms): its summary
+    and time-series columns; None when the engine refuses it (each run will then say why)."""
     from ..runner import run
 
-    scenario = exp.scenario_at(exp.axis_points()[0])  # (not every point of the sweep: only the first is probed)
+    probe = copy.deepcopy(scenario)
+    probe.update({"duration": "1ms", "warmup": "0s", "sample_interval": "1ms"})
+    probe.pop("cwnd_trace", None)
+    probe.pop("pcap", None)
+    for g in probe.get("flows", []):
+        for key in ("start", "stop", "start_jitter"):
+            g.pop(key, None)
+    try:
+        return run(probe)
+    except (ScenarioError, RuntimeError):
+        return None
+
+
+def _validate_measures(exp: Experiment) -> None:
+    """Checks the measures against what a run of the first point reports: the summary of a
+    1 ms probe run (the summary's fields do not depend on the duration), the flows table's
+    declared columns, the groups' names and the time series' columns (a controller adds its
+    own, e.g. MR-AIMD's `a`: when the first point lacks one a measure names, the other points
+    are probed until one has it)."""
+    from .. import _core
+
+    points = exp.axis_points()
+    scenario = exp.scenario_at(points[0])
     groups = [g.get("name", f"group{i}") if isinstance(g, dict) else f"group{i}" for i, g in enumerate(scenario.get("flows", []))]
     columns = [c[1] for c in _core.columns() if c[0] == "flows"]
     summary: Dict[str, Any] = {}
     series_columns: Optional[List[str]] = None
     if not all(is_table_measure(m) for m in exp.measures):
-        probe = copy.deepcopy(scenario)
-        probe.update({"duration": "1ms", "warmup": "0s", "sample_interval": "1ms"})
-        probe.pop("cwnd_trace", None)
-        probe.pop("pcap", None)
-        for g in probe.get("flows", []):
-            for key in ("start", "stop", "start_jitter"):
-                g.pop(key, None)
-        try:
-            probed = run(probe)
-        except (ScenarioError, RuntimeError):
-            return  # the probe is not a valid scenario: each run's summary will tell
+        probed = _probe(scenario)
+        if probed is None:
+            return
         summary = probed.summary
         if probed.timeseries.num_rows:  # (no sampled flow: nothing to check the columns against)
             series_columns = list(probed.timeseries.column_names)
+            wanted = {m.split(".")[1] for whole in exp.measures for m in (p.strip() for p in whole.split(" / "))
+                      if is_series_measure(m) and len(m.split(".")) == 3}
+            for point in points[1:]:
+                if wanted <= set(series_columns):
+                    break
+                other = _probe(exp.scenario_at(point))
+                if other is not None:
+                    series_columns += [c for c in other.timeseries.column_names if c not in series_columns]
     check_measures(exp.measures, summary, columns, groups, series_columns)
 
 
