@@ -82,7 +82,10 @@ def test_a_measure_that_names_nothing_is_an_error_naming_it(tmp_path):
                              ("flows.goodput.mean", "names no column of the flows table"),
                              ("flows.goodput_bps.average", "takes the statistic 'average'"),
                              ("timeseries.cwnd.mean", "names no column of the time series ('cwnd'); its columns are time_s, flow, cwnd_pkts"),
-                             ("timeseries.cwnd_pkts", "is not timeseries.COLUMN.STAT")]:
+                             ("timeseries.cwnd_pkts", "is not timeseries.[GROUP.]COLUMN.STAT"),
+                             ("timeseries.cubic.cwnd_pkts.mean", "names no flow group; the groups are 'reno'"),
+                             ("test_sweep:no_such_function", "is not an importable function module:function"),
+                             ("no_such_module:f", "is not an importable function module:function")]:
         with pytest.raises(ScenarioError) as e:
             run_sweep(parse(experiment(measures=[measure], seeds=1, axes={})), tmp_path / "s", jobs=1)
         assert message in str(e.value)
@@ -171,17 +174,31 @@ def test_a_sweep_aggregates_over_seeds_and_resumes_with_nothing_to_run(tmp_path)
     assert open_sweep(tmp_path / "s").aggregate.equals(sweep.aggregate)
 
 
+def flows_sent(result) -> int:
+    """A Python measure for the test below: data packets sent by every flow."""
+    return int(result.flows.to_pandas()["data_pkts_sent"].sum())
+
+
 def test_a_time_series_measure_is_a_statistic_over_the_samples_after_the_warm_up(tmp_path):
     # MR-AIMD publishes its additive increase `a` as a time-series column of its own.
     base = {**BASE, "warmup": "1s", "flows": [{"name": "mr", "count": 2, "cc": "mr_aimd"}]}
-    exp = parse({"scenario": base, "seeds": 1, "measures": ["timeseries.a.mean", "timeseries.cwnd_pkts.max / timeseries.cwnd_pkts.min"]})
+    exp = parse({"scenario": base, "seeds": 1, "measures": ["timeseries.a.mean", "timeseries.cwnd_pkts.max / timeseries.cwnd_pkts.min",
+                                                                "timeseries.mr.cwnd_pkts.cv", "test_sweep:flows_sent"]})
     sweep = run_sweep(exp, tmp_path / "s", jobs=1)
     cat = sweep.catalog.to_pandas()
     ts = pq.read_table(tmp_path / "s" / "runs" / cat["run_id"][0] / "timeseries.parquet").to_pandas()
     after = ts[ts["time_s"] > 1.0]
     assert len(after) < len(ts)  # the warm-up's samples are left out
-    assert cat["timeseries.a.mean"][0] == pytest.approx(after["a"].mean(), rel=1e-12)
-    assert cat["timeseries.cwnd_pkts.max / timeseries.cwnd_pkts.min"][0] == pytest.approx(after["cwnd_pkts"].max() / after["cwnd_pkts"].min())
+    # Each flow's statistic, averaged over the flows.
+    per_flow = after.groupby("flow")
+    assert cat["timeseries.a.mean"][0] == pytest.approx(per_flow["a"].mean().mean(), rel=1e-12)
+    assert cat["timeseries.cwnd_pkts.max / timeseries.cwnd_pkts.min"][0] == pytest.approx(
+        per_flow["cwnd_pkts"].max().mean() / per_flow["cwnd_pkts"].min().mean())
+    cv = per_flow["cwnd_pkts"].std(ddof=1) / per_flow["cwnd_pkts"].mean()
+    assert cat["timeseries.mr.cwnd_pkts.cv"][0] == pytest.approx(cv.mean())
+    # A Python measure is a function of the run's Result.
+    assert cat["test_sweep:flows_sent"][0] == sum(pq.read_table(tmp_path / "s" / "runs" / cat["run_id"][0] / "flows.parquet")
+                                                  .column("data_pkts_sent").to_pylist())
 
 
 def test_a_failing_run_is_recorded_with_its_scenario_and_the_others_finish(tmp_path):

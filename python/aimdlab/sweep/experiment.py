@@ -26,8 +26,10 @@ lists them, its values are lists with one element per field
 (`bottleneck.utilization`, `goodput_total_bps`), a statistic of a flows-table column over all
 flows (`flows.goodput_bps.mean`) or over one flow group by name
 (`groups.gaimd.loss_event_rate.mean`), or over every sample of the flows' time series after the
-warm-up (`timeseries.a.mean`: MR-AIMD's mean additive increase); statistics: mean, median,
-min, max, sum, std. A measure
+warm-up, averaged over the flows or one group's (`timeseries.a.mean`: MR-AIMD's mean additive
+increase; `timeseries.gaimd.send_rate_bps.cv`: how smooth a group's rate is); statistics: mean,
+median, min, max, sum, std, cv (std / mean). A measure may also be a Python function of the run's
+`Result`, `module:function` (e.g. `aimdlab.validation.gaimd:eq2_ratio`). A measure
 may also be the ratio of two: `groups.gaimd.send_rate_bps.mean / groups.tcp.send_rate_bps.mean`.
 
 Every mistake is an error naming the field: an unknown key, an empty axis, a range that does
@@ -50,7 +52,7 @@ from ..scenario import load, loads, plain, set_fields, validate
 
 __all__ = ["Experiment", "Point", "load_experiment", "parse_experiment", "EXPERIMENT_SCHEMA", "STATS"]
 
-STATS = ("mean", "median", "min", "max", "sum", "std")
+STATS = ("mean", "median", "min", "max", "sum", "std", "cv")
 """The statistics a flows-table measure may take over its flows."""
 
 DEFAULT_MEASURES = ("bottleneck.utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts")
@@ -89,7 +91,7 @@ EXPERIMENT_SCHEMA: Dict[str, Any] = {
         "measures": {
             "type": "array", "items": {"type": "string"},
             "description": "Summary fields (bottleneck.utilization), flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT or timeseries.COLUMN.STAT "
-                           "(STAT: mean, median, min, max, sum, std).",
+                           "(STAT: mean, median, min, max, sum, std, cv), or a Python function of the run's Result, module:function.",
             "default": list(DEFAULT_MEASURES),
         },
         "quick": {
@@ -289,12 +291,22 @@ def is_table_measure(name: str) -> bool:
 
 
 def is_series_measure(name: str) -> bool:
-    """Whether measure `name` reads the per-flow time series: `timeseries.COLUMN.STAT`, a
-    statistic over every sample of every sampled flow after the warm-up (e.g. MR-AIMD's mean
-    `a`: `timeseries.a.mean`), or a ratio with such a side."""
+    """Whether measure `name` reads the per-flow time series: `timeseries.[GROUP.]COLUMN.STAT`,
+    a statistic over each sampled flow's samples after the warm-up, averaged over the flows
+    (of one group) — e.g. MR-AIMD's mean `a`, `timeseries.a.mean`, or GAIMD's rate smoothness,
+    `timeseries.gaimd.send_rate_bps.cv` — or a ratio with such a side."""
     if " / " in name:
         return any(is_series_measure(p.strip()) for p in name.split(" / "))
-    return name.split(".")[0] == "timeseries"
+    return not is_python_measure(name) and name.split(".")[0] == "timeseries"
+
+
+def is_python_measure(name: str) -> bool:
+    """Whether measure `name` is a Python function, `module:function`, called with each run's
+    `Result` and returning a number (e.g. `aimdlab.validation.gaimd:eq2_ratio`), or a ratio
+    with such a side."""
+    if " / " in name:
+        return any(is_python_measure(p.strip()) for p in name.split(" / "))
+    return ":" in name
 
 
 def check_measures(measures: Sequence[str], summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str],
@@ -313,13 +325,26 @@ def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns
                        series_columns: Optional[Sequence[str]] = None) -> None:
     """`check_measures` for one measure (one side of a ratio)."""
     parts = m.split(".")
+    if is_python_measure(m):
+        from .executor import python_measure
+
+        try:
+            fn = python_measure(m)
+        except (ImportError, AttributeError, ValueError) as e:
+            raise _measure_error(where, m, f"is not an importable function module:function ({e})") from None
+        if not callable(fn):
+            raise _measure_error(where, m, "is not callable; a Python measure is a function of the run's Result")
+        return
     if is_series_measure(m):
-        if len(parts) != 3:
-            raise _measure_error(where, m, "is not timeseries.COLUMN.STAT, e.g. timeseries.cwnd_pkts.mean")
-        if series_columns is not None and parts[1] not in series_columns:
-            raise _measure_error(where, m, f"names no column of the time series ({parts[1]!r}); its columns are {', '.join(series_columns)}")
-        if parts[2] not in STATS:
-            raise _measure_error(where, m, f"takes the statistic {parts[2]!r}; expected one of {', '.join(STATS)}")
+        if len(parts) not in (3, 4):
+            raise _measure_error(where, m, "is not timeseries.[GROUP.]COLUMN.STAT, e.g. timeseries.cwnd_pkts.mean")
+        column, stat = parts[-2], parts[-1]
+        if len(parts) == 4 and parts[1] not in groups:
+            raise _measure_error(where, m, f"names no flow group; the groups are {', '.join(map(repr, groups))}")
+        if series_columns is not None and column not in series_columns:
+            raise _measure_error(where, m, f"names no column of the time series ({column!r}); its columns are {', '.join(series_columns)}")
+        if stat not in STATS:
+            raise _measure_error(where, m, f"takes the statistic {stat!r}; expected one of {', '.join(STATS)}")
         return
     if is_table_measure(m):
         if parts[0] == "groups":
@@ -461,8 +486,8 @@ def _validate_measures(exp: Experiment) -> None:
         summary = probed.summary
         if probed.timeseries.num_rows:  # (no sampled flow: nothing to check the columns against)
             series_columns = list(probed.timeseries.column_names)
-            wanted = {m.split(".")[1] for whole in exp.measures for m in (p.strip() for p in whole.split(" / "))
-                      if is_series_measure(m) and len(m.split(".")) == 3}
+            wanted = {m.split(".")[-2] for whole in exp.measures for m in (p.strip() for p in whole.split(" / "))
+                      if is_series_measure(m) and len(m.split(".")) in (3, 4)}
             for point in points[1:]:
                 if wanted <= set(series_columns):
                     break

@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 
 from ..result import canonical_json, write_atomic
 from ..run_folder import pid_alive
-from .experiment import Experiment, Point, axis_fields, is_series_measure, is_table_measure
+from .experiment import Experiment, Point, axis_fields, is_python_measure, is_series_measure, is_table_measure
 from .executor import measure
 from .stats import mean_std_ci95
 
@@ -165,12 +165,16 @@ class Store:
         """The measures of a complete run, read from its folder."""
         folder = self.runs / rid
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-        flows = series = None
-        if any(is_table_measure(m) for m in measures):
+        flows = series = result = None
+        if any(is_table_measure(m) or is_series_measure(m) for m in measures):
             flows = pq.read_table(folder / "flows.parquet").to_pandas()
         if any(is_series_measure(m) for m in measures):
             series = pq.read_table(folder / "timeseries.parquet").to_pandas()
-        return {m: measure(m, summary, flows, series) for m in measures}
+        if any(is_python_measure(m) for m in measures):
+            from ..result import Result
+
+            result = Result.load(folder)
+        return {m: measure(m, summary, flows, series, result) for m in measures}
 
     def build_tables(self, experiment: Experiment, points: List[Point], ids: List[str]) -> Tuple[pa.Table, pa.Table]:
         """The catalog (one row per run, in the experiment's order) and the aggregate (one row
