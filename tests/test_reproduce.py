@@ -53,6 +53,9 @@ def test_claims_hold_or_not_at_every_point():
     assert check_claim("decreasing", [3, 2, 1]).verdict == REPRODUCED
     assert check_claim("decreasing", [3, 3, 1]).verdict == DIFFERS
     assert check_claim("increasing", [1, 2, math.nan]).verdict == CANNOT
+    assert check_claim("between", [0.85, 1.2], [0.8, 1.25]).verdict == REPRODUCED
+    outside = check_claim("between", [0.85, 1.3, 0.7], [0.8, 1.25])
+    assert outside.verdict == DIFFERS and "2 of 3 points outside" in outside.detail
     assert check_claim("flat", [118.9, 119.0, 119.3], 0.01).verdict == REPRODUCED
     assert check_claim("flat", [100, 110], 0.05).verdict == DIFFERS
     with pytest.raises(ValueError):

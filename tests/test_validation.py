@@ -27,6 +27,29 @@ def test_measured_loss_rate_is_a_lower_bound_of_the_links_loss_rate():
     assert 0.04 < row["loss_rate"] < 0.10, row
 
 
+def test_a_red_bottleneck_spreads_the_losses_and_the_formula_predicts_less():
+    """Fig. 5: the same runs on a RED link. RED drops early and at random, so the GAIMD flows
+    see more loss indications than on drop-tail (bursts become single losses), and eq. (2),
+    which assumes losses within a round are correlated, predicts a lower rate from the higher
+    indication rate: its ratio to the measured rate falls below drop-tail's."""
+    red, tail = v.run([v.Point(0.2, 0.875, "onoff", 40, queue="red"), v.Point(0.2, 0.875, "onoff", 40)], jobs=2).to_dict("records")
+    assert red["queue"] == "red" and v.scenario(v.Point(0.2, 0.875, "onoff", 40, queue="red"))["topology"]["dumbbell"]["bottleneck"]["queue"]["kind"] == "red"
+    assert red["loss_rate"] > tail["loss_rate"], (red, tail)
+    assert red["ratio"] < tail["ratio"], (red, tail)
+    with pytest.raises(ValueError, match='queue: "wred" is not a queue'):
+        v.scenario(v.Point(0.2, 0.875, "onoff", 40, queue="wred"))
+
+
+def test_eq2_ratio_as_a_sweep_measure_is_the_validation_ratio():
+    from aimdlab.runner import run
+
+    pt = v.Point(0.4, 0.75, "onoff", 40)
+    result = run(v.scenario(pt))
+    assert v.eq2_ratio(result) == v.measure(pt, result)["ratio"]
+    per_flow = v.per_flow_accuracy(result)
+    assert len(per_flow) == 16 and per_flow["loss_rate"].between(0.005, 0.1).all()
+
+
 def test_validate_gaimd_cli_writes_table_and_figure(tmp_path):
     r = CliRunner().invoke(main, ["validate", "gaimd", "--quick", "--mode", "loss", "--jobs", "2", "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output

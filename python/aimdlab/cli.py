@@ -681,6 +681,7 @@ GAIMD_EXAMPLES = """
 Examples:
   aimdlab validate gaimd --quick
   aimdlab validate gaimd --mode onoff --newreno --out results/gaimd-newreno
+  aimdlab validate gaimd --quick --mode onoff --queue red --out results/gaimd-red     # Fig. 5
 """
 
 
@@ -689,16 +690,18 @@ Examples:
 @click.option("--mode", type=click.Choice(["onoff", "loss", "both"]), default="both", show_default=True,
               help="Loss from Pareto ON/OFF background traffic (the paper's), independent random loss, or both.")
 @click.option("--newreno", is_flag=True, help="NewReno loss recovery instead of SACK for every TCP-like flow.")
+@click.option("--queue", type=click.Choice(["droptail", "red"]), default="droptail", show_default=True,
+              help="The bottleneck's queue: drop-tail (Fig. 2-4) or RED with ns-2's automatic thresholds (Fig. 5).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Seed of every run.")
 @click.option("--jobs", type=click.IntRange(1, 512), default=None, help="Parallel simulations (default: one per core).")
 @_dask_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/validate-gaimd"),
               show_default=True, help="Where the table (CSV) and the figure (PNG) go.")
-def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
+def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
                    out_dir: Path) -> None:
     """GAIMD's sending-rate formula (gaimd.txt eq. 2) against packet-level simulation, as in
-    the paper's §2.4 and Fig. 2-4: 16 GAIMD(α, β) flows on a 15 Mbps / 50 ms DropTail
-    bottleneck, for β in {0.5, 0.75, 0.875} and α from 0.1 to 1.0. The loss rate is measured
+    the paper's §2.4 and Fig. 2-5: 16 GAIMD(α, β) flows on a 15 Mbps / 50 ms DropTail (or
+    RED) bottleneck, for β in {0.5, 0.75, 0.875} and α from 0.1 to 1.0. The loss rate is measured
     as the paper does, window reductions / packets sent; the prediction uses the GAIMD flows'
     mean loss rate, RTT and T0. Prints the prediction/measurement ratio of every run and
     where it lies outside 0.8-1.25."""
@@ -709,7 +712,7 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, seed: int, jobs: Optio
 
     _check_dask_options(use_dask, scheduler)
     modes = ("onoff", "loss") if mode == "both" else (mode,)
-    points = v.grid(quick=quick, modes=modes, seed=seed, sack=not newreno)
+    points = v.grid(quick=quick, modes=modes, seed=seed, sack=not newreno, queue=queue)
     t0 = time.perf_counter()
     try:
         if sys.stderr.isatty():

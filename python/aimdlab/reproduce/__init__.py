@@ -34,6 +34,8 @@ class ItemResult:
     low: List[float] = field(default_factory=list)
     high: List[float] = field(default_factory=list)
     runs: List[int] = field(default_factory=list)
+    group: List[Any] = field(default_factory=list)
+    """Each point's value of the item's `group` axis (empty without one)."""
     points: List[Verdict] = field(default_factory=list)
     verdict: Verdict = field(default_factory=lambda: Verdict(CANNOT))
     trace: List[Any] = field(default_factory=list)
@@ -104,8 +106,23 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
         quick = " (a --quick run has fewer points)" if sweep.experiment.get("quick") else ""
         res.verdict = Verdict(CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
         return res
+    if item.only is not None:
+        column = f"{item.only['measure']}_mean"
+        if column not in agg.columns:
+            raise KeyError(f"only: {item.only['measure']!r} is not a measure of the sweep")
+        values = agg[column].astype(float)
+        keep = values.notna()
+        if "at_most" in item.only:
+            keep &= values <= float(item.only["at_most"])
+        if "at_least" in item.only:
+            keep &= values >= float(item.only["at_least"])
+        agg = agg[keep]
+        if agg.empty:
+            res.verdict = Verdict(CANNOT, detail=f"no point of the sweep has {item.only}")
+            return res
     # Column by column: a pandas row would turn the axis's integers into floats.
     res.x = _axis_values(agg, item.x)
+    res.group = _axis_values(agg, item.group) if item.group else []
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
@@ -113,14 +130,20 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     if item.baseline is not None:
         base = _rows(whole, {**item.select, **item.baseline})
         base_x = _axis_values(base, item.x)
+        base_group = _axis_values(base, item.group) if item.group else [None] * len(base_x)
         base_mean = [float(v) * item.scale for v in base[f"{item.measure}_mean"]]
         for i, x in enumerate(res.x):
-            at = [j for j, bx in enumerate(base_x) if same_x(bx, x)]
+            g = res.group[i] if res.group else None
+            at = [j for j, bx in enumerate(base_x) if same_x(bx, x) and (g is None or same_x(base_group[j], g))]
             res.mean[i] = res.mean[i] / base_mean[at[0]] if at and base_mean[at[0]] else math.nan
             res.low[i] = res.high[i] = math.nan
     if all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in res.x):
-        order = sorted(range(len(res.x)), key=lambda i: res.x[i])  # along the x axis, for trends and figures
+        # Along the x axis (within each series), for trends and figures.
+        key = (lambda i: (str(res.group[i]), res.x[i])) if res.group else (lambda i: res.x[i])
+        order = sorted(range(len(res.x)), key=key)
         res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
+        if res.group:
+            res.group = [res.group[i] for i in order]
     outcomes: List[Verdict] = []
     if item.published:
         quick = bool(sweep.experiment.get("quick"))
@@ -142,7 +165,16 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
                                        + (f"; {len(skipped)} published point(s) not run by --quick ({item.x} = "
                                           f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
-        outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
+        if res.group:  # the claim holds in each series
+            parts = []
+            for g in dict.fromkeys(json.dumps(v) for v in res.group):
+                idx = [i for i, v in enumerate(res.group) if json.dumps(v) == g]
+                v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
+                                [res.low[i] for i in idx], [res.high[i] for i in idx])
+                parts.append((v.verdict, f"{item.group} = {json.loads(g)}: {v.detail}"))
+            outcomes.append(Verdict(_worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
+        else:
+            outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
     res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     return res
 

@@ -34,7 +34,9 @@ published numbers and the tolerance that counts as reproduced — or why it cann
 `select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
 `baseline = { "axis" = other }` divides each point by the point of the same x where those axes
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
-is then not given). `figure` draws a trace from the sweep's run folders (see `trace.py`),
+is then not given). `group = "axis"` splits the points into one series per value of another
+axis (claims then hold per series); `only = { measure = "...", at_most = v }` keeps the points
+where another measure's mean lies within bounds. `figure` draws a trace from the sweep's run folders (see `trace.py`),
 beside a measure's verdict or for a figure whose numbers are not in the text.
 """
 
@@ -54,7 +56,7 @@ __all__ = ["Item", "Paper", "load_paper", "find_experiments"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline", "figure"}
+              "baseline", "figure", "group", "only", "xlabel", "group_label"}
 
 
 @dataclass
@@ -81,6 +83,15 @@ class Item:
     is then a ratio against another configuration of the same sweep, e.g. New-AIMD over AIMD)."""
     figure: Optional[TraceSpec] = None
     """A trace drawn from the sweep's runs (`trace.py`)."""
+    xlabel: str = ""
+    """The x axis's name on the figure and in the table (default: the axis's field path)."""
+    group_label: str = ""
+    """The group axis's name on the figure (default: its field path)."""
+    group: Optional[str] = None
+    """An axis that splits the item's points into series (one line each; claims hold per series)."""
+    only: Optional[Dict[str, Any]] = None
+    """`{ measure = M, at_most = v }` (and/or `at_least`): keep the points whose mean of measure
+    M lies within the bounds, e.g. the loss rates where the paper claims accuracy."""
 
 
 @dataclass
@@ -155,6 +166,15 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 if item.tolerance.abs is None and item.tolerance.rel is None:
                     raise _err(path, f"{at}.tolerance", "is missing: say what counts as reproduced (abs and/or rel)")
             item.claim = d.get("claim")
+            item.group = d.get("group")
+            item.xlabel, item.group_label = d.get("xlabel", ""), d.get("group_label", "")
+            only = d.get("only")
+            if only is not None:
+                if not isinstance(only, dict) or not isinstance(only.get("measure"), str) or not ({"at_most", "at_least"} & set(only)):
+                    raise _err(path, f"{at}.only", "expected { measure = \"...\", at_most = v } and/or at_least = v")
+                item.only = only
+            if item.group is not None and pub is not None:
+                raise _err(path, f"{at}.group", "splits the points into series for a claim; published numbers are compared along x alone")
             if pub is None and item.claim is None:
                 raise _err(path, at, "has neither published numbers nor a claim to check")
         items.append(item)

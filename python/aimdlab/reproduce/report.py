@@ -4,6 +4,7 @@ the likely cause where they differ) and an index of the papers."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import List
@@ -36,16 +37,25 @@ def item_figure(r: ItemResult) -> str:
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
     xs, unit = axis_numbers(r.x)
     pos = xs if xs is not None else list(range(len(r.x)))
-    ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label="aimdlab (mean, 95 % CI)")
+    if r.group:  # one series per value of the item's group axis
+        for g in dict.fromkeys(json.dumps(v) for v in r.group):
+            idx = [i for i, v in enumerate(r.group) if json.dumps(v) == g]
+            ax.errorbar([pos[i] for i in idx], [r.mean[i] for i in idx], yerr=ci_yerr([r.mean[i] for i in idx], [r.low[i] for i in idx],
+                        [r.high[i] for i in idx]), marker="o", ms=4, capsize=3, lw=1.4, label=f"aimdlab, {r.item.group_label or r.item.group} = {json.loads(g)}")
+    else:
+        ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label="aimdlab (mean, 95 % CI)")
     if r.item.published:
         pxs, _ = axis_numbers(r.item.published_x)
         ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
                                                                  for px in r.item.published_x]
         ax.plot(ppos, r.item.published, "x", ms=8, mew=2, color="tab:red", label="paper")
-    if r.item.claim and r.item.claim.get("threshold") is not None:
-        ax.axhline(r.item.claim["threshold"], ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {r.item.claim['threshold']:g}")
+    threshold = r.item.claim.get("threshold") if r.item.claim else None
+    if isinstance(threshold, (list, tuple)):  # between: a band
+        ax.axhspan(threshold[0], threshold[1], color="tab:gray", alpha=0.12, label=f"claim: between {threshold[0]:g} and {threshold[1]:g}")
+    elif threshold is not None:
+        ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {threshold:g}")
     set_x_ticks(ax, xs, r.x)
-    ax.set_xlabel(r.item.x + (f" ({unit})" if unit else ""))
+    ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
     ax.set_ylabel(r.item.label or r.item.measure)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
@@ -77,11 +87,13 @@ def _item_section(r: ItemResult) -> str:
     for i, x in enumerate(r.x):
         pub = [v for px, v in zip(it.published_x, it.published) if same_x(px, x)]
         point = next((p for px, p in zip(it.published_x, r.points) if same_x(px, x)), None)
-        rows.append(f"<tr><td>{_e(x)}</td><td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
+        group = f"<td>{_e(r.group[i])}</td>" if r.group else ""
+        rows.append(f"<tr>{group}<td>{_e(x)}</td><td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
                     f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>"
                     f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
-    parts.append("<table><tr><th class='text'>" + _e(it.x) + "</th><th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
+    group_head = f"<th class='text'>{_e(it.group_label or it.group)}</th>" if r.group else ""
+    parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th><th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
     parts.append(_trace_figure(r))
     if it.cause:

@@ -4,9 +4,12 @@
     figure = { series = "link_timeseries", y = "utilization", scale = 100, label = "utilization, %",
                panels = "flows[0].count" }
 
-`series` is a table of the run folder (`timeseries`, `link_timeseries`, `cwnd_trace`) or
-`queuing_delay_per_rtt` (`aimdlab.series`: x is the round); `y` its column and `x` the time
-column (`time_s`, or `round`). `panels` draws one panel per value of an axis (titled
+`series` is a table of the run folder (`timeseries`, `link_timeseries`, `cwnd_trace`),
+`queuing_delay_per_rtt` (`aimdlab.series`: x is the round), or a Python function
+`module:function` of the run's `Result` returning a DataFrame (e.g. GAIMD's per-flow
+accuracy, `aimdlab.validation.gaimd:per_flow_accuracy`); `y` its column and `x` the x column
+(`time_s` by default, `round` for the per-RTT series). `style = "points"` draws markers
+instead of lines (a scatter). `panels` draws one panel per value of an axis (titled
 `panel_label = value`), `lines` one (labelled `line_label = value`)
 line per value of another within a panel; the flows of a per-flow table are drawn `each`
 (the first `max_flows`), or their `sum` or `mean` at each sample. `cumulative` draws the
@@ -33,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["TraceSpec", "parse_trace", "trace_lines", "draw_trace"]
 
 SERIES = ("timeseries", "link_timeseries", "cwnd_trace", "queuing_delay_per_rtt")
-_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select"}
+_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select", "style"}
 
 
 @dataclass
@@ -57,6 +60,7 @@ class TraceSpec:
     hline: Optional[float] = None
     select: Optional[Dict[str, Any]] = None
     """The runs to draw, when not the item's own `select`."""
+    style: str = "lines"
 
 
 def parse_trace(d: Any, where: str) -> TraceSpec:
@@ -66,8 +70,19 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
     for k in d:
         if k not in _KEYS:
             raise ScenarioError(f"{where}.{k}: unknown field; expected one of {', '.join(sorted(_KEYS))}")
-    if d.get("series") not in SERIES:
-        raise ScenarioError(f"{where}.series: {d.get('series')!r} is not accepted; expected one of {', '.join(SERIES)}")
+    series = d.get("series")
+    if not (series in SERIES or (isinstance(series, str) and ":" in series)):
+        raise ScenarioError(f"{where}.series: {series!r} is not accepted; expected one of {', '.join(SERIES)} or module:function")
+    if ":" in series:
+        from ..sweep.executor import python_measure
+
+        try:
+            if not callable(python_measure(series)):
+                raise TypeError("not callable")
+        except (ImportError, AttributeError, TypeError, ValueError) as e:
+            raise ScenarioError(f"{where}.series: {series!r} is not an importable function module:function ({e})") from None
+    if d.get("style", "lines") not in ("lines", "points"):
+        raise ScenarioError(f"{where}.style: {d.get('style')!r} is not accepted; expected \"lines\" or \"points\"")
     if not isinstance(d.get("y"), str):
         raise ScenarioError(f"{where}.y: is missing; the column to draw, e.g. \"utilization\"")
     flows = d.get("flows", "each")
@@ -81,7 +96,7 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
                      xlabel=d.get("xlabel", ""), panels=d.get("panels"), panel_label=d.get("panel_label", ""), lines=d.get("lines"),
                      line_label=d.get("line_label", ""), flows=flows, max_flows=int(d.get("max_flows", 4)),
                      cumulative=bool(d.get("cumulative", False)), window=(float(window[0]), float(window[1])) if window else None,
-                     hline=d.get("hline"), select=d.get("select"))
+                     hline=d.get("hline"), select=d.get("select"), style=d.get("style", "lines"))
 
 
 def _catalog_values(catalog: "pd.DataFrame", field: str) -> List[Any]:
@@ -107,6 +122,10 @@ def _series(folder: Path, spec: TraceSpec) -> "pd.DataFrame":
 
     if spec.series == "queuing_delay_per_rtt":
         return queuing_delay_per_rtt(Result.load(folder))
+    if ":" in spec.series:
+        from ..sweep.executor import python_measure
+
+        return python_measure(spec.series)(Result.load(folder))
     path = folder / f"{spec.series}.parquet"
     return pd.read_parquet(path) if path.is_file() else pd.DataFrame()
 
@@ -176,12 +195,15 @@ def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: Tra
         ax = axes[k // cols][k % cols]
         for p, label, x, y in lines:
             if json.dumps(p) == pv:
-                ax.plot(x, y, lw=1.0, label=label or None)
+                if spec.style == "points":
+                    ax.plot(x, y, "o", ms=3, alpha=0.8, label=label or None)
+                else:
+                    ax.plot(x, y, lw=1.0, label=label or None)
         if spec.hline is not None:
             ax.axhline(spec.hline, ls="--", lw=0.8, color="tab:gray")
         if pv != "null":
             ax.set_title(f"{spec.panel_label or spec.panels} = {json.loads(pv)}", fontsize=9)
-        ax.set_xlabel(spec.xlabel or ("round trip" if spec.x == "round" else "time, s"))
+        ax.set_xlabel(spec.xlabel or {"round": "round trip", "time_s": "time, s"}.get(spec.x, spec.x))
         if k % cols == 0:
             ax.set_ylabel(spec.label or spec.y)
         ax.grid(alpha=0.3)

@@ -7,7 +7,8 @@ as an image, a model with no primary definition) *cannot be reproduced*, with th
 
 A qualitative claim is a predicate over aimdlab's means across a figure's points: `at_least`
 / `at_most` a value at every point (by the means; the detail says how many points against it
-have their whole 95 % confidence interval past the threshold, i.e. differ significantly), `flat` (the spread at most a fraction of the mean),
+have their whole 95 % confidence interval past the threshold, i.e. differ significantly),
+`between` `[low, high]` at every point (both bounds), `flat` (the spread at most a fraction of the mean),
 `increasing` / `decreasing` along the x axis.
 """
 
@@ -78,6 +79,14 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
     xs = [float(v) for v in values]
     if not xs or not all(math.isfinite(v) for v in xs):
         return Verdict(CANNOT, detail="no aimdlab value at some point: its runs did not complete")
+    if kind == "between":
+        if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2):
+            raise ValueError("claim between needs threshold = [low, high]")
+        low, high = float(threshold[0]), float(threshold[1])
+        outside = [i for i, v in enumerate(xs) if not low <= v <= high]
+        return Verdict(REPRODUCED if not outside else DIFFERS,
+                       detail=f"between {low:g} and {high:g}: aimdlab's means run from {min(xs):.4g} to {max(xs):.4g}; "
+                              f"{len(outside)} of {len(xs)} points outside")
     if kind in ("at_least", "at_most"):
         if threshold is None:
             raise ValueError(f"claim {kind} needs a threshold")
@@ -106,4 +115,4 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         steps = [b - a for a, b in zip(xs, xs[1:])]
         ok = all(s > 0 for s in steps) if kind == "increasing" else all(s < 0 for s in steps)
         return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind}: aimdlab's values {', '.join(f'{v:.4g}' for v in xs)}")
-    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, flat, increasing, decreasing')
+    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, between, flat, increasing, decreasing')

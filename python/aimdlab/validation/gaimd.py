@@ -17,6 +17,9 @@ A second mode replaces the ON/OFF background by independent (Bernoulli) loss of 
 on the bottleneck, with the 16 GAIMD flows alone. It breaks the model's assumption (ii) that
 losses within a round are correlated (§2.4.2), which matters where timeouts do.
 
+`queue="red"` runs Fig. 5's RED bottleneck (ns-2's automatic thresholds on the same
+buffer: the paper gives no RED parameters).
+
 Choices where the paper is silent: a 125-packet DropTail buffer (about half the
 bandwidth-delay product), 1000-byte segments (ns-2's default), SACK loss recovery for every
 TCP-like flow (the paper's flows are Reno-based; with NewReno, which repairs one loss per
@@ -67,6 +70,9 @@ class Point:
     duration_s: float = 120.0
     sack: bool = True
     """Loss recovery of every TCP-like flow: SACK (RFC 6675) or, when False, NewReno."""
+    queue: str = "droptail"
+    """The bottleneck's queue: "droptail" (Fig. 2-4) or "red" (Fig. 5; ns-2's automatic
+    thresholds on the same 125 packets, the paper giving no RED parameters)."""
 
 
 def scenario(pt: Point) -> dict:
@@ -78,7 +84,10 @@ def scenario(pt: Point) -> dict:
         return [{"name": name, "cc": cc, "start_jitter": "2s", "access": {"delay": f"{rng.uniform(0.5, 5):.3f}ms"}}
                 for _ in range(16)]
 
-    bottleneck: dict = {"rate": "15Mbps", "delay": "50ms", "queue": {"kind": "droptail", "limit": "125pkt"}}
+    queues = {"droptail": {"kind": "droptail", "limit": "125pkt"}, "red": {"kind": "red", "limit": "125pkt", "auto": True}}
+    if pt.queue not in queues:
+        raise ValueError(f'queue: "{pt.queue}" is not a queue; expected "droptail" or "red"')
+    bottleneck: dict = {"rate": "15Mbps", "delay": "50ms", "queue": queues[pt.queue]}
     flows = group("gaimd", gaimd)
     if pt.mode == "onoff":
         flows += group("reno", "reno")
@@ -127,12 +136,53 @@ def measure(pt: Point, result) -> Dict[str, float]:
     }
 
 
-def grid(quick: bool = False, modes: Iterable[str] = ("onoff", "loss"), seed: int = 1, sack: bool = True) -> List[Point]:
-    """The runs of a validation: β ∈ {0.5, 0.75, 0.875} × α × background (and loss) levels.
-    `quick` takes 3 values of α and fewer levels (about 50 runs instead of about 500)."""
+def _gaimd_params(result) -> tuple:
+    """(α, β) of the run's flow group named "gaimd" (its `cc` table; GAIMD's defaults where a
+    field is left out)."""
+    for g in result.scenario.get("flows", []):
+        if g.get("name") == "gaimd" and isinstance(g.get("cc"), dict):
+            return float(g["cc"].get("alpha", 0.31)), float(g["cc"].get("beta", 0.875))
+    raise ValueError("the run has no flow group named \"gaimd\" with a cc table")
+
+
+def eq2_ratio(result) -> float:
+    """A sweep measure (`aimdlab.validation.gaimd:eq2_ratio`): eq. (2)'s predicted sending rate
+    from the GAIMD flows' mean loss rate, RTT and T0, over their measured mean sending rate —
+    the y axis of Fig. 2-5, as `measure` computes it for `validate gaimd`. The run needs a
+    flow group named "gaimd"."""
+    alpha, beta = _gaimd_params(result)
+    return measure(Point(alpha, beta, "onoff", 0.0), result)["ratio"]
+
+
+def per_flow_accuracy(result):
+    """Fig. 6-7's points (a trace series, `aimdlab.validation.gaimd:per_flow_accuracy`): for
+    each GAIMD flow, its own loss rate and the ratio of eq. (2)'s prediction from its own loss
+    rate, RTT and T0 to its measured sending rate. A DataFrame with `flow`, `loss_rate` and
+    `ratio`."""
+    import pandas as pd
+
+    alpha, beta = _gaimd_params(result)
+    f = result.flows.to_pandas()
+    g = f[f["group_name"] == "gaimd"]
+    rows = []
+    for _, r in g.iterrows():
+        p = float(r["loss_event_rate"])
+        rtt_s = float(r["rtt_mean_ms"]) / 1e3
+        t0_s = float(r["rto_first_mean_ms"]) / 1e3 if math.isfinite(float(r["rto_first_mean_ms"])) else 1.0
+        measured = float(r["send_rate_bps"]) / PACKET_BITS
+        ok = p > 0 and measured > 0 and math.isfinite(rtt_s)
+        rows.append((int(r["flow"]), p, float(model.sending_rate(alpha, beta, p, rtt_s, t0_s)) / measured if ok else math.nan))
+    return pd.DataFrame(rows, columns=["flow", "loss_rate", "ratio"])
+
+
+def grid(quick: bool = False, modes: Iterable[str] = ("onoff", "loss"), seed: int = 1, sack: bool = True,
+         queue: str = "droptail") -> List[Point]:
+    """The runs of a validation: β ∈ {0.5, 0.75, 0.875} × α × background (and loss) levels,
+    on a drop-tail or (Fig. 5) RED bottleneck. `quick` takes 3 values of α and fewer levels
+    (about 50 runs instead of about 500)."""
     alphas = QUICK_ALPHAS if quick else FULL_ALPHAS
     levels = {"onoff": QUICK_BACKGROUND if quick else FULL_BACKGROUND, "loss": QUICK_LOSS if quick else FULL_LOSS}
-    return [Point(a, b, m, lv, seed, sack=sack) for m in modes for b in BETAS for a in alphas for lv in levels[m]]
+    return [Point(a, b, m, lv, seed, sack=sack, queue=queue) for m in modes for b in BETAS for a in alphas for lv in levels[m]]
 
 
 def _run_point(pt: Point) -> Dict[str, float]:
