@@ -234,6 +234,13 @@ impl Scoreboard {
         None
     }
 
+    /// Where the scan for lost segments to resend stands: every lost segment below it has
+    /// been resent (after a timeout, the go-back-N point).
+    #[inline]
+    pub fn resend_point(&self) -> u64 {
+        self.rxt_scan
+    }
+
     /// `seq` (a lost segment) was retransmitted.
     #[inline]
     pub fn mark_retransmitted(&mut self, seq: u64) {

@@ -272,6 +272,19 @@ impl TcpSender {
         }
     }
 
+    /// Sack1's segments in flight outside recovery, ns-2's `t_seqno_ - highest_ack_`: from
+    /// the cumulative ACK to the next segment to send. That is the highest sent, except after
+    /// a timeout, when Sack1 resends in order from the cumulative ACK (go-back-N) and the
+    /// window counts up to the resend point only: segments SACKed above it are not in flight
+    /// by this count (ns-2 cleared its scoreboard and will send them again).
+    fn sack1_outstanding(&self) -> u64 {
+        if self.sb.lost_out > self.sb.retrans_out {
+            self.sb.resend_point().clamp(self.snd_una, self.snd_nxt) - self.snd_una
+        } else {
+            self.snd_nxt - self.snd_una
+        }
+    }
+
     /// Whether the window has room for one more segment now.
     #[inline]
     fn window_open(&self, cwnd: u64) -> bool {
@@ -290,7 +303,7 @@ impl TcpSender {
             // transmit lets one new segment out for each of the first dupthresh − 1 (ns-2's
             // `singledup_`).
             (true, Recovery::Reno) => self.pipe().saturating_sub(dupacks.min(self.dupthresh as u64 - 1)),
-            (true, Recovery::Sack) if self.sack1 => (self.pipe() + self.sacked_pkts()).saturating_sub(dupacks.min(self.dupthresh as u64 - 1)),
+            (true, Recovery::Sack) if self.sack1 => self.sack1_outstanding().saturating_sub(dupacks.min(self.dupthresh as u64 - 1)),
             (true, _) => self.pipe(),
             // Without limited transmit, the duplicate ACKs that have not (yet) started a
             // recovery free no room.

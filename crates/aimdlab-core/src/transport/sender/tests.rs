@@ -379,3 +379,33 @@ fn rack_finds_a_hole_with_a_single_segment_after_it() {
     assert_eq!((s.stats.timeouts, s.stats.fast_retransmits), (0, 1));
     assert_eq!(log.retransmissions_of(18).len(), 1);
 }
+
+#[test]
+fn sack1_after_a_timeout_does_not_count_segments_sacked_above_the_resend_point_as_in_flight() {
+    // 0..20 sent, all but 15..20 lost: the timer fires, Sack1 clears its scoreboard and
+    // resends in order from the cumulative ACK (ns-2's t_seqno_ = highest_ack_ + 1). Its
+    // window counts t_seqno_ - highest_ack_: the receiver's SACK of 15..20 says nothing
+    // about what is in flight below the resend point. Counting those five as in flight
+    // would keep a window of up to five shut; ACKs would stop and every backed-off timeout
+    // would move the transfer on by a segment or three (a 15 Mbit/s RED run stalled a SACK
+    // flow for 60 s this way).
+    let mut s = sender(&ns2_rules(Recovery::Sack), 20.0);
+    let mut out = Outbox::default();
+    s.start(SimTime::ZERO, &mut out);
+    assert_eq!(out.packets.len(), 20);
+    let deadline = out.timer_at(TimerKind::Retransmit).expect("the timer is armed");
+    out.clear();
+    s.on_rto_timer(deadline, &mut out);
+    assert_eq!(out.packets.iter().map(|p| p.seq).collect::<Vec<_>>(), [0], "one segment after the timeout");
+    let mut now = deadline;
+    let mut resent = Vec::new();
+    for cum in [1u64, 2, 3, 4, 5] {
+        now = now + SimDuration::from_millis(100);
+        out.clear();
+        s.on_ack(&ack(cum, 15, 20, now), now, &mut out);
+        resent.extend(out.packets.iter().map(|p| p.seq));
+    }
+    // Slow start from one segment: each ACK of a resent segment lets two more out.
+    assert_eq!(resent[..5], [1, 2, 3, 4, 5], "resent {resent:?}");
+    assert!(resent.len() >= 8, "the window stayed shut: {resent:?}");
+}
