@@ -400,7 +400,7 @@ fn sack1_after_a_timeout_does_not_count_segments_sacked_above_the_resend_point_a
     let mut now = deadline;
     let mut resent = Vec::new();
     for cum in [1u64, 2, 3, 4, 5] {
-        now = now + SimDuration::from_millis(100);
+        now += SimDuration::from_millis(100);
         out.clear();
         s.on_ack(&ack(cum, 15, 20, now), now, &mut out);
         resent.extend(out.packets.iter().map(|p| p.seq));
