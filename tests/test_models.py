@@ -162,3 +162,22 @@ def test_model_figures_draw_the_papers_curves():
     assert x2 / x1 == pytest.approx(6.0, rel=1e-6)
     figures.tcp_friendly_curves(betas=[0.25, 0.75])
     figures.gaimd_error_integral(thresholds=(0.1,))
+
+
+def test_a_gaimd_user_beside_a_tcp_user_crosses_the_equal_window_line_then_keeps_more():
+    # gaimd.txt §3.1, Fig. 12: GAIMD(0.31, 0.875) and TCP told the same synchronous feedback.
+    # Their windows never settle on the equal-window line; from a start where TCP's is the
+    # larger the trace crosses it, and GAIMD's window oscillates less. In the steady cycle
+    # both climb for T steps and then cut once: peak_i = α_i T / (1 − β_i), so GAIMD's mean
+    # window over TCP's is (0.31 / 0.125 · (1 + 0.875) / 2) / (1 / 0.5 · (1 + 0.5) / 2) =
+    # 1.55, and GAIMD stays above the line — not the "about the same bandwidth" the paper
+    # reads from its trace.
+    r = chiu_jain.simulate([5.0, 40.0], 100.0, [chiu_jain.gaimd(0.31, 0.875), chiu_jain.aimd(1.0, 0.5)], 20000)
+    x = r["x"]
+    assert x[0, 0] < x[0, 1] and (x[:2000, 0] > x[:2000, 1]).any()  # it crosses
+    g, t = x[10000:, 0], x[10000:, 1]
+    assert (g > t).all()
+    assert g.mean() / t.mean() == pytest.approx(1.55, rel=0.01)
+    assert g.std() / g.mean() < 0.5 * t.std() / t.mean()  # a smaller oscillation range
+    with pytest.raises(ValueError, match="rule: expected one"):
+        chiu_jain.simulate([1.0, 2.0, 3.0], 10.0, [chiu_jain.aimd(), chiu_jain.aimd()], 5)

@@ -2,7 +2,7 @@
 Decrease Algorithms for Congestion Avoidance in Computer Networks", 1989), as restated in
 shared/papers/new-aimd-utilization.txt eq. (1): m users with loads x_i(t); the network
 signals y(t) = 1 when X(t) = Σ x_i(t) > X_goal, and every user then applies the same
-linear rule
+linear rule (or each its own: gaimd.txt §3.1, Fig. 12)
 
     x_i(t+1) = a_I + b_I·x_i(t)   if y(t) = 0,
     x_i(t+1) = a_D + b_D·x_i(t)   if y(t) = 1.
@@ -14,7 +14,7 @@ congestion, plus all additive increments t since the start, which are never halv
 
 from __future__ import annotations
 
-from typing import Dict, Sequence, Tuple
+from typing import Dict, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,11 +50,15 @@ def jain_index(x) -> np.ndarray:
     return x.sum(-1) ** 2 / (x.shape[-1] * (x**2).sum(-1))
 
 
-def simulate(x0: Sequence[float], x_goal: float, rule: LinearRule, steps: int) -> Dict[str, np.ndarray]:
-    """Runs eq. (1) for `steps` steps from loads `x0`. Returns `x` (steps+1 × m loads),
-    `total`, `feedback` y(t), `efficiency` (total / X_goal) and `fairness` (Jain) per step.
-    Loads are floored at 0."""
-    a_i, b_i, a_d, b_d = rule
+def simulate(x0: Sequence[float], x_goal: float, rule: Union[LinearRule, Sequence[LinearRule]], steps: int) -> Dict[str, np.ndarray]:
+    """Runs eq. (1) for `steps` steps from loads `x0`. `rule` is one linear rule for every
+    user, or one per user (gaimd.txt §3.1, Fig. 12: a GAIMD user beside a TCP user, both
+    told the same feedback). Returns `x` (steps+1 × m loads), `total`, `feedback` y(t),
+    `efficiency` (total / X_goal) and `fairness` (Jain) per step. Loads are floored at 0."""
+    rules = np.asarray([rule] * len(x0) if np.ndim(rule) == 1 else rule, dtype=float)
+    if rules.shape != (len(x0), 4):
+        raise ValueError(f"rule: expected one (a_I, b_I, a_D, b_D) or one per user ({len(x0)}); got shape {rules.shape}")
+    a_i, b_i, a_d, b_d = rules.T
     x = np.empty((steps + 1, len(x0)))
     x[0] = x0
     y = np.zeros(steps + 1, dtype=int)

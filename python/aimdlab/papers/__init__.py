@@ -1,2 +1,2 @@
-"""The papers' experiments, rebuilt as scenarios: one module per paper (`dccp_thesis` so far;
-`aimdlab reproduce` will run them all)."""
+"""The papers' experiments beyond what a sweep definition says: one module per paper —
+`dccp_thesis` (the thesis's scenarios), `gaimd` (series its figures draw)."""

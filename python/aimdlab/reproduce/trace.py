@@ -14,6 +14,7 @@ instead of lines (a scatter). `panels` draws one panel per value of an axis (tit
 line per value of another within a panel; the flows of a per-flow table are drawn `each`
 (the first `max_flows`), or their `sum` or `mean` at each sample. `cumulative` draws the
 running sum of `y` times the sample interval (goodput in bit/s becomes data delivered).
+`flow_ids = [0, 4]` picks the flows drawn; `diagonal = true` draws y = x;
 `window = [from_s, to_s]` limits the time axis; `select` picks the runs when they are not the
 item's own (e.g. both protocols beside an item about one). Each line is the first seed of its
 point.
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["TraceSpec", "parse_trace", "trace_lines", "draw_trace"]
 
 SERIES = ("timeseries", "link_timeseries", "cwnd_trace", "queuing_delay_per_rtt")
-_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select", "style"}
+_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select", "style", "diagonal", "flow_ids"}
 
 
 @dataclass
@@ -61,6 +62,10 @@ class TraceSpec:
     select: Optional[Dict[str, Any]] = None
     """The runs to draw, when not the item's own `select`."""
     style: str = "lines"
+    diagonal: bool = False
+    """Draw the line y = x (e.g. Fig. 12's equal-window line)."""
+    flow_ids: Optional[List[int]] = None
+    """With `flows = "each"`: these flows rather than the first `max_flows`."""
 
 
 def parse_trace(d: Any, where: str) -> TraceSpec:
@@ -96,7 +101,8 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
                      xlabel=d.get("xlabel", ""), panels=d.get("panels"), panel_label=d.get("panel_label", ""), lines=d.get("lines"),
                      line_label=d.get("line_label", ""), flows=flows, max_flows=int(d.get("max_flows", 4)),
                      cumulative=bool(d.get("cumulative", False)), window=(float(window[0]), float(window[1])) if window else None,
-                     hline=d.get("hline"), select=d.get("select"), style=d.get("style", "lines"))
+                     hline=d.get("hline"), select=d.get("select"), style=d.get("style", "lines"),
+                     diagonal=bool(d.get("diagonal", False)), flow_ids=d.get("flow_ids"))
 
 
 def _catalog_values(catalog: "pd.DataFrame", field: str) -> List[Any]:
@@ -158,7 +164,7 @@ def trace_lines(sweep: "Sweep", select: Dict[str, Any], spec: TraceSpec) -> List
         name = "" if ln == "null" else f"{spec.line_label or spec.lines} = {json.loads(ln)}"
         per_flow = "flow" in df.columns and spec.series in ("timeseries", "cwnd_trace")
         if per_flow and spec.flows == "each":
-            for f in sorted(df["flow"].unique())[: spec.max_flows]:
+            for f in (spec.flow_ids if spec.flow_ids is not None else sorted(df["flow"].unique())[: spec.max_flows]):
                 part = df[df["flow"] == f]
                 out.append((json.loads(p), (name + ", " if name else "") + f"flow {f}", *_xy(part, spec)))
         else:
@@ -201,6 +207,8 @@ def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: Tra
                     ax.plot(x, y, lw=1.0, label=label or None)
         if spec.hline is not None:
             ax.axhline(spec.hline, ls="--", lw=0.8, color="tab:gray")
+        if spec.diagonal:
+            ax.axline((0, 0), slope=1, ls="--", lw=0.8, color="tab:gray", label="equal")
         if pv != "null":
             ax.set_title(f"{spec.panel_label or spec.panels} = {json.loads(pv)}", fontsize=9)
         ax.set_xlabel(spec.xlabel or {"round": "round trip", "time_s": "time, s"}.get(spec.x, spec.x))
