@@ -4,6 +4,7 @@ their mistakes, and a quick reproduction of a paper end to end, its report opene
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import subprocess
 import sys
@@ -111,7 +112,7 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     # Again: every run is in the store; nothing executes, the verdicts are the same.
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
                             "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
-    assert again.returncode == 0 and "nothing to run: all 8 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
+    assert again.returncode == 0 and "nothing to run: all 32 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
 
 
 def test_an_unknown_paper_is_an_error_listing_the_known_ones(tmp_path):
@@ -194,3 +195,21 @@ def test_a_trace_figure_draws_one_line_per_panel_and_line_value_from_the_first_s
     assert [(p, label) for p, label, _, _ in each] == [(1, "flow 0"), (3, "flow 0"), (3, "flow 1"), (3, "flow 2")]
     with pytest.raises(ScenarioError, match="figure.y: the runs' timeseries has no column 'b'"):
         trace_lines(sweep, {}, parse_trace({"series": "timeseries", "y": "b"}, "f"))
+
+
+def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path):
+    from aimdlab.reproduce import evaluate, reproduce_paper
+
+    paper = load_paper(ROOT / "experiments" / "new-aimd-utilization")
+    result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=2)
+    table = next(r for r in result.items if r.item.id == "table-1")
+    # Judged on the Linux stack (NCTUns's), and again on each other profile of the sweep.
+    assert table.item.select["tcp.profile"] == "linux"
+    assert [v for v, _ in table.sensitivity] == ["rfc", "ns3", "ns2"]
+    sweep = next(iter(result.sweeps.values()))
+    for value, other in table.sensitivity:
+        direct = evaluate(dataclasses.replace(table.item, select={"tcp.profile": value}, sensitivity=None, figure=None), sweep)
+        assert other.mean == direct.mean and other.verdict == direct.verdict
+    # `values` restricts the readings shown.
+    only_ns2 = dataclasses.replace(table.item, sensitivity_values=["ns2"])
+    assert [v for v, _ in evaluate(only_ns2, sweep).sensitivity] == ["ns2"]

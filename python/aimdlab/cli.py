@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import signal
 import sys
 import threading
@@ -547,6 +548,9 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         results.append(result)
         for r in result.items:
             click.echo(f"  {r.verdict.verdict:<21} {r.item.title} — {r.verdict.detail}")
+            for value, other in r.sensitivity:
+                shown = value if isinstance(value, str) else json.dumps(value)
+                click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
         click.echo(f"  report: {page}")
     if results:
         index = write_index(results, out_dir)

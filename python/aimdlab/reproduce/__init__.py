@@ -6,6 +6,7 @@ paper and an index. The papers' definitions live in `experiments/<paper>/paper.t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import numbers
@@ -40,6 +41,8 @@ class ItemResult:
     verdict: Verdict = field(default_factory=lambda: Verdict(CANNOT))
     trace: List[Any] = field(default_factory=list)
     """The item's trace figure's lines (`trace.trace_lines`), when it has one."""
+    sensitivity: List[Any] = field(default_factory=list)
+    """(value, ItemResult) for each other value of the item's sensitivity axis."""
 
 
 @dataclass
@@ -91,10 +94,25 @@ def same_x(a: Any, b: Any) -> bool:
 
 def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     """An item's verdicts from its sweep's aggregate (see `ItemResult`); `sweep` is the
-    sweep or its folder."""
-    res = ItemResult(item)
+    sweep or its folder. With a `sensitivity` axis, the item is judged again at each other
+    value of it (`ItemResult.sensitivity`)."""
     if sweep is not None and not isinstance(sweep, Sweep):
         sweep = open_sweep(sweep)
+    res = _evaluate(item, sweep)
+    if item.sensitivity is not None and sweep is not None and item.cannot is None:
+        own = item.select[item.sensitivity]
+        values = list(dict.fromkeys(json.dumps(v) for v in _axis_values(sweep.aggregate.to_pandas(), item.sensitivity)))
+        wanted = item.sensitivity_values
+        for v in (json.loads(t) for t in values):
+            if not same_x(v, own) and (wanted is None or any(same_x(v, w) for w in wanted)):
+                other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None)
+                res.sensitivity.append((v, _evaluate(other, sweep)))
+    return res
+
+
+def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
+    """`evaluate` at the item's own `select`."""
+    res = ItemResult(item)
     if sweep is not None and item.figure is not None:
         res.trace = trace_lines(sweep, item.select if item.figure.select is None else item.figure.select, item.figure)
     if item.cannot is not None or sweep is None:

@@ -34,7 +34,10 @@ published numbers and the tolerance that counts as reproduced — or why it cann
 `select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
 `baseline = { "axis" = other }` divides each point by the point of the same x where those axes
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
-is then not given). `group = "axis"` splits the points into one series per value of another
+is then not given). `sensitivity = "axis"` judges the item again at every other value of
+an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
+(`sensitivity = { axis = "name", values = [...] }` picks the values).
+`group = "axis"` splits the points into one series per value of another
 axis (claims then hold per series); `only = { measure = "...", at_most = v }` keeps the points
 where another measure's mean lies within bounds. `figure` draws a trace from the sweep's run folders (see `trace.py`),
 beside a measure's verdict or for a figure whose numbers are not in the text.
@@ -56,7 +59,7 @@ __all__ = ["Item", "Paper", "load_paper", "find_experiments"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline", "figure", "group", "only", "xlabel", "group_label"}
+              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity"}
 
 
 @dataclass
@@ -87,6 +90,11 @@ class Item:
     """The x axis's name on the figure and in the table (default: the axis's field path)."""
     group_label: str = ""
     """The group axis's name on the figure (default: its field path)."""
+    sensitivity: Optional[str] = None
+    """An axis (or a field of a linked axis) of readings the paper leaves open: the item is
+    judged at `select`'s value, and again at each other value of this axis, shown beside."""
+    sensitivity_values: Optional[List[Any]] = None
+    """The values of the sensitivity axis to judge it at (default: every other one)."""
     group: Optional[str] = None
     """An axis that splits the item's points into series (one line each; claims hold per series)."""
     only: Optional[Dict[str, Any]] = None
@@ -167,6 +175,15 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                     raise _err(path, f"{at}.tolerance", "is missing: say what counts as reproduced (abs and/or rel)")
             item.claim = d.get("claim")
             item.group = d.get("group")
+            sens = d.get("sensitivity")
+            if isinstance(sens, dict):
+                if not isinstance(sens.get("axis"), str) or not isinstance(sens.get("values", []), list):
+                    raise _err(path, f"{at}.sensitivity", "expected an axis name, or { axis = \"...\", values = [...] }")
+                item.sensitivity, item.sensitivity_values = sens["axis"], sens.get("values")
+            else:
+                item.sensitivity = sens
+            if item.sensitivity is not None and item.sensitivity not in item.select:
+                raise _err(path, f"{at}.sensitivity", f"{item.sensitivity!r} is not in select: the item's own reading of it comes first")
             item.xlabel, item.group_label = d.get("xlabel", ""), d.get("group_label", "")
             only = d.get("only")
             if only is not None:

@@ -96,6 +96,12 @@ def _item_section(r: ItemResult) -> str:
     parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th><th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
     parts.append(_trace_figure(r))
+    if r.sensitivity:
+        rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
+                       f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
+        parts.append(f"<p><b>Sensitivity</b> to {_e(it.sensitivity)} (the item above is at {_e(it.select[it.sensitivity])}):</p>"
+                     "<table><tr><th class='text'>" + _e(it.sensitivity) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
+                     f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + rows + "</table>")
     if it.cause:
         parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(it.cause)}</p>")
     return "".join(parts)
