@@ -189,7 +189,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
                 idx = [i for i, v in enumerate(res.group) if json.dumps(v) == g]
                 v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
                                 [res.low[i] for i in idx], [res.high[i] for i in idx])
-                parts.append((v.verdict, f"{item.group} = {json.loads(g)}: {v.detail}"))
+                parts.append((v.verdict, f"{item.group_label or item.group} = {json.loads(g)}: {v.detail}"))
             outcomes.append(Verdict(_worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
         else:
             outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
