@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
-from ..sweep.experiment import axis_fields
+from .axes import axis_values, same_x
 from .paper import Item, Paper, find_experiments, load_paper
 from .trace import trace_lines
 from .verdict import CANNOT, DIFFERS, REPRODUCED, Verdict, check_claim, compare
@@ -84,14 +84,6 @@ def reproduce_paper(paper: Paper, out: Union[str, Path], quick: bool = False, jo
     return PaperResult(paper, results, stores, quick)
 
 
-def same_x(a: Any, b: Any) -> bool:
-    """Whether two axis values are the same point (2 and 2.0 are; "10ms" and "10ms" are)."""
-    if isinstance(a, numbers.Real) and isinstance(b, numbers.Real) and not isinstance(a, bool) and not isinstance(b, bool):
-        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
-    # A table or list value is stored in the catalog as its JSON text: compare either way.
-    return str(a) == str(b) or json.dumps(a) == str(b) or json.dumps(b) == str(a)
-
-
 def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     """An item's verdicts from its sweep's aggregate (see `ItemResult`); `sweep` is the
     sweep or its folder. With a `sensitivity` axis, the item is judged again at each other
@@ -101,7 +93,7 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     res = _evaluate(item, sweep)
     if item.sensitivity is not None and sweep is not None and item.cannot is None:
         own = item.select[item.sensitivity]
-        values = list(dict.fromkeys(json.dumps(v) for v in _axis_values(sweep.aggregate.to_pandas(), item.sensitivity)))
+        values = list(dict.fromkeys(json.dumps(v) for v in axis_values(sweep.aggregate.to_pandas(), item.sensitivity)))
         wanted = item.sensitivity_values
         for v in (json.loads(t) for t in values):
             if not same_x(v, own) and (wanted is None or any(same_x(v, w) for w in wanted)):
@@ -139,16 +131,16 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
             res.verdict = Verdict(CANNOT, detail=f"no point of the sweep has {item.only}")
             return res
     # Column by column: a pandas row would turn the axis's integers into floats.
-    res.x = _axis_values(agg, item.x)
-    res.group = _axis_values(agg, item.group) if item.group else []
+    res.x = axis_values(agg, item.x)
+    res.group = axis_values(agg, item.group) if item.group else []
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
     res.runs = [int(v) for v in agg["runs_ok"]]
     if item.baseline is not None:
         base = _rows(whole, {**item.select, **item.baseline})
-        base_x = _axis_values(base, item.x)
-        base_group = _axis_values(base, item.group) if item.group else [None] * len(base_x)
+        base_x = axis_values(base, item.x)
+        base_group = axis_values(base, item.group) if item.group else [None] * len(base_x)
         base_mean = [float(v) * item.scale for v in base[f"{item.measure}_mean"]]
         for i, x in enumerate(res.x):
             g = res.group[i] if res.group else None
@@ -200,22 +192,8 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
 def _rows(agg, select: Dict[str, Any]):
     """The aggregate's rows where each selected axis (or linked-axis field) has its value."""
     for axis, value in select.items():
-        agg = agg[[same_x(v, value) for v in _axis_values(agg, axis)]]
+        agg = agg[[same_x(v, value) for v in axis_values(agg, axis)]]
     return agg
-
-
-def _axis_values(agg, field: str) -> List[Any]:
-    """The values of `field` in the aggregate's rows, as Python values: an axis's column, or
-    the element of a linked axis ("a, b, c") that sets that field (its column holds the values
-    as JSON)."""
-    if field in agg.columns:
-        return [v.item() if hasattr(v, "item") else v for v in agg[field]]  # numpy scalars to Python
-    for column in agg.columns:
-        paths = axis_fields(str(column))
-        if len(paths) > 1 and field in paths:
-            k = paths.index(field)
-            return [json.loads(v)[k] for v in agg[column]]
-    raise KeyError(f"select: {field!r} is not an axis of the sweep, nor a field of a linked axis")
 
 
 def _worst(verdicts) -> str:

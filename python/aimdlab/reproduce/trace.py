@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .._core import ScenarioError
+from .axes import axis_values, same_x
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -79,7 +80,7 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
     if not (series in SERIES or (isinstance(series, str) and ":" in series)):
         raise ScenarioError(f"{where}.series: {series!r} is not accepted; expected one of {', '.join(SERIES)} or module:function")
     if ":" in series:
-        from ..sweep.executor import python_measure
+        from ..sweep.measures import python_measure
 
         try:
             if not callable(python_measure(series)):
@@ -105,20 +106,6 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
                      diagonal=bool(d.get("diagonal", False)), flow_ids=d.get("flow_ids"))
 
 
-def _catalog_values(catalog: "pd.DataFrame", field: str) -> List[Any]:
-    """`field`'s value in each catalog row: its axis column, or its element of a linked axis."""
-    from ..sweep.experiment import axis_fields
-
-    if field in catalog.columns:
-        return [v.item() if hasattr(v, "item") else v for v in catalog[field]]
-    for column in catalog.columns:
-        paths = axis_fields(str(column))
-        if len(paths) > 1 and field in paths:
-            k = paths.index(field)
-            return [json.loads(v)[k] for v in catalog[column]]
-    raise ScenarioError(f"figure: {field!r} is not an axis of the sweep, nor a field of a linked axis")
-
-
 def _series(folder: Path, spec: TraceSpec) -> "pd.DataFrame":
     """The run's rows of `spec.series`."""
     import pandas as pd
@@ -129,7 +116,7 @@ def _series(folder: Path, spec: TraceSpec) -> "pd.DataFrame":
     if spec.series == "queuing_delay_per_rtt":
         return queuing_delay_per_rtt(Result.load(folder))
     if ":" in spec.series:
-        from ..sweep.executor import python_measure
+        from ..sweep.measures import python_measure
 
         return python_measure(spec.series)(Result.load(folder))
     path = folder / f"{spec.series}.parquet"
@@ -141,15 +128,13 @@ def trace_lines(sweep: "Sweep", select: Dict[str, Any], spec: TraceSpec) -> List
     panel and line value, in the sweep's order."""
     import numpy as np
 
-    from . import same_x
-
     cat = sweep.catalog.to_pandas()
     keep = (cat["status"] == "ok").to_numpy().copy()
     for field, value in select.items():
-        keep &= np.array([same_x(v, value) for v in _catalog_values(cat, field)], dtype=bool)
+        keep &= np.array([same_x(v, value) for v in axis_values(cat, field)], dtype=bool)
     cat = cat[keep]
-    panels = _catalog_values(cat, spec.panels) if spec.panels else [None] * len(cat)
-    lines = _catalog_values(cat, spec.lines) if spec.lines else [None] * len(cat)
+    panels = axis_values(cat, spec.panels) if spec.panels else [None] * len(cat)
+    lines = axis_values(cat, spec.lines) if spec.lines else [None] * len(cat)
     seen: Dict[Tuple[str, str], str] = {}
     for rid, p, ln in zip(cat["run_id"], panels, lines):
         seen.setdefault((json.dumps(p), json.dumps(ln)), rid)  # the catalog lists a point's seeds in order

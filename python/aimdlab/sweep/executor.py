@@ -20,80 +20,16 @@ A Dask cluster on SLURM or PBS, with dask-jobqueue (`pip install dask-jobqueue`)
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import signal
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["Task", "execute_run", "measure", "ordered_map", "parallel_map", "run_tasks"]
+__all__ = ["Task", "execute_run", "ordered_map", "parallel_map", "run_tasks"]
 
 Task = Dict[str, Any]
 """A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
 `max_memory` (bytes)."""
-
-
-def _statistic(values, stat: str) -> float:
-    """`stat` of the finite `values` (a pandas Series); NaN when none is finite (and for std
-    and cv, when fewer than two are)."""
-    values = values.astype(float)
-    values = values[values.notna() & (values.abs() != math.inf)]
-    if values.empty:
-        return math.nan
-    if stat in ("std", "cv"):
-        if len(values) < 2:
-            return math.nan
-        std = float(values.std(ddof=1))
-        if stat == "std":
-            return std
-        mean = float(values.mean())
-        return std / mean if mean else math.nan
-    return float(getattr(values, stat)())
-
-
-def measure(name: str, summary: Dict[str, Any], flows, series=None, run=None) -> float:
-    """The value of measure `name` (see `experiment.py`) for one run: a summary field; a
-    statistic of a flows-table column over all flows or one group; a statistic of a
-    time-series column over each flow's samples after the warm-up, averaged over the flows
-    (all, or one group's); or a Python measure `module:function`, called with the run's
-    `Result`. NaN if no value is finite. `flows`, `series` and `run` are the run's flows table
-    and time series (DataFrames) and its `Result`, needed only by the measures that read them."""
-    from .experiment import is_python_measure, is_series_measure, is_table_measure
-
-    if " / " in name:
-        top, bottom = (measure(part.strip(), summary, flows, series, run) for part in name.split(" / ", 1))
-        return top / bottom if bottom != 0 else math.nan
-    if is_python_measure(name):
-        value = python_measure(name)(run)
-        return math.nan if value is None else float(value)
-    parts = name.split(".")
-    if is_series_measure(name):
-        group, column, stat = (None, parts[1], parts[2]) if len(parts) == 3 else (parts[1], parts[2], parts[3])
-        if column not in series.columns:
-            return math.nan  # (the probe checked the column; a run without sampled flows has none)
-        rows = series[series["time_s"] > summary.get("warmup_s", 0.0)]
-        if group is not None:
-            rows = rows[rows["flow"].isin(flows.loc[flows["group_name"] == group, "flow"])]
-        per_flow = [_statistic(v, stat) for _, v in rows.groupby("flow")[column]]
-        per_flow = [v for v in per_flow if math.isfinite(v)]
-        return float(sum(per_flow) / len(per_flow)) if per_flow else math.nan
-    if is_table_measure(name):
-        if parts[0] == "groups":
-            group, column, stat = parts[1], parts[2], parts[3]
-            return _statistic(flows.loc[flows["group_name"] == group, column], stat)
-        return _statistic(flows[parts[1]], parts[2])
-    node: Any = summary
-    for p in parts:
-        node = node.get(p) if isinstance(node, dict) else None
-    return math.nan if node is None else float(node)
-
-
-def python_measure(name: str) -> Callable[[Any], Any]:
-    """The function a Python measure `module:function` names (imported once per process)."""
-    import importlib
-
-    module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module.strip()), function.strip())
 
 
 def execute_run(task: Task) -> Dict[str, Any]:

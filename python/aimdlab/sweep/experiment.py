@@ -49,11 +49,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
 from ..scenario import load, loads, plain, set_fields, validate
+from .measures import STATS, check_measures, is_series_measure, is_table_measure
 
 __all__ = ["Experiment", "Point", "load_experiment", "parse_experiment", "EXPERIMENT_SCHEMA", "STATS"]
 
-STATS = ("mean", "median", "min", "max", "sum", "std", "cv")
-"""The statistics a flows-table measure may take over its flows."""
+
 
 DEFAULT_MEASURES = ("bottleneck.utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts")
 """What a sweep aggregates when its experiment names no measures."""
@@ -274,105 +274,6 @@ def _axes(value: Any, where: str) -> Dict[str, List[Any]]:
                     raise ScenarioError(f"{at}[{j}]: {v!r} is not a list of {len(paths)} values, one per field of the linked axis")
         out[key] = values
     return out
-
-
-def _measure_error(where: str, m: str, why: str) -> ScenarioError:
-    return ScenarioError(f'{where}: "{m}" {why}')
-
-
-def is_table_measure(name: str) -> bool:
-    """Whether measure `name` reads the flows table: a statistic over flows
-    (`flows.COLUMN.STAT`, `groups.GROUP.COLUMN.STAT`; `flows` alone is the summary's flow
-    count), or a ratio with such a side."""
-    if " / " in name:
-        return any(is_table_measure(p.strip()) for p in name.split(" / "))
-    parts = name.split(".")
-    return parts[0] in ("flows", "groups") and len(parts) > 1
-
-
-def is_series_measure(name: str) -> bool:
-    """Whether measure `name` reads the per-flow time series: `timeseries.[GROUP.]COLUMN.STAT`,
-    a statistic over each sampled flow's samples after the warm-up, averaged over the flows
-    (of one group) — e.g. MR-AIMD's mean `a`, `timeseries.a.mean`, or GAIMD's rate smoothness,
-    `timeseries.gaimd.send_rate_bps.cv` — or a ratio with such a side."""
-    if " / " in name:
-        return any(is_series_measure(p.strip()) for p in name.split(" / "))
-    return not is_python_measure(name) and name.split(".")[0] == "timeseries"
-
-
-def is_python_measure(name: str) -> bool:
-    """Whether measure `name` is a Python function, `module:function`, called with each run's
-    `Result` and returning a number (e.g. `aimdlab.validation.gaimd:eq2_ratio`), or a ratio
-    with such a side."""
-    if " / " in name:
-        return any(is_python_measure(p.strip()) for p in name.split(" / "))
-    return ":" in name
-
-
-def check_measures(measures: Sequence[str], summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str],
-                   series_columns: Optional[Sequence[str]] = None) -> None:
-    """Checks each measure against a run's summary, flows-table columns, group names and
-    time-series columns (unchecked when None); raises `ScenarioError` naming the measure."""
-    for i, whole in enumerate(measures):
-        where = f"measures[{i}]"
-        if whole.count(" / ") > 1:
-            raise _measure_error(where, whole, "divides more than once; a measure is NAME or NAME / NAME")
-        for m in (p.strip() for p in whole.split(" / ")):
-            _check_one_measure(where, m, summary, flow_columns, groups, series_columns)
-
-
-def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns: Sequence[str], groups: Sequence[str],
-                       series_columns: Optional[Sequence[str]] = None) -> None:
-    """`check_measures` for one measure (one side of a ratio)."""
-    parts = m.split(".")
-    if is_python_measure(m):
-        from .executor import python_measure
-
-        try:
-            fn = python_measure(m)
-        except (ImportError, AttributeError, ValueError) as e:
-            raise _measure_error(where, m, f"is not an importable function module:function ({e})") from None
-        if not callable(fn):
-            raise _measure_error(where, m, "is not callable; a Python measure is a function of the run's Result")
-        return
-    if is_series_measure(m):
-        if len(parts) not in (3, 4):
-            raise _measure_error(where, m, "is not timeseries.[GROUP.]COLUMN.STAT, e.g. timeseries.cwnd_pkts.mean")
-        column, stat = parts[-2], parts[-1]
-        if len(parts) == 4 and parts[1] not in groups:
-            raise _measure_error(where, m, f"names no flow group; the groups are {', '.join(map(repr, groups))}")
-        if series_columns is not None and column not in series_columns:
-            raise _measure_error(where, m, f"names no column of the time series ({column!r}); its columns are {', '.join(series_columns)}")
-        if stat not in STATS:
-            raise _measure_error(where, m, f"takes the statistic {stat!r}; expected one of {', '.join(STATS)}")
-        return
-    if is_table_measure(m):
-        if parts[0] == "groups":
-            if len(parts) != 4:
-                raise _measure_error(where, m, "is not groups.GROUP.COLUMN.STAT, e.g. groups.reno.goodput_bps.mean")
-            if parts[1] not in groups:
-                raise _measure_error(where, m, f"names no flow group; the groups are {', '.join(map(repr, groups))}")
-            column, stat = parts[2], parts[3]
-        else:
-            if len(parts) != 3:
-                raise _measure_error(where, m, "is not flows.COLUMN.STAT, e.g. flows.goodput_bps.mean")
-            column, stat = parts[1], parts[2]
-        if column not in flow_columns:
-            raise _measure_error(where, m, f"names no column of the flows table ({column!r}); `aimdlab columns flows` lists them")
-        if stat not in STATS:
-            raise _measure_error(where, m, f"takes the statistic {stat!r}; expected one of {', '.join(STATS)}")
-        return
-    if not summary:
-        return  # no probe summary to check against
-    node: Any = summary
-    for p in parts:
-        if not isinstance(node, dict) or p not in node:
-            keys = sorted(k for k, v in summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
-            raise _measure_error(where, m, f"is not a number of the run summary; summary fields include {', '.join(keys)}, "
-                                           "bottleneck.utilization, ...; or flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT")
-        node = node[p]
-    if isinstance(node, bool) or not isinstance(node, (int, float, type(None))):
-        raise _measure_error(where, m, "is not a number of the run summary")
 
 
 def _apply_set(scenario: Dict[str, Any], sets: Any, where: str) -> Dict[str, Any]:

@@ -33,8 +33,8 @@ import pyarrow.parquet as pq
 
 from ..result import canonical_json, write_atomic
 from ..run_folder import pid_alive
-from .experiment import Experiment, Point, axis_fields, is_python_measure, is_series_measure, is_table_measure
-from .executor import measure
+from .experiment import Experiment, Point, axis_fields
+from .measures import is_python_measure, is_series_measure, is_table_measure, measure
 from .stats import mean_std_ci95
 
 __all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]
