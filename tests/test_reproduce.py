@@ -213,3 +213,21 @@ def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path
     # `values` restricts the readings shown.
     only_ns2 = dataclasses.replace(table.item, sensitivity_values=["ns2"])
     assert [v for v, _ in evaluate(only_ns2, sweep).sensitivity] == ["ns2"]
+
+
+def test_a_model_item_judges_the_papers_analytic_model_without_a_sweep(tmp_path):
+    from aimdlab.reproduce import evaluate
+
+    paper = load_paper(ROOT / "experiments" / "gaimd")
+    items = {i.id: i for i in paper.items}
+    alpha = evaluate(items["fig10-tcp-friendly-alpha"], None)
+    # eq. (7): α = 4(1 - β²)/3, 0.3125 at β = 7/8 against the paper's rounded 0.31.
+    assert alpha.verdict.verdict == REPRODUCED and alpha.mean[alpha.x.index(0.875)] == pytest.approx(0.3125)
+    # at_x judges the claim at low loss only; over every point it would not hold.
+    low = items["fig11-to-low-loss"]
+    assert evaluate(low, None).verdict.verdict == REPRODUCED
+    assert evaluate(dataclasses.replace(low, at_x=None), None).verdict.verdict == DIFFERS
+    (tmp_path / "paper.toml").write_text('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\n'
+                                         'model = "aimdlab.papers.gaimd:rate_ratio_to"\nsweep = "s.toml"\nclaim = { kind = "decreasing" }\n')
+    with pytest.raises(ScenarioError, match="judged on a sweep or on a model, not both"):
+        load_paper(tmp_path)

@@ -1,2 +1,3 @@
 """The papers' experiments beyond what a sweep definition says: one module per paper —
-`dccp_thesis` (the thesis's scenarios), `gaimd` (series its figures draw)."""
+`dccp_thesis` (the thesis's scenarios), `gaimd` and `mr_aimd` (series their figures draw, and
+their analytic models as `aimdlab reproduce` judges them)."""

@@ -1,6 +1,10 @@
 """Yang & Lam, "General AIMD Congestion Control" (shared/papers/gaimd.txt): the series its
 reproduction draws beyond the run tables.
 
+`tcp_friendly_alpha`, `rate_ratio_to` and `rate_ratio_td` are the analytic model of §3
+(eq. 2, 6, 7; Fig. 10 and 11) in the form `aimdlab reproduce` judges a model item: a function
+returning `{"x": [...], "y": [...]}`.
+
 `window_phase` is Fig. 12's view (§3.1): the window of a GAIMD flow against that of a TCP flow
 with the same RTT, sample by sample, so that a trace crossing the equal-window line y = x shows
 the two taking turns at the larger window.
@@ -10,7 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["window_phase"]
+__all__ = ["window_phase", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td"]
+
+T0_OVER_RTT = 4.0
+"""T0 = 4 RTT, the ratio the paper's §3 curves assume."""
+
+LOSS_PCT = [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0]
+"""The loss rates (%) Fig. 11's ratios are read at."""
 
 
 def window_phase(result: Any):
@@ -30,3 +40,32 @@ def window_phase(result: Any):
     if g.empty or t.empty:
         raise ValueError("timeseries: the first GAIMD and TCP flows were not sampled (set sampled_flows)")
     return g.merge(t, on="time_s")
+
+
+def tcp_friendly_alpha():
+    """Fig. 10: the TCP-friendly α of eq. (7) (matching the TO terms), α = 4(1 − β²)/3, for
+    β from 0.5 to 0.95 (the α = 0.31 at β = 7/8 and 0.58 at 3/4 the paper uses)."""
+    from ..models import gaimd as model
+
+    betas = [0.5, 0.6, 0.7, 0.75, 0.8, 0.875, 0.9, 0.95]
+    return {"x": betas, "y": [float(model.tcp_friendly_alpha_to(b)) for b in betas]}
+
+
+def _ratio(alpha: float, beta: float):
+    from ..models import gaimd as model
+
+    return {"x": LOSS_PCT, "y": [float(model.normalized_rate(alpha, beta, p / 100.0, 1.0, T0_OVER_RTT)) for p in LOSS_PCT]}
+
+
+def rate_ratio_to():
+    """Fig. 11: T(α, 7/8) / T(1, 1/2) against the loss rate (%), α from eq. (7) (0.3125)."""
+    from ..models import gaimd as model
+
+    return _ratio(float(model.tcp_friendly_alpha_to(0.875)), 0.875)
+
+
+def rate_ratio_td():
+    """Fig. 11: the same with α from eq. (6), matching the TD terms (0.2)."""
+    from ..models import gaimd as model
+
+    return _ratio(float(model.tcp_friendly_alpha_td(0.875)), 0.875)

@@ -105,6 +105,16 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
 def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     """`evaluate` at the item's own `select`."""
     res = ItemResult(item)
+    if item.model is not None:
+        from ..sweep.measures import python_measure
+
+        values = python_measure(item.model)()
+        res.x = list(values["x"])
+        res.mean = [float(v) * item.scale for v in values["y"]]
+        res.low = res.high = [math.nan] * len(res.x)
+        res.runs = [0] * len(res.x)
+        res.verdict = _judge(item, res, quick=False)
+        return res
     if sweep is not None and item.figure is not None:
         res.trace = trace_lines(sweep, item.select if item.figure.select is None else item.figure.select, item.figure)
     if item.cannot is not None or sweep is None:
@@ -154,9 +164,16 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
         if res.group:
             res.group = [res.group[i] for i in order]
+    res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")))
+    return res
+
+
+def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
+    """The item's verdict from aimdlab's points in `res` (fills `res.points`): its published
+    numbers within the tolerance, and its claim. `quick`: a --quick run, whose missing
+    published points are skipped."""
     outcomes: List[Verdict] = []
     if item.published:
-        quick = bool(sweep.experiment.get("quick"))
         skipped = []
         for px, pv in zip(item.published_x, item.published):
             at = [i for i, x in enumerate(res.x) if same_x(x, px)]
@@ -175,18 +192,19 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
                                        + (f"; {len(skipped)} published point(s) not run by --quick ({item.x} = "
                                           f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
+        judged = [i for i, x in enumerate(res.x) if item.at_x is None or any(same_x(x, a) for a in item.at_x)]
         if res.group:  # the claim holds in each series
             parts = []
             for g in dict.fromkeys(json.dumps(v) for v in res.group):
-                idx = [i for i, v in enumerate(res.group) if json.dumps(v) == g]
+                idx = [i for i in judged if json.dumps(res.group[i]) == g]
                 v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
                                 [res.low[i] for i in idx], [res.high[i] for i in idx])
                 parts.append((v.verdict, f"{item.group_label or item.group} = {json.loads(g)}: {v.detail}"))
             outcomes.append(Verdict(_worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
         else:
-            outcomes.append(check_claim(item.claim["kind"], res.mean, item.claim.get("threshold"), res.low, res.high))
-    res.verdict = Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
-    return res
+            outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in judged], item.claim.get("threshold"),
+                                        [res.low[i] for i in judged], [res.high[i] for i in judged]))
+    return Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
 
 
 def _rows(agg, select: Dict[str, Any]):

@@ -34,7 +34,10 @@ published numbers and the tolerance that counts as reproduced — or why it cann
 `select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
 `baseline = { "axis" = other }` divides each point by the point of the same x where those axes
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
-is then not given). `sensitivity = "axis"` judges the item again at every other value of
+is then not given). `model = "module:function"` judges the paper's analytic model, as aimdlab
+evaluates it, instead of a sweep (the function returns `{"x": [...], "y": [...]}`).
+`at_x = [...]` judges a claim at those x values only (the figure still
+shows every point). `sensitivity = "axis"` judges the item again at every other value of
 an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
 (`sensitivity = { axis = "name", values = [...] }` picks the values).
 `group = "axis"` splits the points into one series per value of another
@@ -59,7 +62,7 @@ __all__ = ["Item", "Paper", "load_paper", "find_experiments"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity"}
+              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x"}
 
 
 @dataclass
@@ -90,6 +93,11 @@ class Item:
     """The x axis's name on the figure and in the table (default: the axis's field path)."""
     group_label: str = ""
     """The group axis's name on the figure (default: its field path)."""
+    at_x: Optional[List[Any]] = None
+    """The x values a claim is judged at (default: every point; the figure shows them all)."""
+    model: Optional[str] = None
+    """A Python function `module:function` returning `{"x": [...], "y": [...]}`: the paper's
+    analytic model evaluated by aimdlab, judged in place of a sweep."""
     sensitivity: Optional[str] = None
     """An axis (or a field of a linked axis) of readings the paper leaves open: the item is
     judged at `select`'s value, and again at each other value of this axis, shown beside."""
@@ -147,6 +155,10 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 raise _err(path, f"{at}.{k}", "is missing or not text")
         item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
                     select=d.get("select", {}), baseline=d.get("baseline"))
+        if "at_x" in d:
+            if not isinstance(d["at_x"], list) or not d["at_x"]:
+                raise _err(path, f"{at}.at_x", "expected a non-empty list of x values")
+            item.at_x = d["at_x"]
         if "figure" in d:
             item.figure = parse_trace(d["figure"], f"{path}: {at}.figure")
         if item.cannot is not None and "sweep" in d:
@@ -155,7 +167,26 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             item.sweep = folder / d["sweep"]
             if not item.sweep.is_file():
                 raise _err(path, f"{at}.sweep", f"{item.sweep} does not exist")
-        if item.cannot is None:
+        if item.cannot is None and "model" in d:
+            if not isinstance(d["model"], str) or ":" not in d["model"]:
+                raise _err(path, f"{at}.model", "expected a Python function \"module:function\" returning { x = [...], y = [...] }")
+            if "sweep" in d:
+                raise _err(path, f"{at}.sweep", "an item is judged on a sweep or on a model, not both")
+            item.model = d["model"]
+            item.x = d.get("x", "x")
+            item.xlabel = d.get("xlabel", "")
+            item.scale = float(d.get("scale", 1.0))
+            tol = d.get("tolerance", {})
+            item.tolerance = Tolerance(tol.get("abs"), tol.get("rel"))
+            pub = d.get("published")
+            if pub is not None:
+                if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
+                    raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
+                item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
+            item.claim = d.get("claim")
+            if pub is None and item.claim is None:
+                raise _err(path, at, "has neither published numbers nor a claim to check")
+        elif item.cannot is None:
             for k in ("sweep", "x", "measure"):
                 if not isinstance(d.get(k), str):
                     raise _err(path, f"{at}.{k}", "is missing (an item is reproduced by a sweep, or says why it `cannot` be)")

@@ -43,7 +43,8 @@ def item_figure(r: ItemResult) -> str:
             ax.errorbar([pos[i] for i in idx], [r.mean[i] for i in idx], yerr=ci_yerr([r.mean[i] for i in idx], [r.low[i] for i in idx],
                         [r.high[i] for i in idx]), marker="o", ms=4, capsize=3, lw=1.4, label=f"aimdlab, {r.item.group_label or r.item.group} = {json.loads(g)}")
     else:
-        ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label="aimdlab (mean, 95 % CI)")
+        label = "aimdlab's evaluation of the model" if r.item.model else "aimdlab (mean, 95 % CI)"
+        ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label=label)
     if r.item.published:
         pxs, _ = axis_numbers(r.item.published_x)
         ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
@@ -56,7 +57,7 @@ def item_figure(r: ItemResult) -> str:
         ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {threshold:g}")
     set_x_ticks(ax, xs, r.x)
     ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
-    ax.set_ylabel(r.item.label or r.item.measure)
+    ax.set_ylabel(r.item.label or r.item.measure or "")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     ax.set_title(r.item.title, fontsize=9)
@@ -81,8 +82,9 @@ def _item_section(r: ItemResult) -> str:
         parts.append(f"<p>{_e(it.cannot)}</p>")
         parts.append(_trace_figure(r))
         return "".join(parts)
-    parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>{_e(it.measure)}"
-                 f"{' × ' + format(it.scale, 'g') if it.scale != 1 else ''} against {_e(it.x)}</figcaption></figure>")
+    what = f"the model {it.model}" if it.model else it.measure
+    parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>{_e(what)}"
+                 f"{' × ' + format(it.scale, 'g') if it.scale != 1 else ''} against {_e(it.xlabel or it.x)}</figcaption></figure>")
     rows = []
     for i, x in enumerate(r.x):
         pub = [v for px, v in zip(it.published_x, it.published) if same_x(px, x)]
