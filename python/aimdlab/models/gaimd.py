@@ -106,20 +106,25 @@ def tcp_friendly_alpha_to(beta):
     return 4.0 * (1.0 - beta**2) / 3.0
 
 
-def error_integral(alpha, beta, threshold, t0_over_rtt=4.0, b=1, points=4000):
+def error_integral(alpha, beta, threshold, t0_over_rtt=4.0, b=1, points=4000, full=False):
     """E_β(α) = ∫₀¹ w(p)·|T_{α,β}(p)/T_{1,1/2}(p) − 1| dp with the step weight w(p) = 1 for
-    p < threshold, 0 above — eq. (8) and Fig. 8 (midpoint rule on `points` intervals)."""
+    p < threshold, 0 above — eq. (8) and Fig. 8 (midpoint rule on `points` intervals). T is
+    eq. (2), or with `full` the Appendix's eq. (55) (the paper does not say which its Fig. 9
+    integrates)."""
     p = (np.arange(points) + 0.5) * threshold / points
-    ratio = normalized_rate(alpha, beta, p, 1.0, t0_over_rtt, b)
+    if full:
+        ratio = sending_rate_full(alpha, beta, p, 1.0, t0_over_rtt, b) / sending_rate_full(1.0, 0.5, p, 1.0, t0_over_rtt, b)
+    else:
+        ratio = normalized_rate(alpha, beta, p, 1.0, t0_over_rtt, b)
     return float(np.sum(np.abs(ratio - 1.0)) * threshold / points)
 
 
-def tcp_friendly_alpha_error_min(beta, threshold, t0_over_rtt=4.0, b=1):
+def tcp_friendly_alpha_error_min(beta, threshold, t0_over_rtt=4.0, b=1, full=False):
     """α* minimizing eq. (8) for `beta` (the error-minimizing TCP-friendly curve of Fig. 10):
-    a grid search on (0, 3] refined around its best point."""
+    a grid search on (0, 3] refined around its best point; `full` as for `error_integral`."""
     grid = np.linspace(0.005, 3.0, 600)
-    errs = [error_integral(a, beta, threshold, t0_over_rtt, b) for a in grid]
+    errs = [error_integral(a, beta, threshold, t0_over_rtt, b, full=full) for a in grid]
     best = grid[int(np.argmin(errs))]
     fine = np.linspace(max(best - 0.01, 1e-4), best + 0.01, 201)
-    errs = [error_integral(a, beta, threshold, t0_over_rtt, b) for a in fine]
+    errs = [error_integral(a, beta, threshold, t0_over_rtt, b, full=full) for a in fine]
     return float(fine[int(np.argmin(errs))])

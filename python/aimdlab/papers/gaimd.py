@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["window_phase", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td"]
+__all__ = ["window_phase", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td", "alpha_star_eq2", "alpha_star_full",
+           "td_minus_to", "to_minus_optimum"]
+
+THRESHOLDS = [0.1, 0.2, 0.3, 0.5, 0.7]
+"""Fig. 9's weight-function thresholds."""
+
+BETAS = [0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9]
+"""The β at which Fig. 10's curves are compared."""
 
 T0_OVER_RTT = 4.0
 """T0 = 4 RTT, the ratio the paper's §3 curves assume."""
@@ -69,3 +76,32 @@ def rate_ratio_td():
     from ..models import gaimd as model
 
     return _ratio(float(model.tcp_friendly_alpha_td(0.875)), 0.875)
+
+
+def alpha_star_eq2():
+    """Fig. 9: the α* minimizing eq. (8) for β = 7/8, T0 = 4 RTT, against the weight
+    threshold, with T from eq. (2)."""
+    from ..models import gaimd as model
+
+    return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, T0_OVER_RTT) for th in THRESHOLDS]}
+
+
+def alpha_star_full():
+    """The same with T from the Appendix's full eq. (55)."""
+    from ..models import gaimd as model
+
+    return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, T0_OVER_RTT, full=True) for th in THRESHOLDS]}
+
+
+def td_minus_to():
+    """Fig. 10: the TCP-friendly α of eq. (6) minus that of eq. (7), against β."""
+    from ..models import gaimd as model
+
+    return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_td(b) - model.tcp_friendly_alpha_to(b)) for b in BETAS]}
+
+
+def to_minus_optimum():
+    """Fig. 10: eq. (7)'s α minus the error-minimizing α* at a 40 % threshold, against β."""
+    from ..models import gaimd as model
+
+    return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) - model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) for b in BETAS]}
