@@ -75,7 +75,7 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
               "items[0].figure.series: 'timeseris' is not accepted; expected one of timeseries, link_timeseries"),
              (base + 'claim = { kind = "increasing" }\nfigure = { series = "timeseries", y = "a", flows = "all" }\n', "items[0].figure.flows"),
              ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\nsweep = "s.toml"\n',
-              "items[0].sweep: an item that cannot be reproduced uses a sweep only to draw its `figure`"),
+              "items[0].sweep: an item that cannot be reproduced uses a sweep only to draw aimdlab's figure: give a `figure`, or `x` and `measure`"),
              ('id = "p"\ntitle = "t"\n', "paper: is missing")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)
@@ -231,3 +231,21 @@ def test_a_model_item_judges_the_papers_analytic_model_without_a_sweep(tmp_path)
                                          'model = "aimdlab.papers.gaimd:rate_ratio_to"\nsweep = "s.toml"\nclaim = { kind = "decreasing" }\n')
     with pytest.raises(ScenarioError, match="judged on a sweep or on a model, not both"):
         load_paper(tmp_path)
+
+
+def test_an_item_that_cannot_be_judged_still_draws_aimdlabs_figure_with_more_measures(tmp_path):
+    from aimdlab.reproduce import reproduce_paper
+    from aimdlab.reproduce.report import write_paper_report
+
+    paper = load_paper(ROOT / "experiments" / "gaimd")
+    paper.items = [i for i in paper.items if i.id == "fig13-normalized"]
+    result = reproduce_paper(paper, tmp_path / "g", quick=True, jobs=2)
+    r = result.items[0]
+    # Not judged (the paper's values are an image), but drawn: GAIMD's mean and TCP's beside it.
+    assert r.verdict.verdict == CANNOT and r.x == [2, 16, 64]
+    assert set(r.also) == {"TCP mean"} and len(r.also["TCP mean"]) == 3
+    # Two groups of n flows each on one link: their shares of the fair rate add up to about 2
+    # where the link is not overloaded with retransmissions (few flows).
+    assert r.mean[0] + r.also["TCP mean"][0] == pytest.approx(2.0, rel=0.1)
+    page = write_paper_report(result, tmp_path / "g").read_text()
+    assert page.count("data:image/png;base64,") == 1 and "aimdlab, TCP mean" not in page  # (the legend is in the PNG)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["window_phase", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td", "alpha_star_eq2", "alpha_star_full",
-           "td_minus_to", "to_minus_optimum"]
+           "td_minus_to", "to_minus_optimum", "gaimd_normalized_rate", "tcp_normalized_rate"]
 
 THRESHOLDS = [0.1, 0.2, 0.3, 0.5, 0.7]
 """Fig. 9's weight-function thresholds."""
@@ -105,3 +105,21 @@ def to_minus_optimum():
     from ..models import gaimd as model
 
     return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) - model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) for b in BETAS]}
+
+
+def _normalized(result, group: str) -> float:
+    flows = result.flows.to_pandas()
+    rate = float(result.summary["bottleneck"]["rate_bps"])
+    share = rate / len(flows)
+    return float(flows.loc[flows["group_name"] == group, "send_rate_bps"].mean()) / share
+
+
+def gaimd_normalized_rate(result) -> float:
+    """Fig. 13-20's y axis (a sweep measure): the GAIMD flows' mean sending rate over the fair
+    share, the bottleneck's rate divided by the number of flows (1: an equal share)."""
+    return _normalized(result, "gaimd")
+
+
+def tcp_normalized_rate(result) -> float:
+    """The same for the TCP flows (group "tcp")."""
+    return _normalized(result, "tcp")

@@ -43,6 +43,8 @@ class ItemResult:
     """The item's trace figure's lines (`trace.trace_lines`), when it has one."""
     sensitivity: List[Any] = field(default_factory=list)
     """(value, ItemResult) for each other value of the item's sensitivity axis."""
+    also: Dict[str, List[float]] = field(default_factory=dict)
+    """The item's `also` measures' means along x, by label (drawn, not judged)."""
 
 
 @dataclass
@@ -117,7 +119,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         return res
     if sweep is not None and item.figure is not None:
         res.trace = trace_lines(sweep, item.select if item.figure.select is None else item.figure.select, item.figure)
-    if item.cannot is not None or sweep is None:
+    if sweep is None or (item.cannot is not None and item.measure is None):
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
     whole = sweep.aggregate.to_pandas()
@@ -147,6 +149,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
     res.high = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_high"]]
     res.runs = [int(v) for v in agg["runs_ok"]]
+    res.also = {label: [float(v) * item.scale for v in agg[f"{m}_mean"]] for label, m in item.also.items()}
     if item.baseline is not None:
         base = _rows(whole, {**item.select, **item.baseline})
         base_x = axis_values(base, item.x)
@@ -162,8 +165,12 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         key = (lambda i: (str(res.group[i]), res.x[i])) if res.group else (lambda i: res.x[i])
         order = sorted(range(len(res.x)), key=key)
         res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
+        res.also = {label: [seq[i] for i in order] for label, seq in res.also.items()}
         if res.group:
             res.group = [res.group[i] for i in order]
+    if item.cannot is not None:  # drawn, not judged: the paper's values are not available
+        res.verdict = Verdict(CANNOT, detail=item.cannot)
+        return res
     res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")))
     return res
 

@@ -36,6 +36,8 @@ published numbers and the tolerance that counts as reproduced — or why it cann
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
 is then not given). `model = "module:function"` judges the paper's analytic model, as aimdlab
 evaluates it, instead of a sweep (the function returns `{"x": [...], "y": [...]}`).
+`also = { "TCP" = "measure" }` draws more measures beside the judged one. An item that
+`cannot` be reproduced may still give `sweep`, `x` and `measure` for aimdlab's figure.
 `at_x = [...]` judges a claim at those x values only (the figure still
 shows every point). `sensitivity = "axis"` judges the item again at every other value of
 an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
@@ -62,7 +64,7 @@ __all__ = ["Item", "Paper", "load_paper", "find_experiments"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x"}
+              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x", "also", "name"}
 
 
 @dataclass
@@ -93,6 +95,11 @@ class Item:
     """The x axis's name on the figure and in the table (default: the axis's field path)."""
     group_label: str = ""
     """The group axis's name on the figure (default: its field path)."""
+    name: str = ""
+    """The judged measure's name in the figure's legend (with `also`)."""
+    also: Dict[str, str] = field(default_factory=dict)
+    """More measures drawn beside the judged one, by label (e.g. the TCP flows' rate beside
+    GAIMD's), not judged."""
     at_x: Optional[List[Any]] = None
     """The x values a claim is judged at (default: every point; the figure shows them all)."""
     model: Optional[str] = None
@@ -161,12 +168,24 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             item.at_x = d["at_x"]
         if "figure" in d:
             item.figure = parse_trace(d["figure"], f"{path}: {at}.figure")
+        also = d.get("also", {})
+        if not isinstance(also, dict) or not all(isinstance(v, str) for v in also.values()):
+            raise _err(path, f"{at}.also", 'expected a table of label = "measure"')
+        item.also = dict(also)
+        item.name = d.get("name", "")
         if item.cannot is not None and "sweep" in d:
-            if item.figure is None:
-                raise _err(path, f"{at}.sweep", "an item that cannot be reproduced uses a sweep only to draw its `figure`; give one")
+            if item.figure is None and not isinstance(d.get("measure"), str):
+                raise _err(path, f"{at}.sweep", "an item that cannot be reproduced uses a sweep only to draw aimdlab's figure: "
+                                                "give a `figure`, or `x` and `measure`")
             item.sweep = folder / d["sweep"]
             if not item.sweep.is_file():
                 raise _err(path, f"{at}.sweep", f"{item.sweep} does not exist")
+            if isinstance(d.get("measure"), str):
+                if not isinstance(d.get("x"), str):
+                    raise _err(path, f"{at}.x", "is missing: the axis aimdlab's figure runs along")
+                item.x, item.measure = d["x"], d["measure"]
+                item.scale = float(d.get("scale", 1.0))
+                item.xlabel = d.get("xlabel", "")
         if item.cannot is None and "model" in d:
             if not isinstance(d["model"], str) or ":" not in d["model"]:
                 raise _err(path, f"{at}.model", "expected a Python function \"module:function\" returning { x = [...], y = [...] }")

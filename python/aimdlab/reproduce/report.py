@@ -44,7 +44,11 @@ def item_figure(r: ItemResult) -> str:
                         [r.high[i] for i in idx]), marker="o", ms=4, capsize=3, lw=1.4, label=f"aimdlab, {r.item.group_label or r.item.group} = {json.loads(g)}")
     else:
         label = "aimdlab's evaluation of the model" if r.item.model else "aimdlab (mean, 95 % CI)"
+        if r.item.also:
+            label = f"aimdlab, {r.item.name or r.item.measure}"
         ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label=label)
+    for label, values in r.also.items():
+        ax.plot(pos, values, marker="s", ms=4, lw=1.2, ls="--", label=f"aimdlab, {label}")
     if r.item.published:
         pxs, _ = axis_numbers(r.item.published_x)
         ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
@@ -80,6 +84,9 @@ def _item_section(r: ItemResult) -> str:
              f"<p class='muted'>{_e(it.where)}. {_e(r.verdict.detail)}</p>"]
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
+        if r.x:
+            parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>aimdlab's figure: {_e(it.measure)}"
+                         f" against {_e(it.xlabel or it.x)} (means over the seeds, 95 % CI)</figcaption></figure>")
         parts.append(_trace_figure(r))
         return "".join(parts)
     what = f"the model {it.model}" if it.model else it.measure
