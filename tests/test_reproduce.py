@@ -76,6 +76,9 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base + 'claim = { kind = "increasing" }\nfigure = { series = "timeseries", y = "a", flows = "all" }\n', "items[0].figure.flows"),
              ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\nsweep = "s.toml"\n',
               "items[0].sweep: an item that cannot be reproduced uses a sweep only to draw aimdlab's figure: give a `figure`, or `x` and `measure`"),
+             (base + 'claim = { kind = "at_lest", threshold = 94 }\n', "items[0].claim.kind: 'at_lest' is not a claim; expected one of at_least"),
+             (base + 'claim = { kind = "between", threshold = 1 }\n', "items[0].claim.threshold: between takes [low, high]"),
+             (base + 'claim = { kind = "increasing", threshold = 1 }\n', "items[0].claim.threshold: increasing takes no threshold"),
              ('id = "p"\ntitle = "t"\n', "paper: is missing")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)
@@ -249,3 +252,14 @@ def test_an_item_that_cannot_be_judged_still_draws_aimdlabs_figure_with_more_mea
     assert r.mean[0] + r.also["TCP mean"][0] == pytest.approx(2.0, rel=0.1)
     page = write_paper_report(result, tmp_path / "g").read_text()
     assert page.count("data:image/png;base64,") == 1 and "aimdlab, TCP mean" not in page  # (the legend is in the PNG)
+
+
+def test_an_item_naming_a_field_its_sweep_does_not_vary_is_refused_before_anything_runs(tmp_path):
+    from aimdlab.reproduce import reproduce_paper
+
+    paper = load_paper(ROOT / "experiments" / "new-aimd-utilization")
+    paper.items[0].select = {**paper.items[0].select, "flows[0].cuont": 2}
+    with pytest.raises(ScenarioError, match=r"items\[0\]\.select\.flows\[0\]\.cuont: 'flows\[0\]\.cuont' is not an axis of table1\.toml; "
+                                             r"its axes set flows\[0\]\.count, tcp\.profile"):
+        reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
+    assert not (tmp_path / "u" / "sweeps").exists()

@@ -16,7 +16,8 @@ from typing import Any, Callable, Dict, List, Optional, Union
 
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
 from .axes import axis_values, same_x
-from .paper import Item, Paper, find_experiments, load_paper
+from ..sweep.experiment import axis_fields
+from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
 from .verdict import CANNOT, DIFFERS, REPRODUCED, Verdict, check_claim, compare
 
@@ -78,6 +79,8 @@ def reproduce_paper(paper: Paper, out: Union[str, Path], quick: bool = False, jo
     sweeps: Dict[str, Sweep] = {}
     for path in paper.sweeps():
         exp = load_experiment(path, quick=quick)
+        fields = [f for axis in exp.axes for f in dict.fromkeys([axis, *axis_fields(axis)])]
+        check_fields(paper, path, fields)
         store = out / "sweeps" / path.stem
         sweeps[str(path)] = run_sweep(exp, store, jobs=jobs, dask=dask, scheduler=scheduler,
                                       progress=(lambda s, name=path.stem: progress(name, s)) if progress else None)

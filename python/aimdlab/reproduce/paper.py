@@ -60,7 +60,7 @@ from ..scenario import loads
 from .trace import TraceSpec, parse_trace
 from .verdict import Tolerance
 
-__all__ = ["Item", "Paper", "load_paper", "find_experiments"]
+__all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
@@ -138,6 +138,47 @@ def _err(path: Path, where: str, what: str) -> ScenarioError:
     return ScenarioError(f"{path}: {where}: {what}")
 
 
+CLAIM_KINDS = ("at_least", "at_most", "between", "flat", "increasing", "decreasing")
+"""The qualitative claims an item can check (verdict.check_claim)."""
+
+
+def _claim(claim: Any, path: Path, at: str) -> Optional[Dict[str, Any]]:
+    """An item's `claim` table, checked: a known kind and the threshold it needs."""
+    if claim is None:
+        return None
+    if not isinstance(claim, dict) or claim.get("kind") not in CLAIM_KINDS:
+        kind = claim.get("kind") if isinstance(claim, dict) else claim
+        raise _err(path, f"{at}.claim.kind", f"{kind!r} is not a claim; expected one of {', '.join(CLAIM_KINDS)}")
+    kind, threshold = claim["kind"], claim.get("threshold")
+    if kind == "between":
+        if not (isinstance(threshold, list) and len(threshold) == 2 and all(is_number(v) for v in threshold) and threshold[0] <= threshold[1]):
+            raise _err(path, f"{at}.claim.threshold", "between takes [low, high]")
+    elif kind in ("at_least", "at_most", "flat"):
+        if not is_number(threshold):
+            raise _err(path, f"{at}.claim.threshold", f"{kind} takes a number" + (" (the largest spread, a fraction of the mean)" if kind == "flat" else ""))
+    elif threshold is not None:
+        raise _err(path, f"{at}.claim.threshold", f"{kind} takes no threshold")
+    return claim
+
+
+def check_fields(paper: Paper, sweep: Path, fields: List[str]) -> None:
+    """Checks that every item of `paper` on `sweep` names only fields its axes set (`fields`:
+    every axis and every field of a linked axis): x, select, baseline, group, sensitivity and
+    the figure's panels, lines and select. Raises `ScenarioError` naming the item's field."""
+    path = paper.folder / "paper.toml"
+    for i, item in enumerate(paper.items):
+        if item.sweep != sweep:
+            continue
+        named = [("x", item.x), ("group", item.group), ("sensitivity", item.sensitivity)]
+        named += [(f"select.{k}", k) for k in item.select] + [(f"baseline.{k}", k) for k in (item.baseline or {})]
+        if item.figure is not None:
+            named += [("figure.panels", item.figure.panels), ("figure.lines", item.figure.lines)]
+            named += [(f"figure.select.{k}", k) for k in (item.figure.select or {})]
+        for where, name in named:
+            if name is not None and name not in fields:
+                raise _err(path, f"items[{i}].{where}", f"{name!r} is not an axis of {sweep.name}; its axes set {', '.join(fields)}")
+
+
 def load_paper(folder: Union[str, Path]) -> Paper:
     """Reads `folder/paper.toml`; errors name the file and the field."""
     folder = Path(folder)
@@ -202,7 +243,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
                     raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
                 item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
-            item.claim = d.get("claim")
+            item.claim = _claim(d.get("claim"), path, at)
             if pub is None and item.claim is None:
                 raise _err(path, at, "has neither published numbers nor a claim to check")
         elif item.cannot is None:
@@ -223,7 +264,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
                 if item.tolerance.abs is None and item.tolerance.rel is None:
                     raise _err(path, f"{at}.tolerance", "is missing: say what counts as reproduced (abs and/or rel)")
-            item.claim = d.get("claim")
+            item.claim = _claim(d.get("claim"), path, at)
             item.group = d.get("group")
             sens = d.get("sensitivity")
             if isinstance(sens, dict):
