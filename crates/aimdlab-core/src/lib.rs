@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod calendar_queue;
 pub mod cc;
 pub mod control;
 pub mod error;
@@ -28,7 +29,6 @@ pub mod kind_table;
 pub mod monitor;
 pub mod net;
 pub mod prefetch;
-pub mod radix_heap;
 pub mod result;
 pub mod rng;
 pub mod scenario;

@@ -134,7 +134,7 @@ impl Simulator {
             seed,
             now: SimTime::ZERO,
             end: SimTime::ZERO + plan.duration,
-            events: EventQueue::for_flows(plan.flows.len()),
+            events: EventQueue::new(),
             wire: PacketPool::new(),
             flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
