@@ -81,7 +81,7 @@ def _trace_figure(r: ItemResult) -> str:
 def _item_section(r: ItemResult) -> str:
     it = r.item
     parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}</h2>",
-             f"<p class='muted'>{_e(it.where)}. {_e(r.verdict.detail)}</p>"]
+             f"<p class='muted'>{_e(it.where)}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
         if r.x:
