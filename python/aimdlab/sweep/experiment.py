@@ -90,7 +90,7 @@ EXPERIMENT_SCHEMA: Dict[str, Any] = {
         },
         "measures": {
             "type": "array", "items": {"type": "string"},
-            "description": "Summary fields (bottleneck.utilization), flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT or timeseries.COLUMN.STAT "
+            "description": "Summary fields (bottleneck.utilization), flows.COLUMN.STAT, groups.GROUP.COLUMN.STAT or timeseries.[GROUP.]COLUMN.STAT "
                            "(STAT: mean, median, min, max, sum, std, cv), or a Python function of the run's Result, module:function.",
             "default": list(DEFAULT_MEASURES),
         },
