@@ -161,6 +161,23 @@ def _claim(claim: Any, path: Path, at: str) -> Optional[Dict[str, Any]]:
     return claim
 
 
+def _judged_by(item: Item, d: Dict[str, Any], path: Path, at: str) -> None:
+    """Reads what an item is judged by: its published numbers with their tolerance, and/or
+    its claim (one of them at least)."""
+    tol = d.get("tolerance", {})
+    item.tolerance = Tolerance(tol.get("abs"), tol.get("rel"))
+    pub = d.get("published")
+    if pub is not None:
+        if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
+            raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
+        item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
+        if item.tolerance.abs is None and item.tolerance.rel is None:
+            raise _err(path, f"{at}.tolerance", "is missing: say what counts as reproduced (abs and/or rel)")
+    item.claim = _claim(d.get("claim"), path, at)
+    if pub is None and item.claim is None:
+        raise _err(path, at, "has neither published numbers nor a claim to check")
+
+
 def check_fields(paper: Paper, sweep: Path, fields: List[str]) -> None:
     """Checks that every item of `paper` on `sweep` names only fields its axes set (`fields`:
     every axis and every field of a linked axis): x, select, baseline, group, sensitivity and
@@ -236,16 +253,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             item.x = d.get("x", "x")
             item.xlabel = d.get("xlabel", "")
             item.scale = float(d.get("scale", 1.0))
-            tol = d.get("tolerance", {})
-            item.tolerance = Tolerance(tol.get("abs"), tol.get("rel"))
-            pub = d.get("published")
-            if pub is not None:
-                if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
-                    raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
-                item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
-            item.claim = _claim(d.get("claim"), path, at)
-            if pub is None and item.claim is None:
-                raise _err(path, at, "has neither published numbers nor a claim to check")
+            _judged_by(item, d, path, at)
         elif item.cannot is None:
             for k in ("sweep", "x", "measure"):
                 if not isinstance(d.get(k), str):
@@ -255,16 +263,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 raise _err(path, f"{at}.sweep", f"{item.sweep} does not exist")
             item.x, item.measure = d["x"], d["measure"]
             item.scale = float(d.get("scale", 1.0))
-            tol = d.get("tolerance", {})
-            item.tolerance = Tolerance(tol.get("abs"), tol.get("rel"))
-            pub = d.get("published")
-            if pub is not None:
-                if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
-                    raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
-                item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
-                if item.tolerance.abs is None and item.tolerance.rel is None:
-                    raise _err(path, f"{at}.tolerance", "is missing: say what counts as reproduced (abs and/or rel)")
-            item.claim = _claim(d.get("claim"), path, at)
+            _judged_by(item, d, path, at)
             item.group = d.get("group")
             sens = d.get("sensitivity")
             if isinstance(sens, dict):
@@ -281,10 +280,8 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 if not isinstance(only, dict) or not isinstance(only.get("measure"), str) or not ({"at_most", "at_least"} & set(only)):
                     raise _err(path, f"{at}.only", "expected { measure = \"...\", at_most = v } and/or at_least = v")
                 item.only = only
-            if item.group is not None and pub is not None:
+            if item.group is not None and item.published:
                 raise _err(path, f"{at}.group", "splits the points into series for a claim; published numbers are compared along x alone")
-            if pub is None and item.claim is None:
-                raise _err(path, at, "has neither published numbers nor a claim to check")
         items.append(item)
     if len({i.id for i in items}) != len(items):
         raise _err(path, "items", "two items share an id")
