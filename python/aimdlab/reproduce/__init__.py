@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
-from .axes import axis_values, same_x
+from .axes import axis_values, same_x, select_rows
 from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
@@ -126,7 +126,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
     whole = sweep.aggregate.to_pandas()
-    agg = _rows(whole, item.select)
+    agg = select_rows(whole, item.select)
     if agg.empty:
         quick = " (a --quick run has fewer points)" if sweep.experiment.get("quick") else ""
         res.verdict = Verdict(CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
@@ -154,7 +154,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     res.runs = [int(v) for v in agg["runs_ok"]]
     res.also = {label: [float(v) * item.scale for v in agg[f"{m}_mean"]] for label, m in item.also.items()}
     if item.baseline is not None:
-        base = _rows(whole, {**item.select, **item.baseline})
+        base = select_rows(whole, {**item.select, **item.baseline})
         base_x = axis_values(base, item.x)
         base_group = axis_values(base, item.group) if item.group else [None] * len(base_x)
         base_mean = [float(v) * item.scale for v in base[f"{item.measure}_mean"]]
@@ -215,13 +215,6 @@ def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
             outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in judged], item.claim.get("threshold"),
                                         [res.low[i] for i in judged], [res.high[i] for i in judged]))
     return Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
-
-
-def _rows(agg, select: Dict[str, Any]):
-    """The aggregate's rows where each selected axis (or linked-axis field) has its value."""
-    for axis, value in select.items():
-        agg = agg[[same_x(v, value) for v in axis_values(agg, axis)]]
-    return agg
 
 
 def _worst(verdicts) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from typing import Any, List
+from typing import Any, Dict, List
 
 from ..sweep.experiment import axis_fields
 
-__all__ = ["same_x", "axis_values"]
+__all__ = ["same_x", "axis_values", "select_rows"]
 
 
 def same_x(a: Any, b: Any) -> bool:
@@ -33,3 +33,14 @@ def axis_values(agg, field: str) -> List[Any]:
             k = paths.index(field)
             return [json.loads(v)[k] for v in agg[column]]
     raise KeyError(f"select: {field!r} is not an axis of the sweep, nor a field of a linked axis")
+
+
+def select_rows(table, select: Dict[str, Any]):
+    """The rows of a sweep table (aggregate or catalog) where each selected axis, or field of
+    a linked axis, has its value."""
+    import numpy as np
+
+    for axis, value in select.items():
+        # A boolean array, not a list: an empty list would select no columns of an empty table.
+        table = table[np.array([same_x(v, value) for v in axis_values(table, axis)], dtype=bool)]
+    return table

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .._core import ScenarioError
-from .axes import axis_values, same_x
+from .axes import axis_values, select_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -80,13 +80,12 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
     if not (series in SERIES or (isinstance(series, str) and ":" in series)):
         raise ScenarioError(f"{where}.series: {series!r} is not accepted; expected one of {', '.join(SERIES)} or module:function")
     if ":" in series:
-        from ..sweep.measures import python_measure
+        from ..sweep.measures import checked_python_function
 
         try:
-            if not callable(python_measure(series)):
-                raise TypeError("not callable")
-        except (ImportError, AttributeError, TypeError, ValueError) as e:
-            raise ScenarioError(f"{where}.series: {series!r} is not an importable function module:function ({e})") from None
+            checked_python_function(series)
+        except ValueError as e:
+            raise ScenarioError(f"{where}.series: {series!r} {e}") from None
     if d.get("style", "lines") not in ("lines", "points"):
         raise ScenarioError(f"{where}.style: {d.get('style')!r} is not accepted; expected \"lines\" or \"points\"")
     if not isinstance(d.get("y"), str):
@@ -126,13 +125,8 @@ def _series(folder: Path, spec: TraceSpec) -> "pd.DataFrame":
 def trace_lines(sweep: "Sweep", select: Dict[str, Any], spec: TraceSpec) -> List[Tuple[Any, str, List[float], List[float]]]:
     """The figure's lines: (panel value, line label, x, y), one run (the first seed) per
     panel and line value, in the sweep's order."""
-    import numpy as np
-
     cat = sweep.catalog.to_pandas()
-    keep = (cat["status"] == "ok").to_numpy().copy()
-    for field, value in select.items():
-        keep &= np.array([same_x(v, value) for v in axis_values(cat, field)], dtype=bool)
-    cat = cat[keep]
+    cat = select_rows(cat[cat["status"] == "ok"], select)
     panels = axis_values(cat, spec.panels) if spec.panels else [None] * len(cat)
     lines = axis_values(cat, spec.lines) if spec.lines else [None] * len(cat)
     seen: Dict[Tuple[str, str], str] = {}

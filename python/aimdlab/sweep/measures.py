@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 from .._core import ScenarioError
 
-__all__ = ["STATS", "measure", "python_measure", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
+__all__ = ["STATS", "measure", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
 
 STATS = ("mean", "median", "min", "max", "sum", "std", "cv")
 """The statistics a measure may take (over flows, or over a flow's samples)."""
@@ -72,11 +72,9 @@ def _check_one_measure(where: str, m: str, summary: Dict[str, Any], flow_columns
     parts = m.split(".")
     if is_python_measure(m):
         try:
-            fn = python_measure(m)
-        except (ImportError, AttributeError, ValueError) as e:
-            raise _measure_error(where, m, f"is not an importable function module:function ({e})") from None
-        if not callable(fn):
-            raise _measure_error(where, m, "is not callable; a Python measure is a function of the run's Result")
+            checked_python_function(m)
+        except ValueError as e:
+            raise _measure_error(where, m, f"{e}; a Python measure is a function of the run's Result") from None
         return
     if is_series_measure(m):
         if len(parts) not in (3, 4):
@@ -177,3 +175,15 @@ def python_measure(name: str) -> Callable[[Any], Any]:
 
     module, _, function = name.partition(":")
     return getattr(importlib.import_module(module.strip()), function.strip())
+
+
+def checked_python_function(name: str) -> Callable[..., Any]:
+    """`python_measure(name)`, or a `ValueError` saying why it names no function (a sweep's
+    Python measure, a reproduction's trace series or model)."""
+    try:
+        fn = python_measure(name)
+    except (ImportError, AttributeError, ValueError) as e:
+        raise ValueError(f"is not an importable function module:function ({e})") from None
+    if not callable(fn):
+        raise ValueError("is not callable")
+    return fn
