@@ -166,7 +166,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         .iter()
         .map(|f| FlowWire { transport: f.transport, mss: f.tcp.mss.0, data_header: f.data_header_bytes(), timestamps: f.tcp.timestamps })
         .collect();
-    let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture.as_ref().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
+    let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
 
     let cwnd_trace = crate::monitor::cwnd_trace::table(run.flows.iter().filter_map(|f| f.sender.cwnd_trace().map(|t| (f.id.0 as u64, t))));
 

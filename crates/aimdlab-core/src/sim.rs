@@ -110,7 +110,7 @@ impl Simulator {
             .map(|(i, l)| {
                 let mut link = Link::new(LinkId(i as u32), l.from, l.to, l.rate, l.delay, l.layer, &l.queue, &l.loss, seed);
                 if l.pcap {
-                    link.capture = Some(Vec::new());
+                    link.start_capture();
                 }
                 link
             })

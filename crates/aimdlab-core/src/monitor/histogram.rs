@@ -23,6 +23,7 @@ const OCTAVE: usize = SUB as usize;
 pub struct DelayHistogram {
     count: u64,
     zeros: u64,
+    /// Smallest non-zero sample (a zero sample is in `zeros`: see `min_sample_ns`).
     min_ns: u64,
     max_ns: u64,
     sum_ns: u128,
@@ -69,7 +70,6 @@ impl DelayHistogram {
         self.count += 1;
         if ns == 0 {
             self.zeros += 1;
-            self.min_ns = 0;
             return;
         }
         self.sum_ns += ns as u128;
@@ -110,6 +110,16 @@ impl DelayHistogram {
         self.max_ns = 0;
     }
 
+    /// Smallest sample, ns (with samples): 0 if a zero was recorded, else the smallest
+    /// non-zero one. Zeros only count, so recording one touches two counters.
+    fn min_sample_ns(&self) -> u64 {
+        if self.zeros > 0 {
+            0
+        } else {
+            self.min_ns
+        }
+    }
+
     /// Heap bytes held by the counters.
     pub fn heap_bytes(&self) -> usize {
         self.counts.capacity() * std::mem::size_of::<u32>()
@@ -143,7 +153,7 @@ impl DelayHistogram {
         if self.count == 0 {
             f64::NAN
         } else {
-            self.min_ns as f64 / 1e6
+            self.min_sample_ns() as f64 / 1e6
         }
     }
 
@@ -153,7 +163,7 @@ impl DelayHistogram {
             return f64::NAN;
         }
         let rank = ((q.clamp(0.0, 1.0) * self.count as f64).ceil() as u64).max(1);
-        let at = |b: usize| bucket_mid_ns(b).clamp(self.min_ns as f64, self.max_ns as f64) / 1e6;
+        let at = |b: usize| bucket_mid_ns(b).clamp(self.min_sample_ns() as f64, self.max_ns as f64) / 1e6;
         let mut seen = self.zeros;
         if seen >= rank {
             return at(0);

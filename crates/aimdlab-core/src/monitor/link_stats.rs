@@ -16,10 +16,11 @@ pub struct LinkStats {
     pub tx_bytes: u64,
     /// Serialization time of every packet started, picoseconds, over the run.
     busy_total_ps: u64,
+    /// Queuing delay (enqueue to start of transmission) of every transmitted packet (its
+    /// count and zero count next, on the counters' cache line).
+    pub queuing_delay: DelayHistogram,
     /// Queuing delay of every transmitted packet, summed, picoseconds, over the run.
     queuing_delay_total_ps: u128,
-    /// Queuing delay (enqueue to start of transmission) of every transmitted packet.
-    pub queuing_delay: DelayHistogram,
     /// Largest queue seen in the window, packets.
     pub max_queue_pkts: u64,
     /// When the queue length last changed (or was last accounted).
@@ -79,7 +80,9 @@ impl LinkStats {
     pub fn on_transmit(&mut self, size_bytes: u64, enqueued_at: SimTime, now: SimTime, tx: SimDuration) {
         let waited = now.saturating_since(enqueued_at);
         self.queuing_delay.record(waited);
-        self.queuing_delay_total_ps += waited.0 as u128;
+        if waited > SimDuration::ZERO {
+            self.queuing_delay_total_ps += waited.0 as u128;
+        }
         self.busy_total_ps += tx.0;
         self.tx_pkts += 1;
         self.tx_bytes += size_bytes;

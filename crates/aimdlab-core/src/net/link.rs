@@ -49,40 +49,46 @@ enum DueNow {
     Waits,
 }
 
-/// One link. Laid out in declaration order: what every packet touches (serializer, pipe,
-/// queue, loss check, per-packet counters) comes first, in as few cache lines as it takes,
-/// since with thousands of flows an access link is rarely in cache.
-#[repr(C)]
+/// One link. Laid out in declaration order on cache lines of its own (`align(64)`), since with
+/// thousands of flows an access link is rarely in cache: a packet that finds the link idle
+/// reads and writes three lines — line 0 (serializer, pipe, flags), line 1 (the queue, for its
+/// length) and line 2 (framing, id and the counters of `stats` a transmission updates) — and
+/// nothing below unless `extras` says the link has a loss model, a capture or a device queue.
+#[repr(C, align(64))]
 pub struct Link {
     busy_until: SimTime,
     /// Transmission rate.
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
-    /// Link-layer bytes added to every packet's serialization.
-    pub framing_bytes: u64,
     /// Packets on the wire, oldest first: when each reaches the far end, and its slot in the
     /// network's packet pool.
     pipe: VecDeque<(SimTime, PacketSlot)>,
-    /// Egress queue.
-    pub queue: Queue,
     /// Downstream node.
     pub to: NodeId,
     tx_event_pending: bool,
     /// Whether the queue is passive (DropTail): departures then run without events.
     passive: bool,
-    /// What the link did (its monitor, fed by the hooks below).
-    pub stats: LinkStats,
-    loss: LinkLoss,
-    loss_rng: RngStream,
-    aqm_rng: RngStream,
+    /// Whether a transmission must consult `loss`, `capture` or `device` (each off by
+    /// default), so a plain link never reads their cache lines.
+    extras: bool,
+    /// Egress queue (line 1).
+    pub queue: Queue,
+    /// Link-layer bytes added to every packet's serialization (line 2).
+    pub framing_bytes: u64,
     /// Its id.
     pub id: LinkId,
     /// Upstream node.
     pub from: NodeId,
+    /// What the link did (its monitor, fed by the hooks below); its per-transmission counters
+    /// come first, on line 2.
+    pub stats: LinkStats,
+    loss: LinkLoss,
+    loss_rng: RngStream,
+    aqm_rng: RngStream,
     /// The packets that started transmission in the measurement window, when this link is
-    /// traced (`pcap`).
-    pub capture: Option<crate::monitor::pcap::Capture>,
+    /// traced (`pcap`; set by `start_capture`).
+    capture: Option<crate::monitor::pcap::Capture>,
     /// The device queue between the queue discipline and the serializer, if any.
     device: Option<Box<DeviceQueue>>,
 }
@@ -121,14 +127,27 @@ impl Link {
             tx_event_pending: false,
             stats: LinkStats::default(),
             capture: None,
+            extras: layer.device_queue_pkts > 0 || !matches!(loss, LossModel::None),
             device: (layer.device_queue_pkts > 0).then(|| Box::new(DeviceQueue::new(layer.device_queue_pkts))),
         }
+    }
+
+    /// Starts tracing the packets that start transmission (`pcap`).
+    pub fn start_capture(&mut self) {
+        self.capture = Some(Vec::new());
+        self.extras = true;
+    }
+
+    /// The packets traced since the measurement window started, if the link is traced.
+    pub fn capture(&self) -> Option<&crate::monitor::pcap::Capture> {
+        self.capture.as_ref()
     }
 
     /// Packets waiting for the serializer: in the queue discipline and in the device queue.
     #[inline]
     fn waiting_pkts(&self) -> u64 {
-        self.queue.len_pkts() + self.device.as_ref().map_or(0, |d| d.len_pkts())
+        let in_device = if self.extras { self.device.as_ref().map_or(0, |d| d.len_pkts()) } else { 0 };
+        self.queue.len_pkts() + in_device
     }
 
     /// The next packet for the serializer at `now`: the device queue's head (refilled from
@@ -271,18 +290,11 @@ impl Link {
 
     #[inline]
     fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
-        let sent = self.loss.transmit(&p, &mut self.loss_rng);
-        let mut tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
-        if sent.attempts > 1 {
-            tx = SimDuration(tx.0 * sent.attempts as u64);
-        }
-        self.busy_until = now + tx;
-        self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
-        if let Some(c) = self.capture.as_mut() {
-            c.push((now, p));
-        }
-        if sent.lost {
-            self.stats.log.drop(DropCause::LinkError);
+        let tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
+        if !self.extras {
+            self.busy_until = now + tx;
+            self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
+        } else if !self.start_tx_extras(&p, now, tx) {
             return;
         }
         let arrival = self.busy_until + self.delay;
@@ -290,6 +302,23 @@ impl Link {
         if self.pipe.len() == 1 {
             events.schedule(arrival, Event::LinkArrival(self.id));
         }
+    }
+
+    /// `start_tx` on a link with `extras`: the loss model's attempts (a serializer busy
+    /// `tx` per attempt), the capture; false when the packet is lost on the wire.
+    #[inline(never)]
+    fn start_tx_extras(&mut self, p: &Packet, now: SimTime, tx: SimDuration) -> bool {
+        let sent = self.loss.transmit(p, &mut self.loss_rng);
+        let tx = if sent.attempts > 1 { SimDuration(tx.0 * sent.attempts as u64) } else { tx };
+        self.busy_until = now + tx;
+        self.stats.on_transmit(p.size.0, p.enqueued_at, now, tx);
+        if let Some(c) = self.capture.as_mut() {
+            c.push((now, *p));
+        }
+        if sent.lost {
+            self.stats.log.drop(DropCause::LinkError);
+        }
+        !sent.lost
     }
 
     /// The packet at the head of the pipe reaches the far end at `now`.
@@ -379,6 +408,21 @@ mod tests {
     fn layered_link(delay_us: u64, limit: u64, loss: LossModel, layer: LinkLayer) -> Link {
         let queue = QueueConfig::DropTail(PacketsOrBytes::Packets(limit));
         Link::new(LinkId(0), NodeId(0), NodeId(1), Rate::from_bps(8_000_000_000), SimDuration(delay_us * US), layer, &queue, &loss, 1)
+    }
+
+    #[test]
+    fn what_a_packet_on_an_idle_link_touches_lies_on_its_first_three_cache_lines() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<Link>(), 64, "every link starts a cache line");
+        let line = |offset: usize| offset / 64;
+        let end = |offset: usize, size: usize| line(offset + size - 1);
+        assert_eq!(end(offset_of!(Link, extras), 1), 0, "serializer, pipe, node and flags on line 0");
+        assert_eq!((line(offset_of!(Link, queue)), end(offset_of!(Link, queue), size_of::<Queue>())), (1, 1), "the queue on line 1");
+        let stats = offset_of!(Link, stats);
+        let histogram = stats + offset_of!(LinkStats, queuing_delay);
+        assert_eq!(line(offset_of!(Link, framing_bytes)), 2);
+        // tx_pkts, tx_bytes, busy time, and the histogram's count and zero count.
+        assert_eq!((line(stats), end(histogram, 16)), (2, 2), "a transmission's counters on line 2");
     }
 
     #[test]
