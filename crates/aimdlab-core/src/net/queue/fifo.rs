@@ -9,6 +9,9 @@
 use crate::net::packet::Packet;
 use std::collections::VecDeque;
 
+/// How many packets behind the head `pop` prefetches.
+const PREFETCH_AHEAD: usize = 6;
+
 /// A FIFO of packets.
 #[derive(Default)]
 pub struct PacketFifo {
@@ -31,6 +34,12 @@ impl PacketFifo {
     #[inline]
     pub fn pop(&mut self) -> Option<Packet> {
         let p = self.packets.pop_front()?;
+        // A long queue is read head first, but what it holds was written a queuing delay ago
+        // (out of cache with thousands of flows): start loading the packet that will leave a
+        // few departures from now.
+        if let Some(ahead) = self.packets.get(PREFETCH_AHEAD) {
+            crate::prefetch::prefetch(ahead, std::mem::size_of::<Packet>());
+        }
         self.bytes -= p.size.0;
         if self.packets.is_empty() {
             self.packets.clear(); // rewinds the ring to its start
