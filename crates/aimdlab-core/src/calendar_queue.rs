@@ -36,6 +36,9 @@ pub struct CalendarQueue {
     today_keys: Vec<u128>,
     /// Keys beyond the year (absolute day ≥ today + DAYS).
     overflow: BinaryHeap<Reverse<u128>>,
+    /// The day of the first overflow key (`u64::MAX` when there is none), so that a new day
+    /// need not look into the heap until the year reaches it.
+    overflow_day: u64,
     /// Keys held in `days` (not counting `today_keys` and `overflow`).
     in_days: usize,
     /// The last key popped.
@@ -62,6 +65,7 @@ impl CalendarQueue {
             today: 0,
             today_keys: Vec::new(),
             overflow: BinaryHeap::new(),
+            overflow_day: u64::MAX,
             in_days: 0,
             last: 0,
         }
@@ -81,6 +85,7 @@ impl CalendarQueue {
             self.put_in_day(day, key);
         } else {
             self.overflow.push(Reverse(key));
+            self.overflow_day = self.overflow_day.min(day);
         }
     }
 
@@ -129,12 +134,22 @@ impl CalendarQueue {
     }
 
     /// Moves the overflow keys the year now reaches into their days (today's into today).
+    #[inline]
     fn pull_overflow(&mut self) {
+        if self.overflow_day < self.today + DAYS as u64 {
+            self.pull_overflow_keys();
+        }
+    }
+
+    /// `pull_overflow` once the year reaches the first overflow key.
+    #[inline(never)]
+    fn pull_overflow_keys(&mut self) {
         let end = self.today + DAYS as u64;
         while let Some(&Reverse(k)) = self.overflow.peek() {
             let day = day_of(k);
             if day >= end {
-                break;
+                self.overflow_day = day;
+                return;
             }
             self.overflow.pop();
             if day == self.today {
@@ -143,6 +158,7 @@ impl CalendarQueue {
                 self.put_in_day(day, k);
             }
         }
+        self.overflow_day = u64::MAX;
     }
 
     /// The first occupied day after today (within the year), by its bitmap.
