@@ -343,43 +343,64 @@ impl Simulator {
         }
     }
 
-    /// Starts loading what the arrivals still on link `l`'s wire will read (`prefetch.rs`):
-    /// the packet `PACKET_AHEAD` arrivals ahead, and for the one `STATE_AHEAD` ahead (its
-    /// packet loaded by now) the link it goes on to, or the flow that receives it. Only a
-    /// link with a long pipe (a fast or long link, where the arrivals come often and the
-    /// state they touch is spread over thousands of flows) has arrivals that far ahead.
+    /// Starts loading what the arrivals still on link `l`'s wire will read (`prefetch.rs`),
+    /// in three stages along the wire: the packet `PACKET_AHEAD` arrivals ahead; for the one
+    /// `STATE_AHEAD` ahead (its packet loaded by now), the link it goes on to and the flow that
+    /// receives it; for the one `HEAP_AHEAD` ahead (those loaded by now), what they point to —
+    /// the pipe entry the next transmission writes, the link the flow answers on, the
+    /// sender's scoreboard. Only a link with a long pipe (a fast or long link, where the
+    /// arrivals come often and the state they touch is spread over thousands of flows) has
+    /// arrivals that far ahead.
     #[inline]
     fn prefetch_ahead(&self, l: LinkId) {
         const PACKET_AHEAD: usize = 16;
         const STATE_AHEAD: usize = 8;
+        const HEAP_AHEAD: usize = 4;
         let link = &self.links[l.idx()];
         if link.pipe_len() <= PACKET_AHEAD {
             return;
         }
+        let node = link.to;
         if let Some(slot) = link.pipe_slot(PACKET_AHEAD) {
             self.wire.prefetch(slot);
         }
         if let Some(slot) = link.pipe_slot(STATE_AHEAD) {
             let p = self.wire.peek(slot);
-            let node = link.to;
             if node != p.dst {
                 if let Some(next) = self.plan.routes.next_link(node, p.dst) {
                     crate::prefetch::prefetch(&self.links[next.idx()], 256);
                 }
             }
             let flow = &self.flows[p.flow.idx()];
+            crate::prefetch::prefetch(&flow.src, 4);
+            crate::prefetch::prefetch(&flow.dst, 4);
             match p.kind {
                 PacketKind::Data => {
                     crate::prefetch::prefetch(&flow.receiver, 256);
-                    crate::prefetch::prefetch(&flow.stats, 128);
+                    crate::prefetch::prefetch(&flow.stats, 256);
                 }
+                PacketKind::Ack => crate::prefetch::prefetch(&flow.sender, std::mem::size_of::<SenderEndpoint>()),
+            }
+        }
+        if let Some(slot) = link.pipe_slot(HEAP_AHEAD) {
+            let p = self.wire.peek(slot);
+            if node != p.dst {
+                if let Some(next) = self.plan.routes.next_link(node, p.dst) {
+                    self.links[next.idx()].prefetch_pipe_tail();
+                }
+            }
+            let flow = &self.flows[p.flow.idx()];
+            // The link the flow's endpoint answers on: the receiver's for its ACKs, the
+            // sender's for new data.
+            let (from, to) = match p.kind {
+                PacketKind::Data => (flow.dst, flow.src),
                 PacketKind::Ack => {
-                    // The ACK's sender answers with data on its host's link.
-                    crate::prefetch::prefetch(&flow.sender, 512);
-                    if let Some(out) = self.plan.routes.next_link(flow.src, flow.dst) {
-                        crate::prefetch::prefetch(&self.links[out.idx()], 256);
-                    }
+                    flow.sender.prefetch_for_ack();
+                    (flow.src, flow.dst)
                 }
+            };
+            if let Some(out) = self.plan.routes.next_link(from, to) {
+                crate::prefetch::prefetch(&self.links[out.idx()], 256);
             }
         }
     }

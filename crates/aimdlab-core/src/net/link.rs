@@ -347,6 +347,16 @@ impl Link {
         self.pipe.get(k).map(|&(_, slot)| slot)
     }
 
+    /// Hints that the pipe entry the next transmission will write will be needed soon: the
+    /// one after the last packet on the wire, or the ring's start when the wire is empty (an
+    /// empty ring rewinds). Reads only line 0 of the link.
+    #[inline]
+    pub fn prefetch_pipe_tail(&self) {
+        let (front, back) = self.pipe.as_slices();
+        let tail = if back.is_empty() { front.as_ptr_range().end } else { back.as_ptr_range().end };
+        crate::prefetch::prefetch_bytes(tail, 16);
+    }
+
     /// Packets on the wire.
     #[inline]
     pub fn pipe_len(&self) -> usize {

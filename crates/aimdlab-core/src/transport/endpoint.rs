@@ -70,6 +70,14 @@ impl SenderEndpoint {
         }
     }
 
+    /// Hints that an acknowledgement will arrive soon (see `TcpSender::prefetch_for_ack`).
+    #[inline]
+    pub fn prefetch_for_ack(&self) {
+        if let SenderEndpoint::Tcp(s) = self {
+            s.prefetch_for_ack();
+        }
+    }
+
     /// A packet for the sender (an acknowledgement) arrived at `now`.
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {

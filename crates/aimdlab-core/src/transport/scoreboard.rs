@@ -94,6 +94,12 @@ impl Scoreboard {
         }
     }
 
+    /// Hints that the flags of segments from `seq` on will be read soon (one cache line).
+    #[inline]
+    pub fn prefetch_from(&self, seq: u64) {
+        crate::prefetch::prefetch_bytes(self.flags.as_ptr().wrapping_add((seq & self.mask) as usize), 1);
+    }
+
     #[inline]
     fn f(&self, seq: u64) -> u8 {
         self.flags[(seq & self.mask) as usize]

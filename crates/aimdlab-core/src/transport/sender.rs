@@ -601,6 +601,13 @@ impl TcpSender {
         }
     }
 
+    /// Hints that an acknowledgement will arrive soon: loads the scoreboard's flags from
+    /// `snd_una` (reads the sender's own fields, so call it once they are in cache).
+    #[inline]
+    pub fn prefetch_for_ack(&self) {
+        self.sb.prefetch_from(self.snd_una);
+    }
+
     /// Processes an acknowledgement arriving at `now`.
     pub fn on_ack(&mut self, ack: &Packet, now: SimTime, out: &mut Outbox) {
         self.stats.acks_received += 1;
