@@ -64,10 +64,9 @@ fn bucket_mid_ns(b: usize) -> f64 {
 }
 
 impl Default for DelayHistogram {
-    /// An empty histogram whose smallest non-zero sample reads 0 until it is cleared (what
-    /// a flow's histogram starts as).
+    /// An empty histogram (allocates nothing).
     fn default() -> Self {
-        DelayHistogram { count: 0, zeros: 0, run_index: NO_RUN, run_count: 0, min_ns: 0, max_ns: 0, sum_ns: 0, counts: Vec::new(), first_bucket: 0 }
+        DelayHistogram { count: 0, zeros: 0, run_index: NO_RUN, run_count: 0, min_ns: u64::MAX, max_ns: 0, sum_ns: 0, counts: Vec::new(), first_bucket: 0 }
     }
 }
 
@@ -77,7 +76,7 @@ impl DelayHistogram {
 
     /// An empty histogram (allocates nothing).
     pub fn new() -> Self {
-        DelayHistogram { min_ns: u64::MAX, ..Default::default() }
+        Self::default()
     }
 
     /// Records one delay.
