@@ -41,7 +41,9 @@ pub struct Simulator {
     wire: PacketPool,
     pub(crate) links: Vec<Link>,
     pub(crate) flows: Vec<Flow>,
-    outbox: Outbox,
+    /// What an endpoint sends and asks for, lent to each endpoint call (boxed, so lending
+    /// and returning it moves a pointer, not the struct).
+    outbox: Option<Box<Outbox>>,
     pub(crate) flow_series: FlowSeries,
     pub(crate) link_series: LinkSeries,
     pub(crate) monitored: Vec<LinkId>,
@@ -142,7 +144,7 @@ impl Simulator {
             monitored,
             links,
             flows,
-            outbox: Outbox::default(),
+            outbox: Some(Box::default()),
             state_buf: Vec::with_capacity(8),
             counters: PacketCounters::default(),
             events_processed: 0,
@@ -301,7 +303,7 @@ impl Simulator {
             }
             Event::LinkTxDone(l) => self.links[l.idx()].on_tx_done(self.now, &mut self.events, &mut self.wire),
             Event::Timer(f, kind) => {
-                let mut out = std::mem::take(&mut self.outbox);
+                let mut out = self.lend_outbox();
                 let flow = &mut self.flows[f.idx()];
                 let origin = if kind.at_sender() {
                     flow.sender.on_timer(kind, self.now, &mut out);
@@ -324,7 +326,7 @@ impl Simulator {
                 self.forward(p, origin);
             }
             Event::FlowStart(f) => {
-                let mut out = std::mem::take(&mut self.outbox);
+                let mut out = self.lend_outbox();
                 let flow = &mut self.flows[f.idx()];
                 flow.sender.start(self.now, &mut out);
                 let origin = flow.src;
@@ -414,7 +416,7 @@ impl Simulator {
 
     /// The application of `f` may offer a message.
     fn app_timer(&mut self, f: FlowId) {
-        let mut out = std::mem::take(&mut self.outbox);
+        let mut out = self.lend_outbox();
         let flow = &mut self.flows[f.idx()];
         let step = flow.app.on_timer(self.now, &mut flow.rng);
         if step.write != crate::app::Write::Nothing {
@@ -432,7 +434,7 @@ impl Simulator {
     fn deliver(&mut self, p: Packet) {
         self.counters.delivered += 1;
         let now = self.now;
-        let mut out = std::mem::take(&mut self.outbox);
+        let mut out = self.lend_outbox();
         let fid = p.flow;
         let flow = &mut self.flows[fid.idx()];
         match p.kind {
@@ -458,7 +460,7 @@ impl Simulator {
     /// Injects an endpoint's packets at `origin` (data packets of a flow with send jitter
     /// wait out their delay first) and schedules its timers.
     #[inline]
-    fn flush(&mut self, mut out: Outbox, flow: FlowId, origin: NodeId) {
+    fn flush(&mut self, mut out: Box<Outbox>, flow: FlowId, origin: NodeId) {
         let jitter = {
             let f = &self.flows[flow.idx()];
             f.send_jitter > SimDuration::ZERO && origin == f.src
@@ -490,7 +492,13 @@ impl Simulator {
             }
         }
         out.clear();
-        self.outbox = out;
+        self.outbox = Some(out);
+    }
+
+    /// The outbox, empty, for one endpoint call (`flush` returns it).
+    #[inline(always)]
+    fn lend_outbox(&mut self) -> Box<Outbox> {
+        self.outbox.take().expect("the outbox is returned by every flush")
     }
 
     fn sample(&mut self) {
