@@ -112,15 +112,22 @@ impl DelayHistogram {
         self.run_count = 1;
     }
 
-    /// Adds the pending run, if any, to its counter (which saturates, as if counted one by
-    /// one).
+    /// Adds the pending run, if any, to its counter.
     #[inline]
     fn end_run(&mut self) {
+        let run = self.run_as_counter();
         if let Some(n) = self.counts.get_mut(self.run_index) {
-            *n = n.saturating_add(self.run_count.min(u32::MAX as u64) as u32);
+            *n = n.saturating_add(run);
         }
         self.run_index = NO_RUN;
         self.run_count = 0;
+    }
+
+    /// The pending run's count as a counter adds it: saturated, so that a counter saturates
+    /// as if the run had been counted one by one.
+    #[inline]
+    fn run_as_counter(&self) -> u32 {
+        self.run_count.min(u32::MAX as u64) as u32
     }
 
     /// Extends the run of counters to the octave of bucket `b`.
@@ -211,10 +218,9 @@ impl DelayHistogram {
             return at(0);
         }
         for (i, &n) in self.counts.iter().enumerate() {
-            let b = self.first_bucket + i;
-            seen += if i == self.run_index { n.saturating_add(self.run_count.min(u32::MAX as u64) as u32) } else { n } as u64;
+            seen += if i == self.run_index { n.saturating_add(self.run_as_counter()) } else { n } as u64;
             if seen >= rank {
-                return at(b);
+                return at(self.first_bucket + i);
             }
         }
         self.max_ns as f64 / 1e6
