@@ -370,10 +370,8 @@ impl Simulator {
         }
         if let Some(slot) = link.pipe_slot(STATE_AHEAD) {
             let p = self.wire.peek(slot);
-            if node != p.dst {
-                if let Some(next) = self.plan.routes.next_link(node, p.dst) {
-                    crate::prefetch::prefetch(&self.links[next.idx()], 256);
-                }
+            if let Some(next) = self.onward_link(node, p) {
+                crate::prefetch::prefetch(&self.links[next.idx()], 256);
             }
             let flow = &self.flows[p.flow.idx()];
             crate::prefetch::prefetch(&flow.src, 4);
@@ -388,10 +386,8 @@ impl Simulator {
         }
         if let Some(slot) = link.pipe_slot(HEAP_AHEAD) {
             let p = self.wire.peek(slot);
-            if node != p.dst {
-                if let Some(next) = self.plan.routes.next_link(node, p.dst) {
-                    self.links[next.idx()].prefetch_pipe_tail();
-                }
+            if let Some(next) = self.onward_link(node, p) {
+                self.links[next.idx()].prefetch_pipe_tail();
             }
             let flow = &self.flows[p.flow.idx()];
             // The link the flow's endpoint answers on: the receiver's for its ACKs, the
@@ -406,6 +402,16 @@ impl Simulator {
             if let Some(out) = self.plan.routes.next_link(from, to) {
                 crate::prefetch::prefetch(&self.links[out.idx()], 256);
             }
+        }
+    }
+
+    /// The link `p`, arriving at `node`, goes on to (none if `node` is its destination).
+    #[inline]
+    fn onward_link(&self, node: NodeId, p: &Packet) -> Option<LinkId> {
+        if node == p.dst {
+            None
+        } else {
+            self.plan.routes.next_link(node, p.dst)
         }
     }
 
