@@ -8,7 +8,7 @@ use crate::event::{Event, EventQueue};
 use crate::flow::Flow;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSample, LinkSeries};
-use crate::net::link::Link;
+use crate::net::link::{Link, LINK_HOT_BYTES};
 use crate::net::packet::{Packet, PacketKind};
 use crate::net::packet_pool::PacketPool;
 use crate::net::queue::QueueDiscipline;
@@ -371,7 +371,7 @@ impl Simulator {
         if let Some(slot) = link.pipe_slot(STATE_AHEAD) {
             let p = self.wire.peek(slot);
             if let Some(next) = self.onward_link(node, p) {
-                crate::prefetch::prefetch(&self.links[next.idx()], 256);
+                crate::prefetch::prefetch(&self.links[next.idx()], LINK_HOT_BYTES);
             }
             let flow = &self.flows[p.flow.idx()];
             crate::prefetch::prefetch(&flow.src, 4);
@@ -400,7 +400,7 @@ impl Simulator {
                 }
             };
             if let Some(out) = self.plan.routes.next_link(from, to) {
-                crate::prefetch::prefetch(&self.links[out.idx()], 256);
+                crate::prefetch::prefetch(&self.links[out.idx()], LINK_HOT_BYTES);
             }
         }
     }

@@ -49,11 +49,16 @@ enum DueNow {
     Waits,
 }
 
+/// Bytes at the start of a `Link` that a packet finding the link idle reads and writes (its
+/// first two cache lines): what the event loop prefetches of a link a packet will reach.
+pub const LINK_HOT_BYTES: usize = 128;
+
 /// One link. Laid out in declaration order on cache lines of its own (`align(64)`), since with
 /// thousands of flows an access link is rarely in cache: a packet that finds the link idle
-/// reads and writes three lines — line 0 (serializer, pipe, flags), line 1 (the queue, for its
-/// length) and line 2 (framing, id and the counters of `stats` a transmission updates) — and
-/// nothing below unless `extras` says the link has a loss model, a capture or a device queue.
+/// reads and writes two lines — line 0 (serializer, pipe, flags, and whether anything waits)
+/// and line 1 (framing, id and the counters of `stats` a transmission updates) — and nothing
+/// below: the queue only when packets wait, the rest only when `extras` says the link has a
+/// loss model, a capture or a device queue.
 #[repr(C, align(64))]
 pub struct Link {
     busy_until: SimTime,
@@ -72,17 +77,20 @@ pub struct Link {
     /// Whether a transmission must consult `loss`, `capture` or `device` (each off by
     /// default), so a plain link never reads their cache lines.
     extras: bool,
-    /// Egress queue (line 1).
-    pub queue: Queue,
-    /// Link-layer bytes added to every packet's serialization (line 2).
+    /// Whether no packet waits for the serializer (`waiting_pkts() == 0`), kept on line 0 so
+    /// an idle link never reads the queue's line; updated wherever the queue changes.
+    none_waiting: bool,
+    /// Link-layer bytes added to every packet's serialization (line 1).
     pub framing_bytes: u64,
     /// Its id.
     pub id: LinkId,
     /// Upstream node.
     pub from: NodeId,
     /// What the link did (its monitor, fed by the hooks below); its per-transmission counters
-    /// come first, on line 2.
+    /// come first, on line 1.
     pub stats: LinkStats,
+    /// Egress queue (read and written only when packets wait).
+    pub queue: Queue,
     loss: LinkLoss,
     loss_rng: RngStream,
     aqm_rng: RngStream,
@@ -125,6 +133,7 @@ impl Link {
             pipe: VecDeque::new(),
             busy_until: SimTime::ZERO,
             tx_event_pending: false,
+            none_waiting: true,
             stats: LinkStats::default(),
             capture: None,
             extras: layer.device_queue_pkts > 0 || !matches!(loss, LossModel::None),
@@ -154,10 +163,12 @@ impl Link {
     /// the discipline), or without one the discipline's.
     #[inline]
     fn next_packet(&mut self, now: SimTime) -> Option<Packet> {
-        match self.device.as_deref_mut() {
+        let p = match self.device.as_deref_mut() {
             None => self.queue.dequeue(now, &mut self.stats.log),
             Some(d) => d.take(&mut self.queue, now, &mut self.stats.log),
-        }
+        };
+        self.none_waiting = self.waiting_pkts() == 0;
+        p
     }
 
     #[inline]
@@ -174,7 +185,7 @@ impl Link {
             self.catch_up(now, DueNow::Waits, events, pool);
         }
         let idle = self.busy_until <= now && !self.tx_event_pending;
-        if idle && passive && self.waiting_pkts() == 0 {
+        if idle && passive && self.none_waiting {
             self.start_tx(p, now, events, pool);
             return;
         }
@@ -193,6 +204,7 @@ impl Link {
             d.refill(&mut self.queue, now, &mut self.stats.log);
         }
         let len = self.waiting_pkts();
+        self.none_waiting = len == 0;
         if passive {
             self.ensure_woken(events);
         } else if idle {
@@ -216,7 +228,7 @@ impl Link {
         let next = self.next_packet(now);
         if let Some(p) = next {
             self.start_tx(p, now, events, pool);
-            if self.waiting_pkts() > 0 {
+            if !self.none_waiting {
                 self.tx_event_pending = true;
                 events.schedule(self.busy_until, Event::LinkTxDone(self.id));
             }
@@ -229,7 +241,7 @@ impl Link {
     fn catch_up(&mut self, now: SimTime, due_now: DueNow, events: &mut EventQueue, pool: &mut PacketPool) {
         // Most calls owe nothing (the serializer is still busy, or nothing waits): decide that
         // inline, with the cheap test first.
-        if self.departure_due(now, due_now) && self.waiting_pkts() > 0 {
+        if self.departure_due(now, due_now) && !self.none_waiting {
             self.run_departures(now, due_now, events, pool);
         }
     }
@@ -243,7 +255,7 @@ impl Link {
     /// `catch_up`'s loop.
     #[inline(never)]
     fn run_departures(&mut self, now: SimTime, due_now: DueNow, events: &mut EventQueue, pool: &mut PacketPool) {
-        while self.departure_due(now, due_now) && self.waiting_pkts() > 0 {
+        while self.departure_due(now, due_now) && !self.none_waiting {
             let at = self.busy_until;
             self.account_queue(at);
             let p = self.next_packet(at).expect("a non-empty passive queue yields its head");
@@ -255,7 +267,7 @@ impl Link {
     /// when the serializer frees (the one being serialized was lost), asks for a `LinkTxDone`.
     #[inline(always)]
     fn ensure_woken(&mut self, events: &mut EventQueue) {
-        if !self.tx_event_pending && self.waiting_pkts() > 0 {
+        if !self.tx_event_pending && !self.none_waiting {
             self.wake_if_unwatched(events);
         }
     }
@@ -357,6 +369,15 @@ impl Link {
         crate::prefetch::prefetch_bytes(tail, 16);
     }
 
+    /// Hints that the pipe entry of the next packet to arrive will be needed soon, if a
+    /// packet is on the wire. Reads only line 0 of the link.
+    #[inline]
+    pub fn prefetch_pipe_head(&self) {
+        if let Some(head) = self.pipe.as_slices().0.first() {
+            crate::prefetch::prefetch(head, 16);
+        }
+    }
+
     /// Packets on the wire.
     #[inline]
     pub fn pipe_len(&self) -> usize {
@@ -421,18 +442,40 @@ mod tests {
     }
 
     #[test]
-    fn what_a_packet_on_an_idle_link_touches_lies_on_its_first_three_cache_lines() {
-        use std::mem::{align_of, offset_of, size_of};
+    fn what_a_packet_on_an_idle_link_touches_lies_on_its_first_two_cache_lines() {
+        use std::mem::{align_of, offset_of};
         assert_eq!(align_of::<Link>(), 64, "every link starts a cache line");
         let line = |offset: usize| offset / 64;
         let end = |offset: usize, size: usize| line(offset + size - 1);
-        assert_eq!(end(offset_of!(Link, extras), 1), 0, "serializer, pipe, node and flags on line 0");
-        assert_eq!((line(offset_of!(Link, queue)), end(offset_of!(Link, queue), size_of::<Queue>())), (1, 1), "the queue on line 1");
+        assert_eq!(end(offset_of!(Link, none_waiting), 1), 0, "serializer, pipe, node and flags on line 0");
         let stats = offset_of!(Link, stats);
         let histogram = stats + offset_of!(LinkStats, queuing_delay);
-        assert_eq!(line(offset_of!(Link, framing_bytes)), 2);
+        assert_eq!(line(offset_of!(Link, framing_bytes)), 1);
         // tx_pkts, tx_bytes, busy time, and the histogram's count and zero count.
-        assert_eq!((line(stats), end(histogram, 16)), (2, 2), "a transmission's counters on line 2");
+        assert_eq!((line(stats), end(histogram, 16)), (1, 1), "a transmission's counters on line 1");
+        assert_eq!(LINK_HOT_BYTES, 2 * 64, "what the event loop prefetches of a link");
+        assert!(line(offset_of!(Link, queue)) >= 2, "the queue below, read only when packets wait");
+    }
+
+    #[test]
+    fn the_waiting_flag_follows_the_queue_through_drops_and_departures() {
+        for device in [0, 1] {
+            let mut l = layered_link(5, 2, LossModel::None, LinkLayer { framing: Bytes(0), device_queue_pkts: device });
+            let (mut events, mut pool) = (EventQueue::default(), PacketPool::default());
+            for seq in 0..6 {
+                l.enqueue(pkt(seq), SimTime(seq), &mut events, &mut pool);
+                assert_eq!(l.none_waiting, l.waiting_pkts() == 0, "after offering packet {seq}");
+            }
+            while let Some((t, ev)) = events.pop() {
+                match ev {
+                    Event::LinkArrival(_) => drop(l.on_arrival(t, &mut events, &mut pool)),
+                    Event::LinkTxDone(_) => l.on_tx_done(t, &mut events, &mut pool),
+                    other => panic!("unexpected {other:?}"),
+                }
+                assert_eq!(l.none_waiting, l.waiting_pkts() == 0, "at {t:?}");
+            }
+            assert!(l.none_waiting && l.packets_held() == 0, "drained");
+        }
     }
 
     #[test]
