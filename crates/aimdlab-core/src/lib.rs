@@ -24,6 +24,7 @@ pub mod control;
 pub mod error;
 pub mod event;
 pub mod flow;
+pub mod huge_pages;
 pub mod ids;
 pub mod kind_table;
 pub mod monitor;

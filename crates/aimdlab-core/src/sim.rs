@@ -130,8 +130,9 @@ impl Simulator {
             })
             .collect();
         let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
-        // Room for the first samples only: rows are added as the run goes (nothing up front
-        // that grows with samples × flows).
+        // Room for the samples: the flows' series reserve address space for all of theirs (up
+        // to `FlowSeries::MAX_RESERVED_ROWS`), memory only as rows are written; the links'
+        // for the first rows only.
         let samples = (plan.duration.0 / plan.sample_interval.0) as usize;
         let rows = |n: usize| samples.saturating_mul(n).min(1 << 16);
         let mut sim = Simulator {
@@ -140,7 +141,7 @@ impl Simulator {
             end: SimTime::ZERO + plan.duration,
             events: EventQueue::new(),
             wire: PacketPool::new(),
-            flow_series: FlowSeries::with_capacity(rows(plan.sampled_flows.len())),
+            flow_series: FlowSeries::with_capacity(samples.saturating_mul(plan.sampled_flows.len())),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
             last_link_sample: vec![LinkSampleBase::default(); monitored.len()],
             monitored,

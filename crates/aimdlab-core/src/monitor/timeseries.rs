@@ -38,8 +38,33 @@ pub struct FlowSample {
 }
 
 impl FlowSeries {
-    /// Room for `rows` samples.
+    /// Rows reserved up front at most: 8 MiB of address space per column. Reserved space costs
+    /// no memory until rows are written; beyond it the columns grow as rows come.
+    pub const MAX_RESERVED_ROWS: usize = 1 << 20;
+
+    /// Room for `rows` samples (at most `MAX_RESERVED_ROWS`), its columns advised to use huge
+    /// pages (`huge_pages.rs`).
     pub fn with_capacity(rows: usize) -> Self {
+        let series = Self::unadvised(rows.min(Self::MAX_RESERVED_ROWS));
+        series.advise_huge_pages();
+        series
+    }
+
+    /// Advises the fixed columns' buffers to use huge pages (again after they grow: a buffer
+    /// that grows may move).
+    fn advise_huge_pages(&self) {
+        use crate::huge_pages::advise_vec;
+        advise_vec(&self.time_s);
+        advise_vec(&self.flow);
+        advise_vec(&self.cwnd_pkts);
+        advise_vec(&self.ssthresh_pkts);
+        advise_vec(&self.goodput_bps);
+        advise_vec(&self.send_rate_bps);
+        advise_vec(&self.srtt_ms);
+        advise_vec(&self.in_flight_pkts);
+    }
+
+    fn unadvised(rows: usize) -> Self {
         FlowSeries {
             time_s: Vec::with_capacity(rows),
             flow: Vec::with_capacity(rows),
@@ -55,6 +80,7 @@ impl FlowSeries {
 
     /// Appends a row; `state` lists the controller's published variables for this row.
     pub fn push(&mut self, s: FlowSample, state: &[(&'static str, f64)]) {
+        let grows = self.time_s.len() == self.time_s.capacity();
         self.time_s.push(s.time_s);
         self.flow.push(s.flow);
         self.cwnd_pkts.push(s.cwnd_pkts);
@@ -63,6 +89,9 @@ impl FlowSeries {
         self.send_rate_bps.push(s.send_rate_bps);
         self.srtt_ms.push(s.srtt_ms);
         self.in_flight_pkts.push(s.in_flight_pkts);
+        if grows {
+            self.advise_huge_pages();
+        }
         let rows = self.time_s.len();
         for &(name, v) in state {
             match self.state.iter_mut().find(|(n, _)| *n == name) {
