@@ -79,8 +79,11 @@ impl FlowSeries {
     }
 
     /// Appends a row; `state` lists the controller's published variables for this row.
+    #[inline]
     pub fn push(&mut self, s: FlowSample, state: &[(&'static str, f64)]) {
-        let grows = self.time_s.len() == self.time_s.capacity();
+        if self.time_s.len() == self.time_s.capacity() {
+            self.grow();
+        }
         self.time_s.push(s.time_s);
         self.flow.push(s.flow);
         self.cwnd_pkts.push(s.cwnd_pkts);
@@ -89,9 +92,31 @@ impl FlowSeries {
         self.send_rate_bps.push(s.send_rate_bps);
         self.srtt_ms.push(s.srtt_ms);
         self.in_flight_pkts.push(s.in_flight_pkts);
-        if grows {
-            self.advise_huge_pages();
+        if !state.is_empty() || !self.state.is_empty() {
+            self.push_state(state);
         }
+    }
+
+    /// Doubles the room of every fixed column at once (so a row's pushes never grow one) and
+    /// advises the moved buffers again.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let more = self.time_s.capacity().max(64);
+        self.time_s.reserve(more);
+        self.flow.reserve(more);
+        self.cwnd_pkts.reserve(more);
+        self.ssthresh_pkts.reserve(more);
+        self.goodput_bps.reserve(more);
+        self.send_rate_bps.reserve(more);
+        self.srtt_ms.reserve(more);
+        self.in_flight_pkts.reserve(more);
+        self.advise_huge_pages();
+    }
+
+    /// The state columns' part of a row (the fixed columns pushed): a value for each variable
+    /// published, NaN for each one that was not, a new column (NaN before) for a new name.
+    fn push_state(&mut self, state: &[(&'static str, f64)]) {
         let rows = self.time_s.len();
         for &(name, v) in state {
             match self.state.iter_mut().find(|(n, _)| *n == name) {
