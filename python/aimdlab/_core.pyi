@@ -43,7 +43,7 @@ class CongestionEvent:
     pkts_in_flight: int
     srtt_s: float
 
-_Column = Tuple[str, str, Union[bytes, List[str]]]
+_Column = Tuple[str, str, Union[bytes, List[str], Tuple[bytes, List[str]], Tuple[bytes, int]]]
 
 def validate(scenario_json: str, max_memory_bytes: Optional[int] = None) -> float: ...
 def memory_estimate(scenario_json: str) -> List[Tuple[str, str, int]]: ...

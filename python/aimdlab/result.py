@@ -26,6 +26,12 @@ def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
         elif kind == "dict":
             codes, names = data
             arrays[name] = pa.DictionaryArray.from_arrays(pa.array(np.frombuffer(codes, dtype="<u4")), pa.array(names, type=pa.string()))
+        elif kind == "f64_runs":  # each value over a run of rows (a time series' sample time)
+            values, run = data
+            arrays[name] = pa.array(np.repeat(np.frombuffer(values, dtype="<f8"), run))
+        elif kind == "u64_cycle":  # the values over and over (a time series' flow ids)
+            values, cycles = data
+            arrays[name] = pa.array(np.tile(np.frombuffer(values, dtype="<u8"), cycles))
         else:
             arrays[name] = pa.array(np.frombuffer(data, dtype=_DTYPES[kind]))
     return pa.table(arrays)

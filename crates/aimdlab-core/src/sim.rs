@@ -141,7 +141,7 @@ impl Simulator {
             end: SimTime::ZERO + plan.duration,
             events: EventQueue::new(),
             wire: PacketPool::new(),
-            flow_series: FlowSeries::with_capacity(samples.saturating_mul(plan.sampled_flows.len())),
+            flow_series: FlowSeries::with_capacity(samples, plan.sampled_flows.len()),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
             last_link_sample: vec![LinkSampleBase::default(); monitored.len()],
             monitored,

@@ -44,7 +44,10 @@ fn scenario_err(e: aimdlab_core::ScenarioError) -> PyErr {
 }
 
 /// A table as a list of `(name, kind, data)`: kind "f64"/"u64" with little-endian bytes,
-/// "str" with a list of strings, or "dict" with (little-endian u32 codes, list of names).
+/// "str" with a list of strings, "dict" with (little-endian u32 codes, list of names),
+/// "f64_runs" with (little-endian f64 bytes, rows per value: each value repeated that many
+/// times), or "u64_cycle" with (little-endian u64 bytes, cycles: the values that many times
+/// over).
 fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty_bound(py);
     for (name, col) in &t.columns {
@@ -56,6 +59,14 @@ fn table_to_py<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyList>> 
             Column::U64(v) => {
                 let bytes = le_bytes(py, v, |x| x.to_le_bytes())?;
                 PyTuple::new_bound(py, [name.into_py(py), "u64".into_py(py), bytes.into_py(py)])
+            }
+            Column::F64Runs(v, run) => {
+                let data = PyTuple::new_bound(py, [le_bytes(py, v, |x| x.to_le_bytes())?.into_py(py), run.into_py(py)]);
+                PyTuple::new_bound(py, [name.into_py(py), "f64_runs".into_py(py), data.into_py(py)])
+            }
+            Column::U64Cycle(v, cycles) => {
+                let data = PyTuple::new_bound(py, [le_bytes(py, v, |x| x.to_le_bytes())?.into_py(py), cycles.into_py(py)]);
+                PyTuple::new_bound(py, [name.into_py(py), "u64_cycle".into_py(py), data.into_py(py)])
             }
             Column::Str(v) => PyTuple::new_bound(py, [name.into_py(py), "str".into_py(py), v.clone().into_py(py)]),
             Column::Dict(codes, names) => {

@@ -11,6 +11,12 @@ pub enum Column {
     Str(Vec<String>),
     /// A category per row: codes into the list of names (Arrow's dictionary column).
     Dict(Vec<u32>, Vec<&'static str>),
+    /// Floating-point values, each repeated over a run of rows: value `i` is rows
+    /// `i·run .. (i+1)·run` (the sample time of a time series, one row per flow per sample).
+    F64Runs(Vec<f64>, usize),
+    /// Unsigned integers repeated in turn: the rows are the values, `cycles` times over (the
+    /// flows of a time series, the same at every sample).
+    U64Cycle(Vec<u64>, usize),
 }
 
 impl Column {
@@ -21,6 +27,24 @@ impl Column {
             Column::U64(v) => v.len(),
             Column::Str(v) => v.len(),
             Column::Dict(v, _) => v.len(),
+            Column::F64Runs(v, run) => v.len() * run,
+            Column::U64Cycle(v, cycles) => v.len() * cycles,
+        }
+    }
+    /// The values of a floating-point column, one per row (a repeated one expanded).
+    pub fn to_f64(&self) -> Option<Vec<f64>> {
+        match self {
+            Column::F64(v) => Some(v.clone()),
+            Column::F64Runs(v, run) => Some(v.iter().flat_map(|&x| std::iter::repeat_n(x, *run)).collect()),
+            _ => None,
+        }
+    }
+    /// The values of an unsigned-integer column, one per row (a repeated one expanded).
+    pub fn to_u64(&self) -> Option<Vec<u64>> {
+        match self {
+            Column::U64(v) => Some(v.clone()),
+            Column::U64Cycle(v, cycles) => Some((0..*cycles).flat_map(|_| v.iter().copied()).collect()),
+            _ => None,
         }
     }
     /// Whether the column has no rows.

@@ -3,10 +3,18 @@
 
 use super::table::{Column, Table};
 
-/// Per-flow time series, column by column.
+/// Per-flow time series, column by column. A sample adds one row for every sampled flow, in
+/// the same order each time, so the sample time and the flow id are kept once per sample and
+/// once per flow (`Column::F64Runs`, `Column::U64Cycle`), not once per row.
 #[derive(Default)]
 pub struct FlowSeries {
-    time_s: Vec<f64>,
+    /// Rows per sample: the sampled flows.
+    flows_per_sample: usize,
+    /// Rows so far.
+    rows: usize,
+    /// The time of each sample, s.
+    sample_time_s: Vec<f64>,
+    /// The flow of each row of a sample.
     flow: Vec<u64>,
     cwnd_pkts: Vec<f64>,
     ssthresh_pkts: Vec<f64>,
@@ -42,10 +50,12 @@ impl FlowSeries {
     /// no memory until rows are written; beyond it the columns grow as rows come.
     pub const MAX_RESERVED_ROWS: usize = 1 << 20;
 
-    /// Room for `rows` samples (at most `MAX_RESERVED_ROWS`), its columns advised to use huge
-    /// pages (`huge_pages.rs`).
-    pub fn with_capacity(rows: usize) -> Self {
-        let series = Self::unadvised(rows.min(Self::MAX_RESERVED_ROWS));
+    /// Room for `samples` samples of `flows_per_sample` rows each (at most `MAX_RESERVED_ROWS`
+    /// rows), its columns advised to use huge pages (`huge_pages.rs`).
+    pub fn with_capacity(samples: usize, flows_per_sample: usize) -> Self {
+        let mut series = Self::unadvised(samples.saturating_mul(flows_per_sample).min(Self::MAX_RESERVED_ROWS));
+        series.flows_per_sample = flows_per_sample;
+        series.flow.reserve(flows_per_sample);
         series.advise_huge_pages();
         series
     }
@@ -54,8 +64,6 @@ impl FlowSeries {
     /// that grows may move).
     fn advise_huge_pages(&self) {
         use crate::huge_pages::advise_vec;
-        advise_vec(&self.time_s);
-        advise_vec(&self.flow);
         advise_vec(&self.cwnd_pkts);
         advise_vec(&self.ssthresh_pkts);
         advise_vec(&self.goodput_bps);
@@ -66,8 +74,10 @@ impl FlowSeries {
 
     fn unadvised(rows: usize) -> Self {
         FlowSeries {
-            time_s: Vec::with_capacity(rows),
-            flow: Vec::with_capacity(rows),
+            flows_per_sample: 0,
+            rows: 0,
+            sample_time_s: Vec::new(),
+            flow: Vec::new(),
             cwnd_pkts: Vec::with_capacity(rows),
             ssthresh_pkts: Vec::with_capacity(rows),
             goodput_bps: Vec::with_capacity(rows),
@@ -81,11 +91,18 @@ impl FlowSeries {
     /// Appends a row; `state` lists the controller's published variables for this row.
     #[inline]
     pub fn push(&mut self, s: FlowSample, state: &[(&'static str, f64)]) {
-        if self.time_s.len() == self.time_s.capacity() {
+        if self.cwnd_pkts.len() == self.cwnd_pkts.capacity() {
             self.grow();
         }
-        self.time_s.push(s.time_s);
-        self.flow.push(s.flow);
+        let k = self.rows % self.flows_per_sample.max(1);
+        if k == 0 {
+            self.sample_time_s.push(s.time_s);
+        }
+        if self.rows < self.flows_per_sample {
+            self.flow.push(s.flow);
+        }
+        debug_assert!(self.flow[k] == s.flow && self.sample_time_s.last() == Some(&s.time_s), "a sample has a row for each sampled flow, in order");
+        self.rows += 1;
         self.cwnd_pkts.push(s.cwnd_pkts);
         self.ssthresh_pkts.push(s.ssthresh_pkts);
         self.goodput_bps.push(s.goodput_bps);
@@ -102,9 +119,7 @@ impl FlowSeries {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
-        let more = self.time_s.capacity().max(64);
-        self.time_s.reserve(more);
-        self.flow.reserve(more);
+        let more = self.cwnd_pkts.capacity().max(64);
         self.cwnd_pkts.reserve(more);
         self.ssthresh_pkts.reserve(more);
         self.goodput_bps.reserve(more);
@@ -117,7 +132,7 @@ impl FlowSeries {
     /// The state columns' part of a row (the fixed columns pushed): a value for each variable
     /// published, NaN for each one that was not, a new column (NaN before) for a new name.
     fn push_state(&mut self, state: &[(&'static str, f64)]) {
-        let rows = self.time_s.len();
+        let rows = self.rows;
         for &(name, v) in state {
             match self.state.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, col)) => col.push(v),
@@ -138,8 +153,10 @@ impl FlowSeries {
     /// The columns as a table.
     pub fn into_table(self) -> Table {
         let mut t = Table::default();
-        t.push("time_s", Column::F64(self.time_s));
-        t.push("flow", Column::U64(self.flow));
+        let samples = self.sample_time_s.len();
+        debug_assert_eq!(self.rows, samples * self.flows_per_sample, "whole samples");
+        t.push("time_s", Column::F64Runs(self.sample_time_s, self.flows_per_sample));
+        t.push("flow", Column::U64Cycle(self.flow, samples));
         t.push("cwnd_pkts", Column::F64(self.cwnd_pkts));
         t.push("ssthresh_pkts", Column::F64(self.ssthresh_pkts));
         t.push("goodput_bps", Column::F64(self.goodput_bps));
@@ -226,5 +243,39 @@ impl LinkSeries {
         t.push("tx_pkts", Column::U64(self.tx_pkts));
         t.push("queuing_delay_ms", Column::F64(self.queuing_delay_ms));
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(time_s: f64, flow: u64, cwnd_pkts: f64) -> FlowSample {
+        FlowSample { time_s, flow, cwnd_pkts, ssthresh_pkts: f64::INFINITY, goodput_bps: 0.0, send_rate_bps: 0.0, srtt_ms: f64::NAN, in_flight_pkts: 0 }
+    }
+
+    #[test]
+    fn sample_times_and_flows_kept_once_read_as_one_per_row() {
+        // Flows 4 and 9 sampled three times; the series starts small and has to grow.
+        let mut s = FlowSeries::with_capacity(1, 2);
+        for (i, t) in [0.1, 0.2, 0.3].into_iter().enumerate() {
+            s.push(sample(t, 4, i as f64), &[]);
+            s.push(sample(t, 9, 10.0 + i as f64), &[("beta", 0.5)]);
+        }
+        let t = s.into_table();
+        assert_eq!(t.num_rows(), 6);
+        assert!(t.columns.iter().all(|(_, c)| c.len() == 6), "every column has a value per row");
+        assert_eq!(t.get("time_s").and_then(Column::to_f64), Some(vec![0.1, 0.1, 0.2, 0.2, 0.3, 0.3]));
+        assert_eq!(t.get("flow").and_then(Column::to_u64), Some(vec![4, 9, 4, 9, 4, 9]));
+        assert_eq!(t.get("cwnd_pkts").and_then(Column::to_f64), Some(vec![0.0, 10.0, 1.0, 11.0, 2.0, 12.0]));
+        let beta = t.get("beta").and_then(Column::to_f64).unwrap();
+        assert!(beta[0].is_nan() && beta[1] == 0.5 && beta[2].is_nan() && beta[5] == 0.5, "a variable one flow publishes: NaN on the other's rows");
+    }
+
+    #[test]
+    fn a_series_of_no_flows_is_an_empty_table() {
+        let t = FlowSeries::with_capacity(100, 0).into_table();
+        assert_eq!(t.num_rows(), 0);
+        assert!(t.columns.iter().all(|(_, c)| c.is_empty()));
     }
 }
