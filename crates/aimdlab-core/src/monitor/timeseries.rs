@@ -12,6 +12,8 @@ pub struct FlowSeries {
     flows_per_sample: usize,
     /// Rows so far.
     rows: usize,
+    /// The row the next one is within its sample (0: it starts a sample).
+    in_sample: usize,
     /// The time of each sample, s.
     sample_time_s: Vec<f64>,
     /// The flow of each row of a sample.
@@ -76,6 +78,7 @@ impl FlowSeries {
         FlowSeries {
             flows_per_sample: 0,
             rows: 0,
+            in_sample: 0,
             sample_time_s: Vec::new(),
             flow: Vec::new(),
             cwnd_pkts: Vec::with_capacity(rows),
@@ -94,15 +97,21 @@ impl FlowSeries {
         if self.cwnd_pkts.len() == self.cwnd_pkts.capacity() {
             self.grow();
         }
-        let k = self.rows % self.flows_per_sample.max(1);
-        if k == 0 {
+        if self.in_sample == 0 {
             self.sample_time_s.push(s.time_s);
         }
         if self.rows < self.flows_per_sample {
             self.flow.push(s.flow);
         }
-        debug_assert!(self.flow[k] == s.flow && self.sample_time_s.last() == Some(&s.time_s), "a sample has a row for each sampled flow, in order");
+        debug_assert!(
+            self.flow[self.in_sample] == s.flow && self.sample_time_s.last() == Some(&s.time_s),
+            "a sample has a row for each sampled flow, in order"
+        );
         self.rows += 1;
+        self.in_sample += 1;
+        if self.in_sample == self.flows_per_sample {
+            self.in_sample = 0;
+        }
         self.cwnd_pkts.push(s.cwnd_pkts);
         self.ssthresh_pkts.push(s.ssthresh_pkts);
         self.goodput_bps.push(s.goodput_bps);
