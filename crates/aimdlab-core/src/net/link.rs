@@ -300,7 +300,7 @@ impl Link {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn start_tx(&mut self, p: Packet, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         let tx = self.rate.serialization_time(Bytes(p.size.0 + self.framing_bytes));
         if !self.extras {
