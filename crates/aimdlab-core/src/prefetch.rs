@@ -7,7 +7,10 @@
 //! FIFO of known future arrivals, so the loop can start those loads several arrivals early
 //! (see `Simulator::prefetch_ahead`).
 
-/// Hints that the cache lines covering `bytes` bytes from `ptr` will be read soon.
+/// Hints that the cache lines covering `bytes` bytes from `ptr` will be read soon: every line
+/// the range touches, so a 96-byte packet that straddles three lines gets all three. (One hint
+/// per 64 bytes from `ptr`, then one for the last byte: a fixed count for a fixed size, not a
+/// loop whose length depends on the alignment.)
 #[inline(always)]
 pub fn prefetch_bytes<T>(ptr: *const T, bytes: usize) {
     #[cfg(target_arch = "x86_64")]
@@ -20,6 +23,10 @@ pub fn prefetch_bytes<T>(ptr: *const T, bytes: usize) {
             // address need not be valid.
             unsafe { _mm_prefetch(base.wrapping_add(offset), _MM_HINT_T0) };
             offset += 64;
+        }
+        if bytes > 1 {
+            // SAFETY: as above.
+            unsafe { _mm_prefetch(base.wrapping_add(bytes - 1), _MM_HINT_T0) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
