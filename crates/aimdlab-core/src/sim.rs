@@ -349,7 +349,9 @@ impl Simulator {
     }
 
     /// Starts loading what the arrivals still on link `l`'s wire will read (`prefetch.rs`),
-    /// in three stages along the wire: the packet `PACKET_AHEAD` arrivals ahead; for the one
+    /// in stages along the wire: the pipe entry `ENTRY_AHEAD` arrivals ahead (the pipe's ring
+    /// was written a propagation delay ago: 0.983-0.988 of the time at 10,000 flows); the
+    /// packet `PACKET_AHEAD` arrivals ahead; for the one
     /// `STATE_AHEAD` ahead (its packet loaded by now), the link it goes on to and the flow that
     /// receives it; for the one `HEAP_AHEAD` ahead (those loaded by now), what they point to —
     /// the pipe entry the next transmission writes, the link the flow answers on, the
@@ -358,6 +360,7 @@ impl Simulator {
     /// arrivals that far ahead.
     #[inline]
     fn prefetch_ahead(&self, l: LinkId) {
+        const ENTRY_AHEAD: usize = 32;
         const PACKET_AHEAD: usize = 16;
         const STATE_AHEAD: usize = 8;
         const HEAP_AHEAD: usize = 4;
@@ -366,6 +369,7 @@ impl Simulator {
             return;
         }
         let node = link.to;
+        link.prefetch_pipe_entry(ENTRY_AHEAD);
         if let Some(slot) = link.pipe_slot(PACKET_AHEAD) {
             self.wire.prefetch(slot);
         }

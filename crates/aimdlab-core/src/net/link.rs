@@ -359,6 +359,15 @@ impl Link {
         self.pipe.get(k).map(|&(_, slot)| slot)
     }
 
+    /// Hints that the pipe entry of the `k`-th packet on the wire will be read soon (no load:
+    /// only its address is computed).
+    #[inline]
+    pub fn prefetch_pipe_entry(&self, k: usize) {
+        if let Some(entry) = self.pipe.get(k) {
+            crate::prefetch::prefetch(entry, 16);
+        }
+    }
+
     /// Hints that the pipe entry the next transmission will write will be needed soon: the
     /// one after the last packet on the wire, or the ring's start when the wire is empty (an
     /// empty ring rewinds). Reads only line 0 of the link.
