@@ -9,10 +9,10 @@
 //! this VM: a virtual machine that hands free memory back to its host (free page reporting)
 //! does so in huge-page blocks, so the first run after a pause of some seconds pays the host
 //! for backing them again (on (a), 50 ms of system time once); runs that follow one another,
-//! as in a sweep, reuse them. Most Linux systems ship transparent huge pages in `madvise` mode, used only
-//! where asked for. A hint changes no result, only how memory is mapped; where the kernel
-//! refuses it or the target is not Linux it does nothing. Only buffers that span a huge page
-//! or more are advised.
+//! as in a sweep, reuse them. Most Linux systems ship transparent huge pages in `madvise`
+//! mode, used only where asked for. A hint changes no result, only how memory is mapped;
+//! where the kernel refuses it or the target is not Linux it does nothing. Only buffers that
+//! span a huge page or more are advised.
 
 /// The size of a transparent huge page on x86-64 and most arm64 Linux systems, bytes.
 pub const HUGE_PAGE_BYTES: usize = 2 << 20;

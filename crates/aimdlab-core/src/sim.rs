@@ -351,9 +351,9 @@ impl Simulator {
     /// Starts loading what the arrivals still on link `l`'s wire will read (`prefetch.rs`),
     /// in stages along the wire: the pipe entry `ENTRY_AHEAD` arrivals ahead (the pipe's ring
     /// was written a propagation delay ago: 0.983-0.988 of the time at 10,000 flows); the
-    /// packet `PACKET_AHEAD` arrivals ahead; for the one
-    /// `STATE_AHEAD` ahead (its packet loaded by now), the link it goes on to and the flow that
-    /// receives it; for the one `HEAP_AHEAD` ahead (those loaded by now), what they point to —
+    /// packet `PACKET_AHEAD` arrivals ahead; for the one `STATE_AHEAD` ahead (its packet loaded
+    /// by now), the link it goes on to and the flow that receives it; for the one `HEAP_AHEAD`
+    /// ahead (those loaded by now), what they point to —
     /// the pipe entry the next transmission writes, the link the flow answers on, the
     /// sender's scoreboard. Only a link with a long pipe (a fast or long link, where the
     /// arrivals come often and the state they touch is spread over thousands of flows) has

@@ -10,8 +10,6 @@ use super::table::{Column, Table};
 pub struct FlowSeries {
     /// Rows per sample: the sampled flows.
     flows_per_sample: usize,
-    /// Rows so far.
-    rows: usize,
     /// The row the next one is within its sample (0: it starts a sample).
     in_sample: usize,
     /// The time of each sample, s.
@@ -77,7 +75,6 @@ impl FlowSeries {
     fn unadvised(rows: usize) -> Self {
         FlowSeries {
             flows_per_sample: 0,
-            rows: 0,
             in_sample: 0,
             sample_time_s: Vec::new(),
             flow: Vec::new(),
@@ -100,14 +97,13 @@ impl FlowSeries {
         if self.in_sample == 0 {
             self.sample_time_s.push(s.time_s);
         }
-        if self.rows < self.flows_per_sample {
+        if self.cwnd_pkts.len() < self.flows_per_sample {
             self.flow.push(s.flow);
         }
         debug_assert!(
             self.flow[self.in_sample] == s.flow && self.sample_time_s.last() == Some(&s.time_s),
             "a sample has a row for each sampled flow, in order"
         );
-        self.rows += 1;
         self.in_sample += 1;
         if self.in_sample == self.flows_per_sample {
             self.in_sample = 0;
@@ -141,7 +137,7 @@ impl FlowSeries {
     /// The state columns' part of a row (the fixed columns pushed): a value for each variable
     /// published, NaN for each one that was not, a new column (NaN before) for a new name.
     fn push_state(&mut self, state: &[(&'static str, f64)]) {
-        let rows = self.rows;
+        let rows = self.cwnd_pkts.len();
         for &(name, v) in state {
             match self.state.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, col)) => col.push(v),
@@ -163,7 +159,7 @@ impl FlowSeries {
     pub fn into_table(self) -> Table {
         let mut t = Table::default();
         let samples = self.sample_time_s.len();
-        debug_assert_eq!(self.rows, samples * self.flows_per_sample, "whole samples");
+        debug_assert_eq!(self.cwnd_pkts.len(), samples * self.flows_per_sample, "whole samples");
         t.push("time_s", Column::F64Runs(self.sample_time_s, self.flows_per_sample));
         t.push("flow", Column::U64Cycle(self.flow, samples));
         t.push("cwnd_pkts", Column::F64(self.cwnd_pkts));

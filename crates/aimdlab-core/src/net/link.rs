@@ -378,15 +378,6 @@ impl Link {
         crate::prefetch::prefetch_bytes(tail, 16);
     }
 
-    /// Hints that the pipe entry of the next packet to arrive will be needed soon, if a
-    /// packet is on the wire. Reads only line 0 of the link.
-    #[inline]
-    pub fn prefetch_pipe_head(&self) {
-        if let Some(head) = self.pipe.as_slices().0.first() {
-            crate::prefetch::prefetch(head, 16);
-        }
-    }
-
     /// Packets on the wire.
     #[inline]
     pub fn pipe_len(&self) -> usize {
