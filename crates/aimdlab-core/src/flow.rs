@@ -3,8 +3,9 @@
 
 use crate::app::Application;
 use crate::cc::Controller;
-use crate::ids::{FlowId, NodeId};
+use crate::ids::{FlowId, LinkId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
+use crate::net::routing::Routes;
 use crate::rng::RngStream;
 use crate::scenario::plan::FlowPlan;
 use crate::scenario::schema::TransportKind;
@@ -25,6 +26,11 @@ pub struct Flow {
     pub src: NodeId,
     /// Receiver node.
     pub dst: NodeId,
+    /// The link every packet from the sender's host leaves on, if that host has only one
+    /// (kept here, beside `src`, so a send reads no routing table).
+    pub src_link: Option<LinkId>,
+    /// The same for the receiver's host.
+    pub dst_link: Option<LinkId>,
     /// When its application starts (after jitter).
     pub start_at: SimTime,
     /// Segment sizes of its application.
@@ -52,8 +58,9 @@ pub struct Flow {
 }
 
 impl Flow {
-    /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`.
-    pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
+    /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`; `routes`
+    /// gives its hosts' links.
+    pub fn new(id: FlowId, plan: &FlowPlan, routes: &Routes, start_at: SimTime, rng: RngStream) -> Self {
         let tcp = &plan.tcp;
         let header = plan.dccp.as_ref().map_or(tcp.header, |d| d.data_header);
         let packet = Bytes(tcp.mss.0 + header.0);
@@ -86,6 +93,8 @@ impl Flow {
             id,
             src: plan.src,
             dst: plan.dst,
+            src_link: routes.only_link(plan.src),
+            dst_link: routes.only_link(plan.dst),
             start_at,
             sizes,
             data_header: header,

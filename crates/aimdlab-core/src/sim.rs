@@ -126,7 +126,7 @@ impl Simulator {
             .map(|(i, fp)| {
                 let mut rng = derive_stream(seed, StreamKind::Flow, i as u64);
                 let jitter = if fp.start_jitter.0 > 0 { rng.gen_range(0..fp.start_jitter.0) } else { 0 };
-                Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
+                Flow::new(FlowId(i as u32), fp, &plan.routes, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
             })
             .collect();
         let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
@@ -324,9 +324,9 @@ impl Simulator {
                 if let Some(&(next, _)) = flow.release.front() {
                     self.events.schedule(next, Event::HostRelease(f));
                 }
-                let origin = flow.src;
+                let (origin, first_link) = (flow.src, flow.src_link);
                 self.counters.sent += 1;
-                self.forward(p, origin);
+                self.forward_from(p, origin, first_link);
             }
             Event::FlowStart(f) => {
                 let mut out = self.lend_outbox();
@@ -397,14 +397,14 @@ impl Simulator {
             let flow = &self.flows[p.flow.idx()];
             // The link the flow's endpoint answers on: the receiver's for its ACKs, the
             // sender's for new data.
-            let (from, to) = match p.kind {
-                PacketKind::Data => (flow.dst, flow.src),
+            let (from, to, only) = match p.kind {
+                PacketKind::Data => (flow.dst, flow.src, flow.dst_link),
                 PacketKind::Ack => {
                     flow.sender.prefetch_for_ack();
-                    (flow.src, flow.dst)
+                    (flow.src, flow.dst, flow.src_link)
                 }
             };
-            if let Some(out) = self.plan.routes.next_link(from, to) {
+            if let Some(out) = only.or_else(|| self.plan.routes.next_link(from, to)) {
                 crate::prefetch::prefetch(&self.links[out.idx()], LINK_HOT_BYTES);
             }
         }
@@ -423,7 +423,17 @@ impl Simulator {
     /// Sends `p`, now at `node`, on towards its destination.
     #[inline(always)]
     fn forward(&mut self, p: Packet, node: NodeId) {
-        let link = self.plan.routes.next_link(node, p.dst).expect("routes are validated when the scenario is compiled");
+        self.forward_from(p, node, None);
+    }
+
+    /// `forward` from a host whose only link, if it has one, is `only_link` (the flow's
+    /// cached `src_link` or `dst_link`; `None`: look the route up).
+    #[inline(always)]
+    fn forward_from(&mut self, p: Packet, node: NodeId, only_link: Option<LinkId>) {
+        let link = match only_link {
+            Some(l) => l,
+            None => self.plan.routes.next_link(node, p.dst).expect("routes are validated when the scenario is compiled"),
+        };
         self.links[link.idx()].enqueue(p, self.now, &mut self.events, &mut self.wire);
     }
 
@@ -474,9 +484,10 @@ impl Simulator {
     /// wait out their delay first) and schedules its timers.
     #[inline]
     fn flush(&mut self, mut out: Box<Outbox>, flow: FlowId, origin: NodeId) {
-        let jitter = {
+        let (jitter, first_link) = {
             let f = &self.flows[flow.idx()];
-            f.send_jitter > SimDuration::ZERO && origin == f.src
+            let at_src = origin == f.src;
+            (f.send_jitter > SimDuration::ZERO && at_src, if at_src { f.src_link } else { f.dst_link })
         };
         for i in 0..out.packets.len() {
             let p = out.packets[i];
@@ -491,7 +502,7 @@ impl Simulator {
                 continue;
             }
             self.counters.sent += 1;
-            self.forward(p, origin);
+            self.forward_from(p, origin, first_link);
         }
         for (kind, request) in out.requests() {
             match request {

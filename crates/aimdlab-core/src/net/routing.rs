@@ -203,6 +203,15 @@ impl Routes {
         }
     }
 
+    /// The only outgoing link of `node`, if it has exactly one (a host of a dumbbell): every
+    /// packet leaving `node` towards a flow endpoint takes it.
+    pub fn only_link(&self, node: NodeId) -> Option<LinkId> {
+        match self.hop[node.idx()] {
+            Hop::Only(l) => Some(l),
+            _ => None,
+        }
+    }
+
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.hop.len() * std::mem::size_of::<Hop>() + self.column.len() * std::mem::size_of::<Column>() + self.table.len() * 4
@@ -249,6 +258,17 @@ mod tests {
     fn agree(nodes: usize, links: &[(NodeId, NodeId)], endpoints: &[NodeId], statics: &[(NodeId, NodeId, LinkId)]) {
         let r = Routes::build(nodes, links, endpoints, statics);
         let d = dense(nodes, links, endpoints, statics);
+        // A node's only link, where it has one, is the route to every endpoint it reaches
+        // (the simulator sends a host's packets on it without a look-up).
+        for u in 0..nodes {
+            let out: Vec<LinkId> = (0..links.len()).filter(|&i| links[i].0.idx() == u).map(|i| LinkId(i as u32)).collect();
+            assert_eq!(r.only_link(NodeId(u as u32)), (out.len() == 1).then(|| out[0]), "node {u}");
+            for &dst in endpoints {
+                if let (Some(only), Some(_)) = (r.only_link(NodeId(u as u32)), d[u][dst.idx()]) {
+                    assert_eq!(r.next_link(NodeId(u as u32), dst), Some(only), "node {u} towards {dst:?}");
+                }
+            }
+        }
         for &dst in endpoints {
             // Follow both from every node that can reach dst; they must take the same links.
             for n in 0..nodes {
