@@ -381,6 +381,8 @@ impl Simulator {
             let flow = &self.flows[p.flow.idx()];
             crate::prefetch::prefetch(&flow.src, 4);
             crate::prefetch::prefetch(&flow.dst, 4);
+            crate::prefetch::prefetch(&flow.src_link, 8);
+            crate::prefetch::prefetch(&flow.dst_link, 8);
             match p.kind {
                 PacketKind::Data => {
                     crate::prefetch::prefetch(&flow.receiver, 256);
