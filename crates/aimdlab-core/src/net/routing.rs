@@ -260,11 +260,11 @@ mod tests {
         let d = dense(nodes, links, endpoints, statics);
         // A node's only link, where it has one, is the route to every endpoint it reaches
         // (the simulator sends a host's packets on it without a look-up).
-        for u in 0..nodes {
+        for (u, routes_from_u) in d.iter().enumerate() {
             let out: Vec<LinkId> = (0..links.len()).filter(|&i| links[i].0.idx() == u).map(|i| LinkId(i as u32)).collect();
             assert_eq!(r.only_link(NodeId(u as u32)), (out.len() == 1).then(|| out[0]), "node {u}");
             for &dst in endpoints {
-                if let (Some(only), Some(_)) = (r.only_link(NodeId(u as u32)), d[u][dst.idx()]) {
+                if let (Some(only), Some(_)) = (r.only_link(NodeId(u as u32)), routes_from_u[dst.idx()]) {
                     assert_eq!(r.next_link(NodeId(u as u32), dst), Some(only), "node {u} towards {dst:?}");
                 }
             }
