@@ -18,7 +18,13 @@ use crate::transport::sender::TcpSender;
 use crate::transport::udp::UdpSender;
 use crate::units::{Bytes, SimTime};
 
-/// One flow of the simulation.
+/// One flow of the simulation. Laid out in declaration order on cache lines of its own
+/// (`align(64)`), since with thousands of flows a flow is rarely in cache when its packet
+/// arrives: line 0 holds every scalar a packet's delivery or an endpoint's sending reads
+/// (hosts, their links, send jitter, data header, transfer length), then come the receiver
+/// (lines 1-2), its measurements and the sender; what only starts, stops and samples read
+/// comes last.
+#[repr(C, align(64))]
 pub struct Flow {
     /// Its id.
     pub id: FlowId,
@@ -31,28 +37,28 @@ pub struct Flow {
     pub src_link: Option<LinkId>,
     /// The same for the receiver's host.
     pub dst_link: Option<LinkId>,
-    /// When its application starts (after jitter).
-    pub start_at: SimTime,
-    /// Segment sizes of its application.
-    pub sizes: SegmentSizes,
+    /// Extra random delay before a data packet leaves the host (0: none).
+    pub send_jitter: crate::units::SimDuration,
     /// Header bytes of its data packets (a data packet's payload is its size less these).
     pub data_header: Bytes,
-    /// What the flow's application offers.
-    pub app: Application,
-    /// The sending endpoint, at `src`.
-    pub sender: SenderEndpoint,
-    /// The flow's random stream (after its start-time draw).
-    pub rng: RngStream,
+    /// Segments of a finite transfer (`None`: unlimited).
+    pub total_segments: Option<u64>,
     /// The receiving endpoint, at `dst`.
     pub receiver: ReceiverEndpoint,
     /// Receiver-side measurements.
     pub stats: FlowStats,
+    /// The sending endpoint, at `src`.
+    pub sender: SenderEndpoint,
+    /// What the flow's application offers.
+    pub app: Application,
+    /// The flow's random stream (after its start-time draw).
+    pub rng: RngStream,
+    /// When its application starts (after jitter).
+    pub start_at: SimTime,
     /// `stats.delivered_bytes` at the previous sample.
     pub delivered_at_last_sample: u64,
     /// The sender's `sent_total_bytes` at the previous sample.
     pub sent_at_last_sample: u64,
-    /// Extra random delay before a data packet leaves the host (0: none).
-    pub send_jitter: crate::units::SimDuration,
     /// Data packets waiting out their send jitter, with their release times (non-decreasing).
     pub release: std::collections::VecDeque<(SimTime, crate::net::packet::Packet)>,
 }
@@ -96,7 +102,7 @@ impl Flow {
             src_link: routes.only_link(plan.src),
             dst_link: routes.only_link(plan.dst),
             start_at,
-            sizes,
+            total_segments: sizes.total,
             data_header: header,
             app,
             sender,
@@ -108,5 +114,19 @@ impl Flow {
             send_jitter: plan.tcp.send_jitter,
             release: std::collections::VecDeque::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_every_packet_reads_of_its_flow_lies_on_line_0_and_the_receiver_starts_line_1() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<Flow>(), 64, "every flow starts a cache line");
+        let last = offset_of!(Flow, total_segments) + size_of::<Option<u64>>() - 1;
+        assert_eq!(last / 64, 0, "hosts, host links, send jitter, data header and transfer length on line 0");
+        assert_eq!(offset_of!(Flow, receiver), 64, "the receiver on lines of its own");
     }
 }

@@ -468,7 +468,7 @@ impl Simulator {
                 let payload = if arrival.first_arrival { p.size.0 - flow.data_header.0 } else { 0 };
                 flow.stats.on_arrival(p.size.0, payload, p.sent_at, now);
                 let done = |total: u64| flow.receiver.rcv_nxt() == Some(total);
-                if arrival.in_order_advance > 0 && flow.sizes.total.is_some_and(done) && flow.stats.completed_at.is_none() {
+                if arrival.in_order_advance > 0 && flow.total_segments.is_some_and(done) && flow.stats.completed_at.is_none() {
                     flow.stats.completed_at = Some(now);
                 }
                 let origin = flow.dst;
