@@ -379,10 +379,8 @@ impl Simulator {
                 crate::prefetch::prefetch(&self.links[next.idx()], LINK_HOT_BYTES);
             }
             let flow = &self.flows[p.flow.idx()];
-            crate::prefetch::prefetch(&flow.src, 4);
-            crate::prefetch::prefetch(&flow.dst, 4);
-            crate::prefetch::prefetch(&flow.src_link, 8);
-            crate::prefetch::prefetch(&flow.dst_link, 8);
+            // Line 0: its hosts and their links (see `Flow`'s layout).
+            crate::prefetch::prefetch(flow, 64);
             match p.kind {
                 PacketKind::Data => {
                     crate::prefetch::prefetch(&flow.receiver, 256);
