@@ -103,7 +103,9 @@ def cachegrind(binary: Path, scenario: Path, cache_bytes: int, out: Path) -> dic
            f"--cachegrind-out-file={out}", str(binary), str(scenario)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise SystemExit(f"cachegrind failed ({r.returncode}): {r.stderr.strip().splitlines()[-1] if r.stderr else ''}")
+        # The engine's own message (a bad scenario field) comes before valgrind's summary.
+        lines = [ln for ln in r.stderr.splitlines() if not ln.startswith("==")]
+        raise SystemExit(f"the engine failed under cachegrind: {lines[-1] if lines else r.returncode}")
     return json.loads(r.stdout)
 
 
@@ -132,7 +134,12 @@ def main() -> None:
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed; this benchmark counts cache lines with its cachegrind tool")
-    flows = [int(f) for f in args.flows.split(",")]
+    try:
+        flows = [int(f) for f in args.flows.split(",")]
+    except ValueError:
+        raise SystemExit(f"--flows: {args.flows!r} is not a list of flow counts; expected e.g. 100,2000") from None
+    if any(n < 1 for n in flows):
+        raise SystemExit(f"--flows: {args.flows!r} has a count below 1")
     cache = parse_size(args.cache)
     binary = engine_binary()
     with tempfile.TemporaryDirectory() as tmp:
