@@ -62,13 +62,10 @@ def scenario_json(flows: int, duration: str) -> str:
     return aimdlab.to_json(engine.scaling_scenario(flows, duration))
 
 
-def misses_by_source(out_file: Path) -> tuple[dict[str, int], int]:
-    """Last-level read + write misses per `file:function` of a cachegrind output file, and the
-    total."""
-    events: list[str] = []
+def misses_by_source(out_file: Path) -> dict[str, int]:
+    """Last-level read + write misses per `file:function` of a cachegrind output file."""
     by: dict[str, int] = defaultdict(int)
     fl = fn = ""
-    total = 0
     for line in out_file.read_text().splitlines():
         if line.startswith("events:"):
             events = line.split()[1:]
@@ -82,8 +79,7 @@ def misses_by_source(out_file: Path) -> tuple[dict[str, int], int]:
             n = sum(int(counts[i]) for i in (dlmr, dlmw) if i < len(counts))
             if n:
                 by[f"{short_file(fl)}:{short_fn(fn)}"] += n
-                total += n
-    return by, total
+    return by
 
 
 def short_file(path: str) -> str:
@@ -117,8 +113,7 @@ def measure(binary: Path, flows: int, duration: str, cache_bytes: int, work: Pat
         scen.write_text(scenario_json(flows, d))
         print(f"  {flows:,} flows, {d}: running under cachegrind ...", file=sys.stderr, flush=True)
         summary = cachegrind(binary, scen, cache_bytes, work / f"cg{flows}-{label}.out")
-        by, _ = misses_by_source(work / f"cg{flows}-{label}.out")
-        runs[label] = (summary["bottleneck"]["tx_pkts"], by)
+        runs[label] = (summary["bottleneck"]["tx_pkts"], misses_by_source(work / f"cg{flows}-{label}.out"))
     (pkts, full), (setup_pkts, setup) = runs["full"], runs["setup"]
     loop = {k: v - setup.get(k, 0) for k, v in full.items()}
     return pkts - setup_pkts, loop
