@@ -12,6 +12,11 @@ use std::collections::VecDeque;
 /// How many packets behind the head `pop` prefetches.
 const PREFETCH_AHEAD: usize = 6;
 
+/// How many packets past the tail `push` prefetches, once the queue holds more than
+/// `WRITE_AHEAD_FROM_PKTS` (below that the ring's lines were touched a moment ago).
+const WRITE_AHEAD: usize = 4;
+const WRITE_AHEAD_FROM_PKTS: usize = 8;
+
 /// A FIFO of packets.
 #[derive(Default)]
 pub struct PacketFifo {
@@ -29,6 +34,16 @@ impl PacketFifo {
     pub fn push(&mut self, p: Packet) {
         self.bytes += p.size.0;
         self.packets.push_back(p);
+        // A long queue is written tail first into lines last touched a whole ring ago (out
+        // of cache with thousands of flows): start loading the slot a few packets on, so the
+        // writes there do not wait for it. Near the ring's end the address may lie past it
+        // (a hint only: nothing is read there).
+        if self.packets.len() > WRITE_AHEAD_FROM_PKTS {
+            if let Some(last) = self.packets.back() {
+                let ahead = (last as *const Packet).wrapping_add(WRITE_AHEAD);
+                crate::prefetch::prefetch_bytes(ahead, std::mem::size_of::<Packet>());
+            }
+        }
     }
     /// Removes the head.
     #[inline]
