@@ -64,6 +64,18 @@ pub struct Flow {
 }
 
 impl Flow {
+    /// The only link of the flow's host `host` (its `src` or its `dst`), if that host has
+    /// one: every packet the host sends leaves on it.
+    #[inline]
+    pub fn host_link(&self, host: NodeId) -> Option<LinkId> {
+        debug_assert!(host == self.src || host == self.dst, "node {host:?} is not a host of flow {:?}", self.id);
+        if host == self.src {
+            self.src_link
+        } else {
+            self.dst_link
+        }
+    }
+
     /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`; `routes`
     /// gives its hosts' links.
     pub fn new(id: FlowId, plan: &FlowPlan, routes: &Routes, start_at: SimTime, rng: RngStream) -> Self {

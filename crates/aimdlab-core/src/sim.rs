@@ -324,7 +324,7 @@ impl Simulator {
                 if let Some(&(next, _)) = flow.release.front() {
                     self.events.schedule(next, Event::HostRelease(f));
                 }
-                let (origin, first_link) = (flow.src, flow.src_link);
+                let (origin, first_link) = (flow.src, flow.host_link(flow.src));
                 self.counters.sent += 1;
                 self.forward_from(p, origin, first_link);
             }
@@ -397,14 +397,14 @@ impl Simulator {
             let flow = &self.flows[p.flow.idx()];
             // The link the flow's endpoint answers on: the receiver's for its ACKs, the
             // sender's for new data.
-            let (from, to, only) = match p.kind {
-                PacketKind::Data => (flow.dst, flow.src, flow.dst_link),
+            let (from, to) = match p.kind {
+                PacketKind::Data => (flow.dst, flow.src),
                 PacketKind::Ack => {
                     flow.sender.prefetch_for_ack();
-                    (flow.src, flow.dst, flow.src_link)
+                    (flow.src, flow.dst)
                 }
             };
-            if let Some(out) = only.or_else(|| self.plan.routes.next_link(from, to)) {
+            if let Some(out) = flow.host_link(from).or_else(|| self.plan.routes.next_link(from, to)) {
                 crate::prefetch::prefetch(&self.links[out.idx()], LINK_HOT_BYTES);
             }
         }
@@ -486,8 +486,7 @@ impl Simulator {
     fn flush(&mut self, mut out: Box<Outbox>, flow: FlowId, origin: NodeId) {
         let (jitter, first_link) = {
             let f = &self.flows[flow.idx()];
-            let at_src = origin == f.src;
-            (f.send_jitter > SimDuration::ZERO && at_src, if at_src { f.src_link } else { f.dst_link })
+            (f.send_jitter > SimDuration::ZERO && origin == f.src, f.host_link(origin))
         };
         for i in 0..out.packets.len() {
             let p = out.packets[i];
