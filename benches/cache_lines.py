@@ -42,11 +42,26 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 
-def parse_size(text: str) -> int:
-    m = re.fullmatch(r"(\d+)\s*(KiB|MiB|KB|MB)", text.strip())
-    if not m:
-        raise SystemExit(f"--cache: {text!r} is not a size; expected e.g. 1MiB or 512KiB")
-    return int(m.group(1)) * {"KiB": 1024, "KB": 1024, "MiB": 1 << 20, "MB": 1 << 20}[m.group(2)]
+LL_WAYS = 8
+"""Associativity of the simulated last level (valgrind needs its set count a power of two)."""
+
+
+def parse_cache(text: str) -> int:
+    """Bytes of the simulated last level, in the scenario units (`aimdlab.memory.parse_size`),
+    checked against what cachegrind accepts: 8 ways of 64-byte lines in a power-of-two number
+    of sets."""
+    from aimdlab import ScenarioError
+    from aimdlab.memory import parse_size
+
+    try:
+        size = parse_size(text, "--cache")
+    except ScenarioError as e:
+        raise SystemExit(str(e)) from None
+    sets, rest = divmod(size, LL_WAYS * 64)
+    if rest or sets & (sets - 1):
+        raise SystemExit(f"--cache: {text!r} is not a size cachegrind can simulate; expected a power of two "
+                         f"of at least {LL_WAYS * 64} bytes, e.g. 64KiB, 1MiB or 32MiB")
+    return size
 
 
 def engine_binary() -> Path:
@@ -135,10 +150,14 @@ def main() -> None:
         raise SystemExit(f"--flows: {args.flows!r} is not a list of flow counts; expected e.g. 100,2000") from None
     if any(n < 1 for n in flows):
         raise SystemExit(f"--flows: {args.flows!r} has a count below 1")
-    cache = parse_size(args.cache)
+    cache = parse_cache(args.cache)
     binary = engine_binary()
     with tempfile.TemporaryDirectory() as tmp:
         results = [(n, *measure(binary, n, args.duration, cache, Path(tmp))) for n in flows]
+    for n, pkts, _ in results:
+        if pkts <= 0:
+            raise SystemExit(f"--duration: {args.duration} sends no bottleneck packet beyond the 1 ms set-up run at "
+                             f"{n:,} flows; expected a longer run, e.g. 3s")
     print(f"lines fetched into a {args.cache} last-level cache per bottleneck packet (event loop only)")
     print(f"{'flows':>7} {'bneck pkts':>11} {'lines/pkt':>10}")
     for n, pkts, loop in results:
