@@ -80,9 +80,12 @@ impl Flow {
     /// gives its hosts' links.
     pub fn new(id: FlowId, plan: &FlowPlan, routes: &Routes, start_at: SimTime, rng: RngStream) -> Self {
         let tcp = &plan.tcp;
-        let header = plan.dccp.as_ref().map_or(tcp.header, |d| d.data_header);
-        let packet = Bytes(tcp.mss.0 + header.0);
-        let app = Application::new(&plan.app, packet);
+        // What the application's rate is counted in (as the scenario was checked with it).
+        let app_header = plan.dccp.as_ref().map_or(tcp.header, |d| d.data_header);
+        let app = Application::new(&plan.app, Bytes(tcp.mss.0 + app_header.0));
+        // What a data packet carries besides payload: IP, transport and options (TCP's
+        // timestamps among them), so that goodput counts payload alone.
+        let header = Bytes(plan.data_header_bytes());
         let sizes = SegmentSizes::new(tcp.mss.0, plan.app.transfer_bytes());
         let (sender, receiver) = match plan.transport {
             TransportKind::Dccp => {

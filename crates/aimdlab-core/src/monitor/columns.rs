@@ -153,8 +153,14 @@ pub fn flow_columns() -> Vec<FlowColumn> {
             .map_or(f64::NAN, |c| c.cwnd_pkts())),
         col!(U64, "delivered_bytes", "bytes", "payload delivered for the first time", |r| r.flow.stats.window_delivered_bytes()),
         col!(U64, "received_pkts", "packets", "data packets received (duplicates included)", |r| r.flow.stats.window_received_pkts()),
+        col!(U64, "received_bytes", "bytes", "wire bytes of those packets (headers and duplicates included)", |r| r.flow.stats.window_received_bytes()),
         col!(U64, "data_pkts_sent", "packets", "data packets sent (retransmissions included)", |r| r.flow.sender.stats().data_pkts_sent),
         col!(U64, "bytes_sent", "bytes", "wire bytes of those packets", |r| r.flow.sender.stats().data_bytes_sent),
+        col!(U64, "payload_sent_bytes", "bytes", "application payload sent for the first time (no retransmission, no header)", |r| r
+            .flow
+            .sender
+            .stats()
+            .payload_bytes_sent),
         col!(U64, "retransmitted_pkts", "packets", "retransmitted data packets", |r| r.flow.sender.stats().retransmitted_pkts),
         col!(U64, "fast_retransmits", "", "entries into fast recovery", |r| r.flow.sender.stats().fast_retransmits),
         col!(U64, "timeouts", "", "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.stats().timeouts),

@@ -11,6 +11,9 @@ pub struct SenderStats {
     pub data_pkts_sent: u64,
     /// Wire bytes of those packets.
     pub data_bytes_sent: u64,
+    /// Application payload bytes sent for the first time (TCP: new segments, no
+    /// retransmission; UDP and DCCP, which resend nothing: every data packet's payload).
+    pub payload_bytes_sent: u64,
     /// Retransmitted data packets.
     pub retransmitted_pkts: u64,
     /// Fast retransmits (entries into fast recovery).
@@ -41,6 +44,7 @@ impl SenderStats {
         SenderStats {
             data_pkts_sent: self.data_pkts_sent - base.data_pkts_sent,
             data_bytes_sent: self.data_bytes_sent - base.data_bytes_sent,
+            payload_bytes_sent: self.payload_bytes_sent - base.payload_bytes_sent,
             retransmitted_pkts: self.retransmitted_pkts - base.retransmitted_pkts,
             fast_retransmits: self.fast_retransmits - base.fast_retransmits,
             timeouts: self.timeouts - base.timeouts,

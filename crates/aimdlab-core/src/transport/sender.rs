@@ -391,6 +391,9 @@ impl TcpSender {
         });
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
+        if !is_retransmission {
+            self.stats.payload_bytes_sent += size.0 - self.header.0;
+        }
         if let Some(rack) = self.rack.as_deref_mut() {
             self.sb.stamp(seq, now);
             if is_retransmission {

@@ -38,6 +38,7 @@ impl UdpSender {
             self.seq += 1;
             self.stats.data_pkts_sent += 1;
             self.stats.data_bytes_sent += size.0;
+            self.stats.payload_bytes_sent += size.0 - self.header.0;
         }
     }
 

@@ -155,6 +155,7 @@ impl DccpSender {
         });
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
+        self.stats.payload_bytes_sent += payload;
         match &mut self.ccid {
             SenderCcid::Two(c) => {
                 c.on_send(seq, now);
