@@ -231,3 +231,40 @@ def test_a_cbr_source_sends_at_its_rate_over_udp_and_is_app_limited_over_tcp():
     lossy = run_checked(dumbbell(rate="1Mbps", duration="20s", warmup="5s", flow={"app": {"kind": "cbr", "rate": "2Mbps"}}))
     h = lossy.flows.to_pandas().iloc[0]
     assert abs(h["send_rate_bps"] / 2e6 - 1) < 0.001 and h["goodput_bps"] < 1e6
+
+
+def red_ecn_under(profile: str, **queue):
+    """`red_run`'s RED+ECN dumbbell under a stack profile (the queue's own fields over it)."""
+    sc = dumbbell(flows=30, duration="60s", warmup="10s", flow={"start_jitter": "2s"}, tcp={"ecn": True, "profile": profile})
+    return run_checked(with_queue(sc, **{"kind": "red", "limit": "1000pkt", "min_th": "20pkt", "max_th": "60pkt", "ecn": True, **queue}))
+
+
+def test_the_linux_profile_runs_red_as_linux_sch_red_decides():
+    default, linux, ns2 = red_ecn_under("linux"), red_ecn_under("linux", variant="linux"), red_ecn_under("linux", variant="ns2")
+    assert default.summary["bottleneck"] == linux.summary["bottleneck"]
+    assert default.flows.to_pandas().equals(linux.flows.to_pandas())
+    # sch_red acts on the average alone (ns-2 not while at most one packet waits) and spaces
+    # its marks uniformly over 1..1/p_b packets (ns-2's `wait`: over 1/p_b..2/p_b), so on the
+    # same set-up it marks more often and holds the average lower.
+    b_linux, b_ns2 = linux.summary["bottleneck"], ns2.summary["bottleneck"]
+    assert b_linux["ecn_marks"] > b_ns2["ecn_marks"], (b_linux, b_ns2)
+    avg = [r.link_timeseries.to_pandas().query("link == 0 and time_s > 10")["red_avg"].mean() for r in (linux, ns2)]
+    assert avg[0] < avg[1], avg
+
+
+def test_linux_red_marks_ecn_capable_packets_above_max_th_unless_told_to_drop():
+    # A weight of 1/2 puts the average above max_th within a few packets of a burst.
+    marks = red_ecn_under("rfc", variant="linux", w_q=0.5, min_th="2pkt", max_th="4pkt")
+    drops = red_ecn_under("rfc", variant="linux", w_q=0.5, min_th="2pkt", max_th="4pkt", mark_forced=False)
+    retransmitted = marks.flows.to_pandas()["retransmitted_pkts"].sum()
+    b_marks, b_drops = marks.summary["bottleneck"], drops.summary["bottleneck"]
+    # With marking, a forced action drops only packets that may not carry ECT: retransmissions.
+    assert b_marks["ecn_marks"] > 1000 and b_marks["drops_forced"] <= retransmitted, (b_marks, retransmitted)
+    assert b_drops["drops_forced"] > 100, b_drops
+
+
+@pytest.mark.parametrize("field", ["gentle", "wait"])
+def test_linux_red_refuses_ns2_only_rules(field):
+    sc = with_queue(dumbbell(tcp={"profile": "linux"}), kind="red", **{field: True})
+    with pytest.raises(aimdlab.ScenarioError, match=rf"bottleneck\.queue\.{field}: true is not a rule of Linux's sch_red"):
+        aimdlab.run(sc)

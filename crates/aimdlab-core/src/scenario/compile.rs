@@ -416,13 +416,13 @@ fn override_access(base: &LinkSpec, o: &Option<AccessOverride>) -> (Rate, SimDur
 
 fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<LinkId> {
     let base = "topology.dumbbell";
-    let bq = resolve_queue(&d.bottleneck.queue, d.bottleneck.rate.0, &format!("{base}.bottleneck.queue"))?;
+    let bq = resolve_queue(&d.bottleneck.queue, d.bottleneck.rate.0, defaults.profile, &format!("{base}.bottleneck.queue"))?;
     let bloss = resolve_loss(&d.bottleneck.loss, &format!("{base}.bottleneck.loss"))?;
     let (rev, rev_path, rloss) = match &d.reverse_bottleneck {
         Some(r) => (r, "reverse_bottleneck", resolve_loss(&r.loss, &format!("{base}.reverse_bottleneck.loss"))?),
         None => (&d.bottleneck, "bottleneck", LossModel::None),
     };
-    let rq = resolve_queue(&rev.queue, rev.rate.0, &format!("{base}.{rev_path}.queue"))?;
+    let rq = resolve_queue(&rev.queue, rev.rate.0, defaults.profile, &format!("{base}.{rev_path}.queue"))?;
     let aloss = resolve_loss(&d.access.loss, &format!("{base}.access.loss"))?;
     let r1 = net.node("r1".into());
     let r2 = net.node("r2".into());
@@ -445,7 +445,7 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
             let (sr, sd) = override_access(&d.access, &g.access);
             let (rr, rd) = override_access(&d.access, &g.receiver_access);
             // The rate matters to the queue only for RED's automatic parameters.
-            let aq = |rate: Rate| resolve_queue(&d.access.queue, rate, &format!("{base}.access.queue"));
+            let aq = |rate: Rate| resolve_queue(&d.access.queue, rate, defaults.profile, &format!("{base}.access.queue"));
             let (sq, rq) = (aq(sr)?, aq(rr)?);
             net.link(src, r1, sr, sd, sq.clone(), aloss.clone(), false, alayer);
             net.link(r1, src, sr, sd, sq, aloss.clone(), false, alayer);
@@ -484,7 +484,7 @@ fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
         if from == to {
             return err(format!("{p}.to"), format!("{:?} is the same node as from; expected a link between two nodes", l.to));
         }
-        let q = resolve_queue(&l.queue, l.rate.0, &format!("{p}.queue"))?;
+        let q = resolve_queue(&l.queue, l.rate.0, defaults.profile, &format!("{p}.queue"))?;
         let loss = resolve_loss(&l.loss, &format!("{p}.loss"))?;
         let layer = resolve_layer(&l.framing, &l.device_queue, &p, defaults)?;
         let id = net.link(from, to, l.rate.0, l.delay.0, q.clone(), loss, l.monitor, layer);

@@ -117,6 +117,16 @@ impl StackProfile {
         }
     }
 
+    /// Fields a link's queue of discipline `kind` takes from the profile when its table does
+    /// not set them: Linux's RED is `sch_red` (`variant = "linux"`).
+    pub fn queue_presets(self, kind: &str) -> serde_json::Map<String, serde_json::Value> {
+        let mut presets = serde_json::Map::new();
+        if self == StackProfile::Linux && kind == "red" {
+            presets.insert("variant".into(), "linux".into());
+        }
+        presets
+    }
+
     /// Packets the device queue under the queue discipline holds when a link does not say:
     /// one for ns-3 (the ns-3 peer's `PointToPointNetDevice` `TxQueue` of `"1p"`, with
     /// traffic control waking the discipline as it empties), none otherwise (the Linux

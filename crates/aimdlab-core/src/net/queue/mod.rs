@@ -9,6 +9,7 @@ pub mod discipline;
 pub mod fifo;
 pub mod log;
 pub mod params;
+pub mod red_linux;
 pub mod registry;
 pub mod spec;
 

@@ -17,11 +17,16 @@
 //! - As in ns-2, no early drop while the queue holds at most one packet, and the first
 //!   arrival above `min_th` after a spell below it only starts the count.
 //!
+//! `variant = "linux"` runs the same parameters under Linux `sch_red`'s rules instead
+//! (`red_linux.rs`: the decision on the average alone, its count and cached random number, no
+//! gentle region, forced marks with ECN); the `linux` stack profile selects it.
+//!
 //! Automatic parameters (Floyd, Gummadi, Shenker, "Adaptive RED", 2001, §5):
 //! `min_th = max(5, target_delay·C/2)` packets, `max_th = 3·min_th`, `w_q = 1 − e^(−1/C)`,
 //! with C the link rate in packets of `mean_pkt_size` per second.
 
 use super::droptail::push_or_overflow;
+use super::red_linux::{wlog, LinuxRed, LinuxRedAction};
 use super::fifo::PacketFifo;
 use super::log::{DropCause, QueueLog};
 use crate::net::packet::{Ecn, Packet};
@@ -37,9 +42,22 @@ use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// Whose RED rules a queue follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RedVariant {
+    /// ns-2's `red.cc` (also ns-3's `RedQueueDisc`).
+    #[default]
+    Ns2,
+    /// Linux's `sch_red` (`include/net/red.h`).
+    Linux,
+}
+
 /// Resolved RED parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RedConfig {
+    /// Whose rules decide.
+    pub variant: RedVariant,
     /// Buffer capacity.
     pub limit: PacketsOrBytes,
     /// Thresholds and average in bytes (true) or packets (false).
@@ -101,6 +119,8 @@ pub struct Red {
     idle_since: Option<SimTime>,
     /// Packets of `mean_pkt_size` the link sends per second.
     ptc: f64,
+    /// Linux's count, random number and idle table (`variant = "linux"` only).
+    linux: Option<LinuxRed>,
 }
 
 impl Red {
@@ -113,6 +133,8 @@ impl Red {
             above_min: false,
             idle_since: Some(SimTime::ZERO),
             ptc: rate.bps as f64 / (8.0 * cfg.mean_pkt_size as f64),
+            linux: (cfg.variant == RedVariant::Linux)
+                .then(|| LinuxRed::new(cfg.min_th, cfg.max_th, cfg.max_p, wlog(cfg.w_q), rate, cfg.mean_pkt_size)),
             cfg: cfg.clone(),
         }
     }
@@ -128,7 +150,45 @@ impl Red {
     }
 
     /// Offers `p` at `now`: queued (possibly CE-marked) or dropped. Returns whether queued.
-    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+    pub fn enqueue(&mut self, p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        if self.linux.is_some() {
+            return self.enqueue_linux(p, now, rng, log);
+        }
+        self.enqueue_ns2(p, now, rng, log)
+    }
+
+    /// `sch_red`'s `red_enqueue`: the average (`red_calc_qavg`), `red_action`, then the mark
+    /// or drop, then the child FIFO's limit.
+    fn enqueue_linux(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        let linux = self.linux.as_mut().expect("a Linux RED queue has its state");
+        let cfg = &self.cfg;
+        match self.idle_since.take() {
+            Some(t0) => self.avg = linux.avg_after_idle(self.avg, now.saturating_since(t0)),
+            None => {
+                let q = if cfg.byte_mode { self.fifo.len_bytes() as f64 } else { self.fifo.len_pkts() as f64 };
+                self.avg += cfg.w_q * (q - self.avg);
+            }
+        }
+        let cause = match linux.action(self.avg, cfg.min_th, cfg.max_th, rng) {
+            LinuxRedAction::Pass => None,
+            LinuxRedAction::Early => Some(DropCause::Early),
+            LinuxRedAction::Forced => Some(DropCause::Forced),
+        };
+        if let Some(cause) = cause {
+            let may_mark = cfg.ecn && p.ecn != Ecn::NotEct && (cause == DropCause::Early || cfg.mark_forced);
+            if may_mark {
+                p.ecn = Ecn::Ce;
+                log.ecn_marks += 1;
+            } else {
+                log.drop(cause);
+                return false;
+            }
+        }
+        push_or_overflow(&mut self.fifo, cfg.limit, p, log)
+    }
+
+    /// ns-2's `RedQueue::enque`.
+    fn enqueue_ns2(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
         self.update_avg(now);
         let cfg = &self.cfg;
         let mut congested = None;
@@ -190,10 +250,14 @@ pub struct RedSpec {
     pub max_p: f64,
     /// Weight of the average queue, in (0, 1]. Default 0.002 (Floyd & Jacobson).
     pub w_q: Option<f64>,
-    /// Gentle ramp from `max_p` at `max_th` to 1 at `2·max_th`. Default true (ns-2).
-    pub gentle: bool,
-    /// ns-2's `wait` spacing between drops. Default true (ns-2).
-    pub wait: bool,
+    /// Whose rules decide: `"ns2"` (ns-2's `red.cc`, also ns-3's) or `"linux"` (`sch_red`).
+    /// Default `"ns2"`; the `linux` stack profile makes it `"linux"`.
+    pub variant: RedVariant,
+    /// Gentle ramp from `max_p` at `max_th` to 1 at `2·max_th`. Default true (ns-2); Linux's
+    /// `sch_red` has none.
+    pub gentle: Option<bool>,
+    /// ns-2's `wait` spacing between drops. Default true (ns-2); not in Linux's `sch_red`.
+    pub wait: Option<bool>,
     /// Typical packet size for the idle-time decay and byte mode. Default `"500B"` (ns-2).
     pub mean_pkt_size: Size,
     /// Set min_th, max_th and w_q from the link rate (Adaptive RED, Floyd et al. 2001):
@@ -201,8 +265,9 @@ pub struct RedSpec {
     pub auto: bool,
     /// With `auto`: the target delay. Default `"5ms"`.
     pub target: Option<Duration>,
-    /// Mark (not drop) also above the maximum threshold. Default false.
-    pub mark_forced: bool,
+    /// Mark (not drop) ECN-capable packets also above the maximum threshold. Default false
+    /// for ns-2 (ns-3's `UseHardDrop`), true for Linux (`sch_red` without `harddrop`).
+    pub mark_forced: Option<bool>,
     /// Mark ECN-capable packets (CE) instead of dropping them early. Default false.
     pub ecn: bool,
 }
@@ -215,12 +280,13 @@ impl Default for RedSpec {
             max_th: None,
             max_p: 0.1,
             w_q: None,
-            gentle: true,
-            wait: true,
+            variant: RedVariant::Ns2,
+            gentle: None,
+            wait: None,
             mean_pkt_size: Size(Bytes(500)),
             auto: false,
             target: None,
-            mark_forced: false,
+            mark_forced: None,
             ecn: false,
         }
     }
@@ -273,18 +339,27 @@ impl DisciplineSpec for RedSpec {
             w_q = check_probability("w_q", self.w_q.unwrap_or(0.002), true)?;
         }
         let max_p = check_probability("max_p", self.max_p, true)?;
+        let linux = self.variant == RedVariant::Linux;
+        // sch_red's weight is 2^−Wlog.
+        let w_q = if linux { 1.0 / (1u64 << wlog(w_q)) as f64 } else { w_q };
+        for (field, given) in [("gentle", self.gentle), ("wait", self.wait)] {
+            if linux && given == Some(true) {
+                return Err(ParamError { field, message: "true is not a rule of Linux's sch_red; remove it, or set variant = \"ns2\"".into() });
+            }
+        }
         Ok(RedConfig {
+            variant: self.variant,
             limit,
             byte_mode,
             min_th,
             max_th,
             max_p,
             w_q,
-            gentle: self.gentle,
-            wait: self.wait,
+            gentle: !linux && self.gentle.unwrap_or(true),
+            wait: !linux && self.wait.unwrap_or(true),
             mean_pkt_size,
             ecn: self.ecn,
-            mark_forced: self.mark_forced,
+            mark_forced: self.mark_forced.unwrap_or(linux),
         })
     }
     fn build(c: &RedConfig, rate: Rate, _salt: u64) -> Box<Red> {
@@ -324,6 +399,7 @@ mod tests {
 
     fn cfg(wait: bool) -> RedConfig {
         RedConfig {
+            variant: RedVariant::Ns2,
             limit: PacketsOrBytes::Packets(1000),
             byte_mode: false,
             min_th: 5.0,

@@ -5,6 +5,7 @@
 use super::{kinds_accepting, queue_kinds, resolve_kind, table_schemas, QueueConfig};
 use crate::error::ScenarioError;
 use crate::kind_table::{any_of_schema, resolve_table, Registry};
+use crate::transport::profile::StackProfile;
 use crate::units::Rate;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;
@@ -29,9 +30,15 @@ impl JsonSchema for QueueSpec {
     }
 }
 
-/// Resolves the `queue` table at `path` for a link of `rate`.
-pub fn resolve_queue(spec: &QueueSpec, rate: Rate, path: &str) -> Result<QueueConfig, ScenarioError> {
-    let resolve = |kind: &str, given: &Map<String, Value>, path: &str| resolve_kind(kind, given, rate, path);
+/// Resolves the `queue` table at `path` for a link of `rate` in a scenario run under
+/// `profile`: the profile's presets for the discipline (`StackProfile::queue_presets`), then
+/// the table's own fields over them.
+pub fn resolve_queue(spec: &QueueSpec, rate: Rate, profile: StackProfile, path: &str) -> Result<QueueConfig, ScenarioError> {
+    let resolve = |kind: &str, given: &Map<String, Value>, path: &str| {
+        let mut fields = profile.queue_presets(kind);
+        fields.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+        resolve_kind(kind, &fields, rate, path)
+    };
     let registry = Registry { what: "queue discipline", kinds: queue_kinds(), resolve: &resolve, accepting: &kinds_accepting };
     resolve_table(&spec.0, &registry, path)
 }
