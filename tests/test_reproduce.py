@@ -16,7 +16,7 @@ import pytest
 
 from aimdlab import ScenarioError
 from aimdlab.reproduce import available_papers, find_experiments, load_paper
-from aimdlab.reproduce.verdict import CANNOT, DIFFERS, REPRODUCED, Tolerance, check_claim, compare
+from aimdlab.reproduce.verdict import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, Tolerance, check_claim, compare
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,21 +47,37 @@ def test_claims_hold_or_not_at_every_point():
     assert check_claim("at_least", [94.9, 95.0], 94).verdict == REPRODUCED
     assert check_claim("at_least", [94.9, 93.9], 94).verdict == DIFFERS
     assert check_claim("at_most", [1.0, 2.0], 2.0).verdict == REPRODUCED
-    # A mean past the threshold differs; the detail says whether its whole 95 % interval is past it.
+    # The 95 % interval decides: wholly past the threshold differs, across it is inconclusive,
+    # whatever side the mean is on.
     loose = check_claim("at_least", [0.85, 1.2], 1.0, lows=[-1.5, 1.1], highs=[3.2, 1.3])
     tight = check_claim("at_least", [0.85, 1.2], 1.0, lows=[0.80, 1.1], highs=[0.90, 1.3])
-    assert loose.verdict == tight.verdict == DIFFERS
-    assert "(0 with the whole 95 % interval past it)" in loose.detail and "(1 with the whole" in tight.detail
+    above_but_across = check_claim("at_least", [1.05, 1.2], 1.0, lows=[0.95, 1.1], highs=[1.15, 1.3])
+    assert (loose.verdict, tight.verdict, above_but_across.verdict) == (INCONCLUSIVE, DIFFERS, INCONCLUSIVE)
+    assert "1 of 2 points with the whole 95 % interval on the wrong side, 0 with it across" in tight.detail
     assert check_claim("decreasing", [3, 2, 1]).verdict == REPRODUCED
-    assert check_claim("decreasing", [3, 3, 1]).verdict == DIFFERS
+    assert check_claim("decreasing", [3, 3, 1]).verdict == INCONCLUSIVE
+    assert check_claim("decreasing", [3, 4, 1], lows=[2.9, 3.9, 0.9], highs=[3.1, 4.1, 1.1]).verdict == DIFFERS
+    # Means that fall, but with overlapping intervals: not shown to fall.
+    assert check_claim("decreasing", [3, 2.9, 2.8], lows=[2.5, 2.5, 2.5], highs=[3.5, 3.5, 3.5]).verdict == INCONCLUSIVE
     assert check_claim("increasing", [1, 2, math.nan]).verdict == CANNOT
     assert check_claim("between", [0.85, 1.2], [0.8, 1.25]).verdict == REPRODUCED
     outside = check_claim("between", [0.85, 1.3, 0.7], [0.8, 1.25])
-    assert outside.verdict == DIFFERS and "2 of 3 points outside" in outside.detail
+    assert outside.verdict == DIFFERS and "2 of 3 points with the whole 95 % interval on the wrong side" in outside.detail
     assert check_claim("flat", [118.9, 119.0, 119.3], 0.01).verdict == REPRODUCED
     assert check_claim("flat", [100, 110], 0.05).verdict == DIFFERS
     with pytest.raises(ValueError):
         check_claim("wiggly", [1, 2])
+
+
+def test_a_published_number_is_judged_by_the_interval_around_the_mean():
+    tol = Tolerance(abs=0.5)
+    assert compare(94.7, 94.9, tol, 94.8, 95.0).verdict == REPRODUCED
+    assert compare(94.7, 95.5, tol, 95.3, 95.7).verdict == DIFFERS
+    # The mean inside the band does not make it reproduced while the interval leaves it.
+    assert compare(94.7, 95.1, tol, 94.9, 95.3).verdict == INCONCLUSIVE
+    assert compare(94.7, 95.1, tol).verdict == REPRODUCED and "no interval" in compare(94.7, 95.1, tol).detail
+    # Either tolerance suffices: the band is the wider one.
+    assert Tolerance(abs=1.0, rel=0.05).band(100.0) == (95.0, 105.0)
 
 
 def test_a_paper_definition_names_its_mistakes(tmp_path):
@@ -80,6 +96,10 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base + 'claim = { kind = "at_lest", threshold = 94 }\n', "items[0].claim.kind: 'at_lest' is not a claim; expected one of at_least"),
              (base + 'claim = { kind = "between", threshold = 1 }\n', "items[0].claim.threshold: between takes [low, high]"),
              (base + 'claim = { kind = "increasing", threshold = 1 }\n', "items[0].claim.threshold: increasing takes no threshold"),
+             (base + 'claim = { kind = "increasing" }\nclass = "calibration"\n',
+              "items[0].class: 'calibration' is not a class; expected one of result, calibrated, sensitivity, context"),
+             (base + 'claim = { kind = "increasing" }\nclass = "sensitivity"\n', "items[0].of: a sensitivity item names the result"),
+             (base + 'claim = { kind = "increasing" }\ncause_tested_by = "b"\n', "items[0].cause_tested_by: 'b' is not a sensitivity item of 'a'"),
              ('id = "p"\ntitle = "t"\n', "paper: is missing")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)
@@ -164,6 +184,9 @@ def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
     result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
     item = next(i for i in paper.items if i.id == "claim-above-94")
     item.select = {"flows[0].count": 9}
+    # The busy time is aimdlab's own measure: shown, not counted among the paper's results.
+    assert result.shown() == {"calibrated": 0, "sensitivity": 0, "context": 1}
+    assert sum(result.counts().values()) == len(paper.items) - 1
     verdict = evaluate(item, next(iter(result.sweeps.values()))).verdict
     assert verdict.verdict == CANNOT and "no point where {'flows[0].count': 9} (a --quick run has fewer points)" in verdict.detail
     # A published point a --quick run leaves out is skipped and said; the verdict is over the others.
@@ -212,7 +235,7 @@ def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path
     assert [v for v, _ in table.sensitivity] == ["rfc", "ns3", "ns2"]
     sweep = next(iter(result.sweeps.values()))
     for value, other in table.sensitivity:
-        direct = evaluate(dataclasses.replace(table.item, select={"tcp.profile": value}, sensitivity=None, figure=None), sweep)
+        direct = evaluate(dataclasses.replace(table.item, select={"tcp.profile": value}, sensitivity=None, figure=None, kind="sensitivity"), sweep)
         assert other.mean == direct.mean and other.verdict == direct.verdict
     # `values` restricts the readings shown.
     only_ns2 = dataclasses.replace(table.item, sensitivity_values=["ns2"])

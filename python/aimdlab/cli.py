@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 import click
 
@@ -547,14 +547,25 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
             raise click.ClickException(str(e)) from None
         results.append(result)
         for r in result.items:
-            click.echo(f"  {r.verdict.verdict:<21} {r.item.title} — {r.verdict.detail}")
+            kind = "" if r.item.kind == "result" else f"[{r.item.kind}] "
+            click.echo(f"  {r.verdict.verdict:<21} {kind}{r.item.title} — {r.verdict.detail}")
             for value, other in r.sensitivity:
                 shown = value if isinstance(value, str) else json.dumps(value)
                 click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
-        click.echo(f"  report: {page}")
+        click.echo(f"  paper results: {_count_words(result.counts())}; report: {page}")
     if results:
         index = write_index(results, out_dir)
-        click.echo(f"{len(results)} paper(s) in {time.perf_counter() - t0:.1f} s; index: {index}")
+        totals: Dict[str, int] = {}
+        for r in results:
+            for k, v in r.counts().items():
+                totals[k] = totals.get(k, 0) + v
+        click.echo(f"{len(results)} paper(s) in {time.perf_counter() - t0:.1f} s; paper results: {_count_words(totals)} "
+                   f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
+
+
+def _count_words(counts: Dict[str, int]) -> str:
+    """Verdict counts in words: `3 reproduced, 2 differs, ...`."""
+    return ", ".join(f"{v} {k}" for k, v in counts.items())
 
 
 REPORT_EXAMPLES = """

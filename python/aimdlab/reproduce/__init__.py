@@ -19,10 +19,10 @@ from .axes import axis_values, same_x, select_rows
 from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
-from .verdict import CANNOT, DIFFERS, REPRODUCED, Verdict, check_claim, compare
+from .verdict import CANNOT, CLASSES, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, VERDICTS, Verdict, check_claim, compare, worst
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments",
-           "REPRODUCED", "DIFFERS", "CANNOT"]
+           "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "CLASSES", "RESULT"]
 
 
 @dataclass
@@ -58,10 +58,20 @@ class PaperResult:
     quick: bool
 
     def counts(self) -> Dict[str, int]:
-        """How many items got each verdict."""
-        out = {REPRODUCED: 0, DIFFERS: 0, CANNOT: 0}
+        """How many paper results (items of class `result`) got each verdict."""
+        out = {v: 0 for v in VERDICTS}
         for r in self.items:
-            out[r.verdict.verdict] += 1
+            if r.item.kind == RESULT:
+                out[r.verdict.verdict] += 1
+        return out
+
+    def shown(self) -> Dict[str, int]:
+        """How many items of each other class (calibrated, sensitivity, context) are shown
+        beside the results, not counted as reproductions."""
+        out = {c: 0 for c in CLASSES if c != RESULT}
+        for r in self.items:
+            if r.item.kind != RESULT:
+                out[r.item.kind] += 1
         return out
 
 
@@ -102,7 +112,7 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
         wanted = item.sensitivity_values
         for v in (json.loads(t) for t in values):
             if not same_x(v, own) and (wanted is None or any(same_x(v, w) for w in wanted)):
-                other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None)
+                other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None, kind="sensitivity")
                 res.sensitivity.append((v, _evaluate(other, sweep)))
     return res
 
@@ -188,17 +198,19 @@ def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
         for px, pv in zip(item.published_x, item.published):
             at = [i for i, x in enumerate(res.x) if same_x(x, px)]
             if at:
-                res.points.append(compare(pv, res.mean[at[0]], item.tolerance))
+                res.points.append(compare(pv, res.mean[at[0]], item.tolerance, res.low[at[0]], res.high[at[0]]))
             elif quick:
                 skipped.append(px)  # a --quick run leaves out points; the verdict is over those it ran
                 res.points.append(Verdict("", detail="not run (--quick)"))
             else:
                 res.points.append(Verdict(CANNOT, detail=f"the sweep has no point {item.x} = {px}"))
         judged = [p for p in res.points if p.verdict]
+        inconclusive = sum(p.verdict == INCONCLUSIVE for p in judged)
         gaps = [p.gap for p in judged if p.gap is not None]
-        outcomes.append(Verdict(_worst(p.verdict for p in judged),
+        outcomes.append(Verdict(worst(p.verdict for p in judged),
                                 detail=f"{sum(p.verdict == REPRODUCED for p in judged)} of {len(judged)} points within "
-                                       f"{item.tolerance.describe()}" + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")
+                                       f"{item.tolerance.describe()}" + (f" ({inconclusive} with the 95 % interval across the band's edge)"
+                                                                          if inconclusive else "") + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")
                                        + (f"; {len(skipped)} published point(s) not run by --quick ({item.x} = "
                                           f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
@@ -210,14 +222,11 @@ def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
                 v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
                                 [res.low[i] for i in idx], [res.high[i] for i in idx])
                 parts.append((v.verdict, f"{item.group_label or item.group} = {json.loads(g)}: {v.detail}"))
-            outcomes.append(Verdict(_worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
+            outcomes.append(Verdict(worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
         else:
             outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in judged], item.claim.get("threshold"),
                                         [res.low[i] for i in judged], [res.high[i] for i in judged]))
-    return Verdict(_worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
-
-
-def _worst(verdicts) -> str:
-    """`cannot be reproduced` over `differs` over `reproduced`."""
-    kinds = set(verdicts)
-    return CANNOT if CANNOT in kinds or not kinds else DIFFERS if DIFFERS in kinds else REPRODUCED
+    verdict = Verdict(worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
+    if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None:
+        verdict = dataclasses.replace(verdict, detail=verdict.detail + "; cause not tested")
+    return verdict

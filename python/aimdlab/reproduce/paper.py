@@ -31,6 +31,15 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     sweep = "table1.toml"
     figure = { series = "link_timeseries", y = "utilization", panels = "flows[0].count" }
 
+`class` says what kind of item it is (`verdict.CLASSES`): `"result"` (the default), a
+number or claim of the paper on a set-up it describes, counted by verdict; `"calibrated"`
+(a free parameter fitted to the paper's own numbers), `"sensitivity"` (another reading of a
+result, with `of = "result id"`) or `"context"` (aimdlab's own measure, a claim true by
+construction, a set-up aimdlab had to invent): shown with their verdicts, never counted as
+paper results. A result that differs names the item that tested its cause in `cause_tested_by`
+(a sensitivity item's id, or the result's own `sensitivity` axis); otherwise its verdict says
+"cause not tested".
+
 `select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
 `baseline = { "axis" = other }` divides each point by the point of the same x where those axes
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
@@ -58,13 +67,14 @@ from typing import Any, Dict, List, Optional, Union
 from .._core import ScenarioError
 from ..scenario import loads
 from .trace import TraceSpec, parse_trace
-from .verdict import Tolerance
+from .verdict import CLASSES, RESULT, SENSITIVITY, Tolerance
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x", "also", "name"}
+              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x", "also", "name",
+              "class", "of", "cause_tested_by"}
 
 
 @dataclass
@@ -74,6 +84,13 @@ class Item:
     id: str
     title: str
     where: str
+    kind: str = RESULT
+    """The item's class (`verdict.CLASSES`, `class` in paper.toml); only results are counted."""
+    of: Optional[str] = None
+    """For a sensitivity item: the id of the result it reads differently."""
+    cause_tested_by: Optional[str] = None
+    """For a result: the sensitivity item (or `"sensitivity"`, its own axis) that tested the
+    cause of a difference."""
     sweep: Optional[Path] = None
     x: Optional[str] = None
     measure: Optional[str] = None
@@ -220,6 +237,12 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 raise _err(path, f"{at}.{k}", "is missing or not text")
         item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
                     select=d.get("select", {}), baseline=d.get("baseline"))
+        item.kind = d.get("class", RESULT)
+        if item.kind not in CLASSES:
+            raise _err(path, f"{at}.class", f"{item.kind!r} is not a class; expected one of {', '.join(CLASSES)}")
+        item.of, item.cause_tested_by = d.get("of"), d.get("cause_tested_by")
+        if (item.kind == SENSITIVITY) != isinstance(item.of, str):
+            raise _err(path, f"{at}.of", "a sensitivity item names the result it reads differently (of = \"id\"), and only it")
         if "at_x" in d:
             if not isinstance(d["at_x"], list) or not d["at_x"]:
                 raise _err(path, f"{at}.at_x", "expected a non-empty list of x values")
@@ -285,6 +308,16 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         items.append(item)
     if len({i.id for i in items}) != len(items):
         raise _err(path, "items", "two items share an id")
+    ids = {i.id: i for i in items}
+    for n, item in enumerate(items):
+        if item.of is not None and (item.of not in ids or ids[item.of].kind != RESULT):
+            raise _err(path, f"items[{n}].of", f"{item.of!r} is not the id of a result item")
+        tested = item.cause_tested_by
+        if tested is not None and tested != "sensitivity" and (tested not in ids or ids[tested].of != item.id):
+            raise _err(path, f"items[{n}].cause_tested_by", f"{tested!r} is not a sensitivity item of {item.id!r} (of = {item.id!r}), "
+                                                           "nor \"sensitivity\" (the item's own axis)")
+        if tested == "sensitivity" and item.sensitivity is None:
+            raise _err(path, f"items[{n}].cause_tested_by", "\"sensitivity\" needs the item's own sensitivity axis")
     return Paper(data["id"], data["title"], data["paper"], data.get("ran_on", ""), data.get("summary", ""), items, folder)
 
 

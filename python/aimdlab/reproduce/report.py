@@ -14,18 +14,38 @@ from ..html_parts import num as _fmt
 from ..html_parts import page
 from ..result import write_atomic
 from ..sweep.report import axis_numbers, ci_yerr, png_data_uri, set_x_ticks
-from . import CANNOT, DIFFERS, REPRODUCED, ItemResult, PaperResult, same_x
+from . import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, ItemResult, PaperResult, same_x
+from .verdict import CALIBRATED, CONTEXT, SENSITIVITY, VERDICTS
 from .trace import draw_trace
 
 __all__ = ["write_paper_report", "write_index"]
 
-_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", CANNOT: "#666"}
-_EXTRA_CSS = ".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em; font-size: 0.85em; white-space: nowrap; }"
+_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", INCONCLUSIVE: "#5a5aa8", CANNOT: "#666"}
+_CLASS_WORDS = {CALIBRATED: "calibrated: a parameter fitted to the paper's numbers",
+                SENSITIVITY: "sensitivity: another reading of a result",
+                CONTEXT: "context: aimdlab's own measure or set-up, not a paper result"}
+_EXTRA_CSS = (".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em; font-size: 0.85em; white-space: nowrap; }"
+              " .class { border: 1px solid #888; color: #444; padding: 0 0.4em; border-radius: 0.3em; font-size: 0.8em; white-space: nowrap; }")
 
 
 def badge(verdict: str) -> str:
     """A verdict as a coloured label."""
     return f"<span class='badge' style='background:{_BADGE.get(verdict, '#666')}'>{_e(verdict)}</span>"
+
+
+def class_label(kind: str) -> str:
+    """An item's class beside its verdict, for every class but a paper result."""
+    return "" if kind == RESULT else f" <span class='class' title='{_e(_CLASS_WORDS[kind])}'>{_e(kind)}</span>"
+
+
+def counts_line(result: PaperResult) -> str:
+    """The paper results by verdict, then what is shown beside them and not counted."""
+    counts = result.counts()
+    shown = {k: v for k, v in result.shown().items() if v}
+    text = "<b>Paper results:</b> " + ", ".join(f"{badge(k)} {counts[k]}" for k in VERDICTS)
+    if shown:
+        text += ". <b>Shown, not counted:</b> " + ", ".join(f"{k} {v}" for k, v in shown.items())
+    return f"<p>{text}.</p>"
 
 
 def item_figure(r: ItemResult) -> str:
@@ -80,8 +100,9 @@ def _trace_figure(r: ItemResult) -> str:
 
 def _item_section(r: ItemResult) -> str:
     it = r.item
-    parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}</h2>",
-             f"<p class='muted'>{_e(it.where)}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
+    of = f" (a sensitivity row of <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
+    parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}{class_label(it.kind)}</h2>",
+             f"<p class='muted'>{_e(it.where)}{of}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
         if r.x:
@@ -119,15 +140,15 @@ def _item_section(r: ItemResult) -> str:
 def write_paper_report(result: PaperResult, out: Path) -> Path:
     """Writes `out/index.html`, the paper's page; returns its path."""
     p = result.paper
-    counts = result.counts()
     head = [f"<h1>{_e(p.title)}</h1>",
             f"<p class='muted'>shared/papers/{_e(p.paper)}; the paper ran on {_e(p.ran_on or 'an unstated simulator')}."
             f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
             f"<p>{_e(p.summary)}</p>",
-            "<p>" + ", ".join(f"{badge(k)} {v}" for k, v in counts.items()) + "</p>",
+            counts_line(result),
             "<table><tr><th class='text'>item</th><th class='text'>where</th><th class='text'>verdict</th><th class='text'>detail</th></tr>"
             + "".join(f"<tr><td class='text'><a href='#{_e(r.item.id)}'>{_e(r.item.title)}</a></td><td class='text'>{_e(r.item.where)}</td>"
-                      f"<td class='text'>{badge(r.verdict.verdict)}</td><td class='text'>{_e(r.verdict.detail)}</td></tr>" for r in result.items)
+                      f"<td class='text'>{badge(r.verdict.verdict)}{class_label(r.item.kind)}</td><td class='text'>{_e(r.verdict.detail)}</td></tr>"
+                      for r in result.items)
             + "</table>",
             "<p class='muted'>Sweeps (open with <code>aimdlab report</code> or <code>aimdlab.open_sweep</code>): "
             + ", ".join(f"<a href='{_e(Path(s).relative_to(out).as_posix())}/report.html'>{_e(Path(s).name)}</a>" for s in result.sweeps.values()) + "</p>"]
@@ -140,12 +161,23 @@ def write_paper_report(result: PaperResult, out: Path) -> Path:
 def write_index(results: List[PaperResult], out: Path) -> Path:
     """Writes `out/index.html`: every paper reproduced, with its verdict counts."""
     rows = []
+    others = [c for c in (CALIBRATED, SENSITIVITY, CONTEXT)]
+    totals = {k: 0 for k in [*VERDICTS, *others]}
     for r in results:
-        c = r.counts()
+        c = {**r.counts(), **r.shown()}
+        for k in totals:
+            totals[k] += c[k]
         rows.append(f"<tr><td class='text'><a href='{_e(r.paper.id)}/index.html'>{_e(r.paper.title)}</a></td>"
-                    f"<td>{c[REPRODUCED]}</td><td>{c[DIFFERS]}</td><td>{c[CANNOT]}</td></tr>")
-    body = ("<h1>aimdlab: reproductions</h1><table><tr><th class='text'>paper</th><th>reproduced</th><th>differs</th>"
-            "<th>cannot be reproduced</th></tr>" + "".join(rows) + "</table>")
+                    + "".join(f"<td>{c[k]}</td>" for k in totals) + "</tr>")
+    rows.append("<tr><td class='text'><b>all papers</b></td>" + "".join(f"<td><b>{v}</b></td>" for v in totals.values()) + "</tr>")
+    body = ("<h1>aimdlab: reproductions</h1>"
+            "<p>Paper results are the papers' own numbers and claims on the set-ups they describe, each judged by aimdlab's 95 % "
+            "interval: <i>reproduced</i> (inside the tolerance), <i>differs</i> (outside), <i>inconclusive</i> (across its edge) or "
+            "<i>cannot be reproduced</i>. Shown beside them and never counted: <i>calibrated</i> items (a parameter fitted to the "
+            "paper's numbers), <i>sensitivity</i> rows (another reading of a result) and <i>context</i> (aimdlab's own measures and "
+            "set-ups).</p>"
+            "<table><tr><th class='text' rowspan='2'>paper</th><th colspan='4'>paper results</th><th colspan='3'>shown, not counted</th></tr>"
+            "<tr>" + "".join(f"<th>{_e(k)}</th>" for k in totals) + "</tr>" + "".join(rows) + "</table>")
     path = out / "index.html"
     write_atomic(path, page("reproductions", body, "reproduce", _EXTRA_CSS).encode("utf-8"))
     return path

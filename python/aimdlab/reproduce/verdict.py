@@ -1,28 +1,52 @@
 """Verdicts: does aimdlab reproduce a paper's published number or claim?
 
-A published number is *reproduced* when aimdlab's mean lies within the tolerance the paper's
-definition file gives (absolute, relative, or both: either suffices); otherwise it *differs*,
-by the gap reported. A claim that needs data the paper does not give (a figure available only
-as an image, a model with no primary definition) *cannot be reproduced*, with the reason.
+Every judgement follows aimdlab's 95 % confidence interval (over seeds) where it has one. A
+published number is *reproduced* when the whole interval lies within the tolerance band the
+paper's definition file gives (absolute, relative, or both: the wider band); it *differs*,
+by the gap reported, when the whole interval lies outside; it is *inconclusive* when the
+interval straddles an edge of the band. Without an interval (one seed, or a ratio of two
+configurations whose interval is not computed) the mean decides, and the detail says so. A
+claim that needs data the paper does not give (a figure available only as an image, a model
+with no primary definition) *cannot be reproduced*, with the reason.
 
-A qualitative claim is a predicate over aimdlab's means across a figure's points: `at_least`
-/ `at_most` a value at every point (by the means; the detail says how many points against it
-have their whole 95 % confidence interval past the threshold, i.e. differ significantly),
-`between` `[low, high]` at every point (both bounds), `flat` (the spread at most a fraction of the mean),
-`increasing` / `decreasing` along the x axis.
+A qualitative claim is a predicate across a figure's points: `at_least` / `at_most` a value at
+every point, `between` `[low, high]` at every point — reproduced when every point's interval
+is on the claimed side, differs when some point's whole interval is past it, inconclusive
+otherwise; `increasing` / `decreasing` along the x axis — differs when some step goes the other
+way with the two intervals apart, inconclusive when some step's intervals overlap or its means
+go the other way; `flat` (the means' spread at most a fraction of their mean).
+
+Items are of a *class* (`CLASSES`): paper results are counted by verdict; calibrations,
+sensitivity rows and context are shown beside them and never counted as paper results.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterable, List, Optional, Sequence
 
-__all__ = ["REPRODUCED", "DIFFERS", "CANNOT", "Tolerance", "Verdict", "compare", "check_claim"]
+__all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "VERDICTS", "RESULT", "CALIBRATED", "SENSITIVITY", "CONTEXT", "CLASSES",
+           "Tolerance", "Verdict", "compare", "check_claim", "worst"]
 
 REPRODUCED = "reproduced"
 DIFFERS = "differs"
+INCONCLUSIVE = "inconclusive"
 CANNOT = "cannot be reproduced"
+VERDICTS = (REPRODUCED, DIFFERS, INCONCLUSIVE, CANNOT)
+"""The verdicts, from the best to the worst for a paper result."""
+
+RESULT = "result"
+"""A paper result: a number or claim of the paper, on a set-up the paper describes. Counted."""
+CALIBRATED = "calibrated"
+"""A free parameter fitted to the paper's own numbers: reported as what the fit implies."""
+SENSITIVITY = "sensitivity"
+"""Another reading of a paper result (another error model, stack or rule), shown under it."""
+CONTEXT = "context"
+"""aimdlab's own measure, a claim true by construction, or a set-up aimdlab had to invent
+because the text is missing."""
+CLASSES = (RESULT, CALIBRATED, SENSITIVITY, CONTEXT)
+"""Item classes; only `RESULT` items are counted as reproductions."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +63,11 @@ class Tolerance:
         ok_abs = self.abs is not None and gap <= self.abs
         ok_rel = self.rel is not None and gap <= self.rel * abs(published)
         return ok_abs or ok_rel
+
+    def band(self, published: float) -> "tuple[float, float]":
+        """The values that reproduce `published`: the wider of the two tolerances."""
+        width = max(self.abs or 0.0, (self.rel or 0.0) * abs(published))
+        return published - width, published + width
 
     def describe(self) -> str:
         """The tolerance in words, e.g. `±0.5` or `±10 %`."""
@@ -60,15 +89,43 @@ class Verdict:
     """What was compared, in words."""
 
 
-def compare(published: float, measured: Optional[float], tolerance: Tolerance) -> Verdict:
-    """The verdict for one published number against aimdlab's mean (None or NaN: no run
-    completed, so it cannot be reproduced)."""
+def compare(published: float, measured: Optional[float], tolerance: Tolerance,
+            low: Optional[float] = None, high: Optional[float] = None) -> Verdict:
+    """The verdict for one published number against aimdlab's mean and its 95 % interval
+    `[low, high]` (None or NaN: no interval, the mean decides). No mean (None or NaN: no run
+    completed): it cannot be reproduced."""
     if measured is None or not math.isfinite(measured):
         return Verdict(CANNOT, detail="no aimdlab value: the runs of this point did not complete")
     gap = measured - published
     rel = gap / published if published else math.inf if gap else 0.0
-    ok = tolerance.allows(published, measured)
-    return Verdict(REPRODUCED if ok else DIFFERS, gap, rel, f"{measured:.6g} against {published:.6g} (tolerance {tolerance.describe()})")
+    lo_band, hi_band = tolerance.band(published)
+    lo, hi = measured, measured
+    has_interval = low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
+    if low is not None and high is not None and has_interval:
+        lo, hi = low, high
+    if lo_band <= lo and hi <= hi_band:
+        verdict = REPRODUCED
+    elif hi < lo_band or lo > hi_band:
+        verdict = DIFFERS
+    else:
+        verdict = INCONCLUSIVE
+    interval = f", 95 % interval [{lo:.6g}, {hi:.6g}]" if has_interval else ", no interval"
+    return Verdict(verdict, gap, rel, f"{measured:.6g}{interval} against {published:.6g} (tolerance {tolerance.describe()})")
+
+
+def worst(verdicts: Iterable[str]) -> str:
+    """The verdict of several judgements: cannot over differs over inconclusive over
+    reproduced (none: cannot)."""
+    kinds = set(verdicts)
+    for v in (CANNOT, DIFFERS, INCONCLUSIVE):
+        if v in kinds:
+            return v
+    return REPRODUCED if kinds else CANNOT
+
+
+def _interval(values: Sequence[float], bounds: Optional[Sequence[float]]) -> List[float]:
+    """Each point's interval bound, or its mean where there is none."""
+    return [bounds[i] if bounds is not None and math.isfinite(bounds[i]) else v for i, v in enumerate(values)]
 
 
 def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None,
@@ -79,31 +136,29 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
     xs = [float(v) for v in values]
     if not xs or not all(math.isfinite(v) for v in xs):
         return Verdict(CANNOT, detail="no aimdlab value at some point: its runs did not complete")
-    if kind == "between":
-        if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2):
-            raise ValueError("claim between needs threshold = [low, high]")
-        low, high = float(threshold[0]), float(threshold[1])
-        outside = [i for i, v in enumerate(xs) if not low <= v <= high]
-        return Verdict(REPRODUCED if not outside else DIFFERS,
-                       detail=f"between {low:g} and {high:g}: aimdlab's means run from {min(xs):.4g} to {max(xs):.4g}; "
-                              f"{len(outside)} of {len(xs)} points outside")
-    if kind in ("at_least", "at_most"):
-        if threshold is None:
-            raise ValueError(f"claim {kind} needs a threshold")
-        # A point contradicts the claim when its mean lies on the wrong side of the threshold;
-        # the detail says how many of those are significant (the whole 95 % interval past it).
-        lo = [lows[i] if lows is not None and math.isfinite(lows[i]) else v for i, v in enumerate(xs)]
-        hi = [highs[i] if highs is not None and math.isfinite(highs[i]) else v for i, v in enumerate(xs)]
-        if kind == "at_least":
-            against = [i for i in range(len(xs)) if hi[i] < threshold]
+    lo, hi = _interval(xs, lows), _interval(xs, highs)
+    intervals = sum(1 for a, b in zip(lo, hi) if a != b)
+    note = "" if intervals == len(xs) else f"; {len(xs) - intervals} of {len(xs)} points without an interval (judged by the mean)"
+    if kind in ("between", "at_least", "at_most"):
+        if kind == "between":
+            if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2):
+                raise ValueError("claim between needs threshold = [low, high]")
+            low, high = float(threshold[0]), float(threshold[1])
+            words = f"between {low:g} and {high:g}: aimdlab's means run from {min(xs):.4g} to {max(xs):.4g}"
         else:
-            against = [i for i in range(len(xs)) if lo[i] > threshold]
-        worst = min(xs) if kind == "at_least" else max(xs)
-        unsure = [i for i in range(len(xs)) if i not in against and ((xs[i] < threshold) if kind == "at_least" else (xs[i] > threshold))]
-        wrong = len(against) + len(unsure)
-        detail = (f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} mean is {worst:.6g}; "
-                  f"{wrong} of {len(xs)} points on the wrong side" + (f" ({len(against)} with the whole 95 % interval past it)" if wrong else ""))
-        return Verdict(REPRODUCED if not wrong else DIFFERS, detail=detail)
+            if threshold is None:
+                raise ValueError(f"claim {kind} needs a threshold")
+            low, high = (float(threshold), math.inf) if kind == "at_least" else (-math.inf, float(threshold))
+            worst_mean = min(xs) if kind == "at_least" else max(xs)
+            words = f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} mean is {worst_mean:.6g}"
+        # A point is against the claim when its whole interval lies past a bound, for it when
+        # its whole interval lies within, and undecided otherwise.
+        against = [i for i in range(len(xs)) if hi[i] < low or lo[i] > high]
+        undecided = [i for i in range(len(xs)) if i not in against and not (low <= lo[i] and hi[i] <= high)]
+        verdict = DIFFERS if against else INCONCLUSIVE if undecided else REPRODUCED
+        detail = (f"{words}; {len(against)} of {len(xs)} points with the whole 95 % interval on the wrong side, "
+                  f"{len(undecided)} with it across the bound{note}")
+        return Verdict(verdict, detail=detail)
     if kind == "flat":
         if threshold is None:
             raise ValueError("claim flat needs a threshold (the largest spread, a fraction of the mean)")
@@ -112,7 +167,15 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         return Verdict(REPRODUCED if spread <= threshold else DIFFERS,
                        detail=f"flat within {100 * threshold:g} %: aimdlab's spread is {100 * spread:.3g} % of its mean")
     if kind in ("increasing", "decreasing"):
-        steps = [b - a for a, b in zip(xs, xs[1:])]
-        ok = all(s > 0 for s in steps) if kind == "increasing" else all(s < 0 for s in steps)
-        return Verdict(REPRODUCED if ok else DIFFERS, detail=f"{kind}: aimdlab's values {', '.join(f'{v:.4g}' for v in xs)}")
+        sign = 1.0 if kind == "increasing" else -1.0
+        # A step is significant when the two points' intervals do not overlap.
+        wrong = [i for i in range(len(xs) - 1) if sign * (xs[i + 1] - xs[i]) <= 0]
+        rises = [lo[i + 1] > hi[i] for i in range(len(xs) - 1)]
+        falls = [hi[i + 1] < lo[i] for i in range(len(xs) - 1)]
+        apart = [i for i in range(len(xs) - 1) if (rises if sign > 0 else falls)[i]]
+        against = [i for i in range(len(xs) - 1) if (falls if sign > 0 else rises)[i]]
+        verdict = DIFFERS if against else REPRODUCED if len(apart) == len(xs) - 1 and not wrong else INCONCLUSIVE
+        detail = (f"{kind}: aimdlab's means {', '.join(f'{v:.4g}' for v in xs)}; of {len(xs) - 1} steps, {len(apart)} go that way with the "
+                  f"intervals apart, {len(against)} go the other way with them apart, {len(wrong)} go the other way by the means{note}")
+        return Verdict(verdict, detail=detail)
     raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, between, flat, increasing, decreasing')
