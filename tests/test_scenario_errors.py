@@ -84,3 +84,12 @@ def test_set_overrides_parse_values_and_paths():
         aimdlab.apply_overrides(dumbbell(), ["flows[5]=1"])
     with pytest.raises(aimdlab.ScenarioError, match="expected key=value"):
         aimdlab.apply_overrides(dumbbell(), ["flows"])
+
+
+def test_a_scenario_error_survives_pickling_so_a_worker_process_can_report_it():
+    import pickle
+
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        aimdlab.validate({"name": "x", "duration": "-1s"})
+    again = pickle.loads(pickle.dumps(e.value))
+    assert type(again) is aimdlab.ScenarioError and str(again) == str(e.value)

@@ -12,9 +12,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-create_exception!(_core, ScenarioError, PyValueError, "An invalid scenario; the message names the field, the value and what is accepted.");
-create_exception!(_core, EngineError, PyRuntimeError, "A bug in the engine (a Rust panic), reported instead of crashing the interpreter.");
-create_exception!(_core, RunCancelled, PyRuntimeError, "The run was cancelled through its RunControl.");
+create_exception!(aimdlab._core, ScenarioError, PyValueError, "An invalid scenario; the message names the field, the value and what is accepted.");
+create_exception!(aimdlab._core, EngineError, PyRuntimeError, "A bug in the engine (a Rust panic), reported instead of crashing the interpreter.");
+create_exception!(aimdlab._core, RunCancelled, PyRuntimeError, "The run was cancelled through its RunControl.");
 
 /// Watches and stops a run from another thread: `now_s()` is the simulated time reached,
 /// `cancel()` asks the run to stop (it raises `RunCancelled`).
