@@ -18,7 +18,7 @@ import aimdlab
 from conftest import dumbbell
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.toml"))
-PROFILES = ["rfc", "linux", "ns3", "ns2"]
+PROFILES = ["rfc", "linux", "linux26", "ns3", "ns2"]
 # Odd, so that the last segment is short under every MSS a profile or example sets.
 TRANSFER_BYTES = 123_457
 # Header bytes of a data packet by transport, when a scenario does not set them: IP + UDP as

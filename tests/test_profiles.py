@@ -110,7 +110,7 @@ def test_a_group_profile_replaces_the_scenario_one_and_bad_names_are_named():
     sc["flows"] = [{"count": 1}, {"count": 1, "tcp": {"profile": "rfc"}}]
     f = run_checked(sc).flows.to_pandas()
     assert f["goodput_bps"].iloc[1] > 1.5 * f["goodput_bps"].iloc[0]  # ns-2's 20-packet window
-    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.profile: unknown variant `bsd`, expected one of `rfc`, `linux`, `ns3`, `ns2`"):
+    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.profile: unknown variant `bsd`, expected one of `rfc`, `linux`, `linux26`, `ns3`, `ns2`"):
         aimdlab.validate(dumbbell(tcp={"profile": "bsd"}))
 
 
@@ -146,3 +146,33 @@ def test_linux_rack_tlp_recovers_random_losses_without_the_retransmission_timer(
 
     assert timeouts() == 0
     assert timeouts(loss_detection="dupack") >= 3
+
+
+def first_flight_and_first_rto(profile):
+    """The segments in flight before the first ACK returns (RTT 42 ms, sampled at 20 ms), and
+    the RTO of a first timeout with no RTT sample yet (every data packet lost)."""
+    sc = dumbbell(rate="10Mbps", delay="20ms", duration="1s", sample_interval="20ms", tcp={"profile": profile})
+    flight = run_checked(sc).timeseries.to_pandas()["in_flight_pkts"].iloc[0]
+    sc = dumbbell(rate="10Mbps", delay="20ms", duration="10s", tcp={"profile": profile})
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 1.0, "applies_to": "data"}
+    rto_ms = run_checked(sc).flows.to_pandas().iloc[0]["rto_first_mean_ms"]
+    return flight, rto_ms
+
+
+def test_linux26_is_the_kernel_nctuns_ran_before_iw10_prr_and_rack():
+    # tcp_init_cwnd (RFC 3390): 3 segments of 1448 bytes; TCP_TIMEOUT_INIT = 3 s. Today's
+    # kernel: 10 segments and 1 s.
+    assert first_flight_and_first_rto("linux26") == (3, 3000.0)
+    assert first_flight_and_first_rto("linux") == (10, 1000.0)
+    # With tcp_abc = 0 the window grows per ACK: with delayed ACKs x1.5 per round trip in slow
+    # start and half a segment per round trip in avoidance (today's kernel counts segments).
+    assert np.allclose(slow_start_factors(profile="linux26"), 1.5, atol=0.1)
+    assert avoidance_segments_per_rtt(profile="linux26") == pytest.approx(0.5, abs=0.03)
+
+
+def test_linux26_leaves_tail_losses_to_the_retransmission_timer():
+    # No RACK-TLP (4.4, 3.10): on the 3 % random loss path that today's kernel recovers
+    # without a timeout, duplicate ACKs leave losses near the end of a flight to the timer.
+    sc = dumbbell(rate="10Mbps", delay="20ms", buffer="100pkt", duration="60s", tcp={"profile": "linux26"})
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.03, "applies_to": "data"}
+    assert run_checked(sc).flows.to_pandas().iloc[0]["timeouts"] >= 3

@@ -146,7 +146,7 @@ def flow_groups(draw):
     if draw(st.booleans()):
         g["access"] = {"delay": draw(delays)}
     g["tcp"] = {
-        "profile": draw(st.sampled_from(["rfc", "linux", "ns3", "ns2"])),
+        "profile": draw(st.sampled_from(["rfc", "linux", "linux26", "ns3", "ns2"])),
         "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
         "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
         "cwr_freeze": draw(st.booleans()),

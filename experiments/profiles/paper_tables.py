@@ -15,7 +15,7 @@ NCTUns counts it); `goodput/C` the payload delivered over the capacity.
 MR-AIMD wired set-up: TCP-SACK flows for 200 s over a 1 Mbit/s, 20 ms RED backbone with a
 25-packet buffer; an additive increase a per RTT (AIMD(a, 1/2), GAIMD here); system goodput
 and retransmissions for 2 and 4 flows. Silent there, chosen here: ns-2's RED defaults
-(min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle), 1000-byte segments, 10 Mbit/s 1 ms
+(ns-2's rules under every profile: min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle), 1000-byte segments, 10 Mbit/s 1 ms
 access links, starts in [0, 1) s; `recovery = "sack"` under every profile, which the ns2
 profile's `recovery_rules = "ns2"` makes ns-2's Sack1 (docs/profiles.md).
 """
@@ -28,7 +28,7 @@ from statistics import mean
 import aimdlab
 from aimdlab.sweep.executor import ordered_map
 
-PROFILES = ("rfc", "linux", "ns3", "ns2")
+PROFILES = ("rfc", "linux", "linux26", "ns3", "ns2")
 
 #: new-aimd-utilization.txt, Table 1: flows → average bottleneck utilization, %.
 NEW_AIMD_UTILIZATION = {2: 94.73957, 3: 94.68565, 4: 94.59935, 5: 94.48913}
@@ -51,7 +51,7 @@ def new_aimd(profile: str, flows: int, seed: int) -> dict:
 
 
 def mr_aimd(profile: str, flows: int, a: float, seed: int) -> dict:
-    red = {"kind": "red", "limit": "25pkt", "min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "gentle": True}
+    red = {"kind": "red", "limit": "25pkt", "min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "gentle": True, "variant": "ns2"}
     return {"name": f"mr-aimd-table1-{profile}-{flows}-{a}", "duration": "200s", "seed": seed, "sampled_flows": "none",
             "topology": {"dumbbell": {"bottleneck": {"rate": "1Mbps", "delay": "20ms", "queue": red}, "access": {"rate": "10Mbps", "delay": "1ms"}}},
             "tcp": {"profile": profile, "mss": "1000B", "sack": True, "recovery": "sack"},

@@ -90,8 +90,9 @@ impl ControllerParams for CubicParams {
     }
     fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
         match profile {
-            // tcp_cubic.c: beta = 717 (/1024), hystart = 1, fast_convergence = 1.
-            StackProfile::Linux => vec![("beta", 0.7001953125.into()), ("hystart", true.into())],
+            // tcp_cubic.c: beta = 717 (/1024), hystart = 1, fast_convergence = 1 (so since
+            // 2.6.29, HyStart's release: Linux 2.6.31 too).
+            StackProfile::Linux | StackProfile::Linux26 => vec![("beta", 0.7001953125.into()), ("hystart", true.into())],
             // TcpCubic::Beta = 0.7, HyStart = true, FastConvergence = true.
             StackProfile::Ns3 => vec![("hystart", true.into())],
             StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),

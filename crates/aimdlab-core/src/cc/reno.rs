@@ -68,7 +68,7 @@ impl ControllerParams for RenoParams {
         match profile {
             // TcpNewReno::GetSsThresh: max(2·segment, bytes in flight / 2).
             StackProfile::Ns3 => vec![("halve", "flight".into())],
-            StackProfile::Rfc | StackProfile::Linux | StackProfile::Ns2 => Vec::new(),
+            StackProfile::Rfc | StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns2 => Vec::new(),
         }
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Reno {

@@ -24,6 +24,8 @@ pub enum StackProfile {
     Rfc,
     /// Linux (kernel 6.x defaults).
     Linux,
+    /// Linux 2.6.31, the kernel NCTUns 6.0 runs its simulated hosts on (New-AIMD's papers).
+    Linux26,
     /// ns-3 3.44's native TCP.
     Ns3,
     /// ns-2.35's one-way agents (Agent/TCP/Reno and its TCPSink).
@@ -53,6 +55,28 @@ impl StackProfile {
                 initial_cwnd_pkts: 10,                  // TCP_INIT_CWND
                 delayed_ack: true,
                 delayed_ack_timeout: SimDuration::from_millis(40), // TCP_DELACK_MIN = TCP_ATO_MIN
+                quickacks: 16,                                     // TCP_MAX_QUICKACKS
+                ..rfc
+            },
+            // Linux 2.6.31 (include/net/tcp.h, net/ipv4/tcp_input.c, tcp_cong.c of that
+            // release): before IW10 (2.6.39), the 1 s initial RTO (3.1), PRR (3.2), TLP (3.10),
+            // RACK (4.4) and counting acknowledged segments rather than ACKs (3.18).
+            StackProfile::Linux26 => TcpConfig {
+                mss: Bytes(1448),                                  // MTU 1500 − 40 − 12 of timestamps
+                timestamps: true,                                  // net.ipv4.tcp_timestamps = 1
+                recovery: Recovery::Sack,                          // net.ipv4.tcp_sack = 1
+                sack: true,                                        //
+                loss_detection: LossDetection::Dupack,             // tcp_time_to_recover: tp->reordering (3) dupACKs or SACKed
+                cwnd_growth: CwndGrowth::PerAck,                   // tcp_slow_start, tcp_cong_avoid_ai per ACK (tcp_abc = 0)
+                cwr_freeze: true,                                  // CWR state: tcp_may_raise_cwnd
+                prr: false,                                        // no tcp_cwnd_reduction (PRR came in 3.2)
+                rto_estimator: RtoEstimator::Linux,                // tcp_rtt_estimator, tcp_set_rto (as in 6.x)
+                min_rto: SimDuration::from_millis(200),            // TCP_RTO_MIN = HZ/5
+                max_rto: SimDuration::from_secs(120),              // TCP_RTO_MAX = 120·HZ
+                initial_rto: SimDuration::from_secs(3),            // TCP_TIMEOUT_INIT = 3·HZ
+                initial_cwnd_pkts: 3,                              // tcp_init_cwnd: RFC 3390, 3 for an MSS of 1096-1460
+                delayed_ack: true,                                 //
+                delayed_ack_timeout: SimDuration::from_millis(40), // TCP_DELACK_MIN = HZ/25
                 quickacks: 16,                                     // TCP_MAX_QUICKACKS
                 ..rfc
             },
@@ -112,7 +136,7 @@ impl StackProfile {
     pub fn link_framing(self) -> Bytes {
         match self {
             StackProfile::Rfc | StackProfile::Ns2 => Bytes(0),
-            StackProfile::Linux => Bytes(38),
+            StackProfile::Linux | StackProfile::Linux26 => Bytes(38),
             StackProfile::Ns3 => Bytes(2),
         }
     }
@@ -121,7 +145,7 @@ impl StackProfile {
     /// not set them: Linux's RED is `sch_red` (`variant = "linux"`).
     pub fn queue_presets(self, kind: &str) -> serde_json::Map<String, serde_json::Value> {
         let mut presets = serde_json::Map::new();
-        if self == StackProfile::Linux && kind == "red" {
+        if matches!(self, StackProfile::Linux | StackProfile::Linux26) && kind == "red" {
             presets.insert("variant".into(), "linux".into());
         }
         presets
@@ -134,7 +158,7 @@ impl StackProfile {
     pub fn device_queue_pkts(self) -> u64 {
         match self {
             StackProfile::Ns3 => 1,
-            StackProfile::Rfc | StackProfile::Ns2 | StackProfile::Linux => 0,
+            StackProfile::Rfc | StackProfile::Ns2 | StackProfile::Linux | StackProfile::Linux26 => 0,
         }
     }
 }
