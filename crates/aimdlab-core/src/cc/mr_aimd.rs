@@ -8,10 +8,10 @@
 //! - A triple-duplicate ACK halves cwnd as TCP does and multiplies `a` by `(1 − b)`, b = 0.5.
 //! - A timeout resets `a'` to 0.5 (and cwnd to 1, as TCP).
 //!
-//! The paper is silent on when `a'` returns to 0.5 without a timeout; its §4.4 assumes it
-//! does once marks stop. Parameter `a_prime_reset_rtts` (default 1): `a'` returns to its
-//! initial value after that many smoothed RTTs without an ECN-marked ACK; 0 keeps it low
-//! until a timeout (the text read literally).
+//! §3.1 resets `a'` only at a timeout; its §4.4 assumes it returns to 0.5 once marks stop,
+//! without saying when. Parameter `a_prime_reset_rtts`: 0 (the default) keeps `a'` low until
+//! a timeout, as §3.1 writes it; a positive value returns `a'` to its initial value after that
+//! many smoothed RTTs without an ECN-marked ACK (another reading, run as a sensitivity row).
 //! Choices where the paper is silent: slow start as TCP (a loss in slow start halves cwnd
 //! and leaves `a` alone); `a` is kept at or above 1/64 so it can recover.
 
@@ -37,7 +37,7 @@ pub struct MrAimdParams {
     /// Multiplicative decrease of a on loss, in (0, 1). Default 0.5.
     pub b: f64,
     /// RTTs without marks before a' returns to its initial value; 0 = only after a timeout.
-    /// Default 1.
+    /// Default 0 (§3.1).
     pub a_prime_reset_rtts: f64,
 }
 
@@ -62,7 +62,7 @@ impl ControllerParams for MrAimdParams {
 
 impl Default for MrAimdParams {
     fn default() -> Self {
-        MrAimdParams { a_init: 1.0, a_prime_init: 0.5, a_prime_ecn: 0.005, b: 0.5, a_prime_reset_rtts: 1.0 }
+        MrAimdParams { a_init: 1.0, a_prime_init: 0.5, a_prime_ecn: 0.005, b: 0.5, a_prime_reset_rtts: 0.0 }
     }
 }
 
@@ -172,8 +172,9 @@ mod tests {
     }
 
     #[test]
-    fn an_ecn_mark_slows_a_but_keeps_cwnd_and_quiet_restores_it() {
-        let mut m = MrAimd::new(&MrAimdParams::default(), 50.0, 10.0);
+    fn an_ecn_mark_slows_a_but_keeps_cwnd_and_quiet_restores_it_with_a_reset_period() {
+        let prm = MrAimdParams { a_prime_reset_rtts: 1.0, ..Default::default() };
+        let mut m = MrAimd::new(&prm, 50.0, 10.0);
         let t0 = SimTime::ZERO + SimDuration::from_secs(1);
         m.on_ack(&ack_at(1, t0, true));
         assert_eq!(m.a_prime(), 0.005);
@@ -187,12 +188,11 @@ mod tests {
     }
 
     #[test]
-    fn timeout_resets_a_prime() {
-        let prm = MrAimdParams { a_prime_reset_rtts: 0.0, ..Default::default() };
-        let mut m = MrAimd::new(&prm, 50.0, 10.0);
+    fn by_default_only_a_timeout_resets_a_prime() {
+        let mut m = MrAimd::new(&MrAimdParams::default(), 50.0, 10.0);
         m.on_ack(&ack_at(1, SimTime::ZERO, true));
         m.on_ack(&ack_at(1, SimTime::ZERO + SimDuration::from_secs(10), false));
-        assert_eq!(m.a_prime(), 0.005, "with reset disabled only a timeout restores a'");
+        assert_eq!(m.a_prime(), 0.005, "as §3.1 writes it, only a timeout restores a'");
         m.on_congestion(&congestion(CongestionKind::Timeout));
         assert_eq!((m.a_prime(), m.cwnd_pkts()), (0.5, 1.0));
     }
