@@ -136,7 +136,7 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     # Again: every run is in the store; nothing executes, the verdicts are the same.
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
                             "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
-    assert again.returncode == 0 and "nothing to run: all 32 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
+    assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
 
 
 def test_an_unknown_paper_is_an_error_listing_the_known_ones(tmp_path):
@@ -175,6 +175,31 @@ def test_a_baseline_item_divides_point_by_point(tmp_path):
         reno = agg[(agg["flows[0].count"] == x) & (agg["flows[0].cc"] == "reno")][m].iloc[0]
         assert value == new / reno
     assert ratio.x == [1, 2, 3, 4, 5] and all(math.isnan(v) for v in ratio.low)
+
+
+def test_a_ratio_is_judged_by_the_interval_of_its_per_seed_ratios(tmp_path):
+    from aimdlab.reproduce import Item, evaluate
+    from aimdlab.sweep import parse_experiment, run_sweep
+    from aimdlab.sweep.stats import mean_std_ci95
+
+    base = {"name": "t", "duration": "4s", "sample_interval": "1s",
+            "topology": {"dumbbell": {"bottleneck": {"rate": "5Mbps", "delay": "10ms", "queue": {"limit": "30pkt"}},
+                                      "access": {"rate": "50Mbps", "delay": "1ms"}}},
+            "flows": [{"name": "f", "count": 2, "cc": "reno", "start_jitter": "1s"}]}
+    exp = parse_experiment({"scenario": base, "seeds": 4, "axes": {"flows[0].count": [1, 3], "flows[0].cc": ["reno", "mr_aimd"]},
+                            "measures": ["retransmitted_pkts"]}, ROOT, "t")
+    sweep = run_sweep(exp, tmp_path / "s", jobs=1)
+    item = Item("r", "ratio", "w", x="flows[0].count", measure="retransmitted_pkts", select={"flows[0].cc": "mr_aimd"},
+                baseline={"flows[0].cc": "reno"}, claim={"kind": "at_least", "threshold": 0.0})
+    res = evaluate(item, sweep)
+    runs = sweep.catalog.to_pandas()
+    for i, x in enumerate(res.x):
+        at = runs[runs["flows[0].count"] == x]
+        mr = at[at["flows[0].cc"] == "mr_aimd"].set_index("seed")["retransmitted_pkts"]
+        reno = at[at["flows[0].cc"] == "reno"].set_index("seed")["retransmitted_pkts"]
+        n, mean, _, half = mean_std_ci95([mr[sd] / reno[sd] for sd in mr.index if reno[sd]])
+        assert (res.runs[i], res.mean[i]) == (n, mean) and n >= 2
+        assert res.low[i] == pytest.approx(mean - half) and res.high[i] == pytest.approx(mean + half)
 
 
 def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
@@ -231,8 +256,8 @@ def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path
     result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=2)
     table = next(r for r in result.items if r.item.id == "table-1")
     # Judged on the Linux stack (NCTUns's), and again on each other profile of the sweep.
-    assert table.item.select["tcp.profile"] == "linux"
-    assert [v for v, _ in table.sensitivity] == ["rfc", "ns3", "ns2"]
+    assert table.item.select["tcp.profile"] == "linux26"
+    assert [v for v, _ in table.sensitivity] == ["linux", "rfc", "ns3", "ns2"]
     sweep = next(iter(result.sweeps.values()))
     for value, other in table.sensitivity:
         direct = evaluate(dataclasses.replace(table.item, select={"tcp.profile": value}, sensitivity=None, figure=None, kind="sensitivity"), sweep)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
+from ..sweep.stats import mean_std_ci95
 from .axes import axis_values, same_x, select_rows
 from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
@@ -164,15 +165,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     res.runs = [int(v) for v in agg["runs_ok"]]
     res.also = {label: [float(v) * item.scale for v in agg[f"{m}_mean"]] for label, m in item.also.items()}
     if item.baseline is not None:
-        base = select_rows(whole, {**item.select, **item.baseline})
-        base_x = axis_values(base, item.x)
-        base_group = axis_values(base, item.group) if item.group else [None] * len(base_x)
-        base_mean = [float(v) * item.scale for v in base[f"{item.measure}_mean"]]
-        for i, x in enumerate(res.x):
-            g = res.group[i] if res.group else None
-            at = [j for j, bx in enumerate(base_x) if same_x(bx, x) and (g is None or same_x(base_group[j], g))]
-            res.mean[i] = res.mean[i] / base_mean[at[0]] if at and base_mean[at[0]] else math.nan
-            res.low[i] = res.high[i] = math.nan
+        _seed_ratios(item, res, sweep)
     if all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in res.x):
         # Along the x axis (within each series), for trends and figures.
         key = (lambda i: (str(res.group[i]), res.x[i])) if res.group else (lambda i: res.x[i])
@@ -186,6 +179,25 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         return res
     res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")))
     return res
+
+
+def _seed_ratios(item: Item, res: ItemResult, sweep: Sweep) -> None:
+    """Turns `res`'s points into ratios against the item's baseline configuration, seed by
+    seed: at each point, the mean of value / baseline value over the seeds both completed, and
+    the 95 % Student-t interval of that mean (none with a single seed)."""
+    runs = sweep.catalog.to_pandas()
+    runs = runs[runs["status"] == "ok"]
+    mine = select_rows(runs, item.select)
+    base = select_rows(runs, {**item.select, **item.baseline})
+    for i, x in enumerate(res.x):
+        where = {item.x: x, **({item.group: res.group[i]} if res.group else {})}
+        a = select_rows(mine, where).set_index("seed")[item.measure]
+        b = select_rows(base, where).set_index("seed")[item.measure]
+        seeds = [sd for sd in a.index if sd in b.index and b[sd] and math.isfinite(a[sd]) and math.isfinite(b[sd])]
+        n, mean, _, half = mean_std_ci95([float(a[sd]) / float(b[sd]) for sd in seeds])
+        res.mean[i] = mean if n else math.nan
+        res.low[i], res.high[i] = (mean - half, mean + half) if n > 1 else (math.nan, math.nan)
+        res.runs[i] = n
 
 
 def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
