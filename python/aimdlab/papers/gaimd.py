@@ -107,6 +107,14 @@ def to_minus_optimum():
     return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) - model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) for b in BETAS]}
 
 
+def to_over_optimum():
+    """Fig. 10: eq. (7)'s α over the error-minimizing α* at a 40 % threshold, minus 1 (the
+    relative gap), against β."""
+    from ..models import gaimd as model
+
+    return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) / model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) - 1 for b in BETAS]}
+
+
 def _normalized(result, group: str) -> float:
     flows = result.flows.to_pandas()
     rate = float(result.summary["bottleneck"]["rate_bps"])
