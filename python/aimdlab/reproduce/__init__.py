@@ -47,6 +47,8 @@ class ItemResult:
     """(value, ItemResult) for each other value of the item's sensitivity axis."""
     also: Dict[str, List[float]] = field(default_factory=dict)
     """The item's `also` measures' means along x, by label (drawn, not judged)."""
+    plot_x: List[float] = field(default_factory=list)
+    """Each point's mean of the item's `plot_x` measure (scaled), where the figure draws it."""
 
 
 @dataclass
@@ -156,8 +158,16 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         if agg.empty:
             res.verdict = Verdict(CANNOT, detail=f"no point of the sweep has {item.only}")
             return res
+    if item.points is not None:
+        keep = [any(same_x(v, p) for p in item.points) for v in axis_values(agg, item.x)]
+        agg = agg[keep]
     # Column by column: a pandas row would turn the axis's integers into floats.
     res.x = axis_values(agg, item.x)
+    if item.plot_x is not None:
+        column = f"{item.plot_x['measure']}_mean"
+        if column not in agg.columns:
+            raise KeyError(f"plot_x: {item.plot_x['measure']!r} is not a measure of the sweep")
+        res.plot_x = [float(v) * float(item.plot_x.get("scale", 1.0)) for v in agg[column]]
     res.group = axis_values(agg, item.group) if item.group else []
     res.mean = [float(v) * item.scale for v in agg[f"{item.measure}_mean"]]
     res.low = [float(v) * item.scale for v in agg[f"{item.measure}_ci95_low"]]
@@ -171,6 +181,8 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         key = (lambda i: (str(res.group[i]), res.x[i])) if res.group else (lambda i: res.x[i])
         order = sorted(range(len(res.x)), key=key)
         res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
+        if res.plot_x:
+            res.plot_x = [res.plot_x[i] for i in order]
         res.also = {label: [seq[i] for i in order] for label, seq in res.also.items()}
         if res.group:
             res.group = [res.group[i] for i in order]

@@ -40,6 +40,11 @@ paper results. A result that differs names the item that tested its cause in `ca
 (a sensitivity item's id, or the result's own `sensitivity` axis); otherwise its verdict says
 "cause not tested".
 
+`axis_labels = { "flows[0].count" = "flows" }` at the top names the axes in words for every
+item that does not give its own `xlabel` or `group_label`; `points = [...]` keeps only those x
+values; `plot_x = { measure = "...", scale = 100, label = "loss rate, %", log = true }` draws
+the figure against another measure's means (the paper's own axis).
+
 `select = { "axis" = value }` keeps the rows of a sweep with more axes than `x`;
 `baseline = { "axis" = other }` divides each point by the point of the same x where those axes
 take the other values (a ratio between two configurations of the same sweep; its 95 % interval
@@ -71,10 +76,10 @@ from .verdict import CLASSES, RESULT, SENSITIVITY, Tolerance
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
-_PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items"}
+_PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items", "axis_labels"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
               "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x", "also", "name",
-              "class", "of", "cause_tested_by"}
+              "class", "of", "cause_tested_by", "points", "plot_x"}
 
 
 @dataclass
@@ -132,6 +137,13 @@ class Item:
     only: Optional[Dict[str, Any]] = None
     """`{ measure = M, at_most = v }` (and/or `at_least`): keep the points whose mean of measure
     M lies within the bounds, e.g. the loss rates where the paper claims accuracy."""
+    points: Optional[List[Any]] = None
+    """The x values the item keeps (default: every point of the sweep), e.g. the rows a
+    paper's table has when the sweep shares its axis with another table."""
+    plot_x: Optional[Dict[str, Any]] = None
+    """`{ measure = M, scale = s, label = "...", log = true }`: the figure draws each point at
+    its mean of measure M instead of its x value (the paper's own axis, e.g. GAIMD's loss rate
+    where the sweep varies the number of sources), on a log scale with `log`."""
 
 
 @dataclass
@@ -298,6 +310,15 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             if item.sensitivity is not None and item.sensitivity not in item.select:
                 raise _err(path, f"{at}.sensitivity", f"{item.sensitivity!r} is not in select: the item's own reading of it comes first")
             item.xlabel, item.group_label = d.get("xlabel", ""), d.get("group_label", "")
+            if "points" in d:
+                if not isinstance(d["points"], list) or not d["points"]:
+                    raise _err(path, f"{at}.points", "expected a non-empty list of x values")
+                item.points = d["points"]
+            plot_x = d.get("plot_x")
+            if plot_x is not None:
+                if not isinstance(plot_x, dict) or not isinstance(plot_x.get("measure"), str) or not isinstance(plot_x.get("label", ""), str):
+                    raise _err(path, f"{at}.plot_x", "expected { measure = \"...\", scale = 1, label = \"...\", log = false }")
+                item.plot_x = plot_x
             only = d.get("only")
             if only is not None:
                 if not isinstance(only, dict) or not isinstance(only.get("measure"), str) or not ({"at_most", "at_least"} & set(only)):
@@ -308,6 +329,12 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         items.append(item)
     if len({i.id for i in items}) != len(items):
         raise _err(path, "items", "two items share an id")
+    labels = data.get("axis_labels", {})
+    if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
+        raise _err(path, "axis_labels", 'expected a table of "axis" = "words"')
+    for item in items:
+        item.xlabel = item.xlabel or labels.get(item.x or "", "")
+        item.group_label = item.group_label or labels.get(item.group or "", "")
     ids = {i.id: i for i in items}
     for n, item in enumerate(items):
         if item.of is not None and (item.of not in ids or ids[item.of].kind != RESULT):

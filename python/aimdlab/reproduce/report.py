@@ -25,7 +25,8 @@ _CLASS_WORDS = {CALIBRATED: "calibrated: a parameter fitted to the paper's numbe
                 SENSITIVITY: "sensitivity: another reading of a result",
                 CONTEXT: "context: aimdlab's own measure or set-up, not a paper result"}
 _EXTRA_CSS = (".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em; font-size: 0.85em; white-space: nowrap; }"
-              " .class { border: 1px solid #888; color: #444; padding: 0 0.4em; border-radius: 0.3em; font-size: 0.8em; white-space: nowrap; }")
+              " .class { border: 1px solid #888; color: #444; padding: 0 0.4em; border-radius: 0.3em; font-size: 0.8em; white-space: nowrap; }"
+              " figure img.zoom { cursor: zoom-in; } figure img.zoom.full { max-width: none; width: 960px; cursor: zoom-out; }")
 
 
 def badge(verdict: str) -> str:
@@ -57,6 +58,8 @@ def item_figure(r: ItemResult) -> str:
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
     xs, unit = axis_numbers(r.x)
     pos = xs if xs is not None else list(range(len(r.x)))
+    if r.plot_x:  # the paper's own axis: each point at its mean of another measure
+        xs, unit, pos = list(r.plot_x), "", list(r.plot_x)
     if r.group:  # one series per value of the item's group axis
         for g in dict.fromkeys(json.dumps(v) for v in r.group):
             idx = [i for i, v in enumerate(r.group) if json.dumps(v) == g]
@@ -79,13 +82,39 @@ def item_figure(r: ItemResult) -> str:
         ax.axhspan(threshold[0], threshold[1], color="tab:gray", alpha=0.12, label=f"claim: between {threshold[0]:g} and {threshold[1]:g}")
     elif threshold is not None:
         ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {threshold:g}")
-    set_x_ticks(ax, xs, r.x)
-    ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
+    if r.plot_x:
+        if r.item.plot_x and r.item.plot_x.get("log"):
+            from matplotlib.ticker import FuncFormatter, LogLocator
+
+            ax.set_xscale("log")
+            ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        ax.set_xlabel(str((r.item.plot_x or {}).get("label") or (r.item.plot_x or {}).get("measure", "")))
+    else:
+        set_x_ticks(ax, xs, r.x)
+        ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
     ax.set_ylabel(r.item.label or r.item.measure or "")
+    _at_least_a_visible_range(ax)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     ax.set_title(r.item.title, fontsize=9)
     return png_data_uri(fig)
+
+
+def _at_least_a_visible_range(ax, fraction: float = 0.02) -> None:
+    """Widens a y range narrower than `fraction` of the values' magnitude around its middle, so
+    that equal values do not fill the plot as if they varied (94.928-94.930 drawn as a slope)."""
+    low, high = ax.get_ylim()
+    middle, magnitude = (low + high) / 2, max(abs(low), abs(high))
+    if magnitude > 0 and high - low < fraction * magnitude:
+        half = fraction * magnitude / 2
+        ax.set_ylim(middle - half, middle + half)
+
+
+def zoomable(src: str, alt: str) -> str:
+    """A figure image that a click shows at full size (and a second click fits again)."""
+    return f"<img class='zoom' src='{src}' alt='{_e(alt)}' title='click: full size' onclick=\"this.classList.toggle('full')\">"
 
 
 def _trace_figure(r: ItemResult) -> str:
@@ -94,7 +123,7 @@ def _trace_figure(r: ItemResult) -> str:
         return ""
     spec = r.item.figure
     what = f"{spec.series}.{spec.y}" + (f" × {spec.scale:g}" if spec.scale != 1 else "") + (" (running total)" if spec.cumulative else "")
-    return (f"<figure><img src='{draw_trace(r.trace, spec, 'aimdlab: ' + r.item.title)}' alt='{_e(r.item.title)}'>"
+    return (f"<figure>{zoomable(draw_trace(r.trace, spec, 'aimdlab: ' + r.item.title), r.item.title)}"
             f"<figcaption>aimdlab's figure: {_e(what)}, the first seed of each point</figcaption></figure>")
 
 
@@ -106,24 +135,29 @@ def _item_section(r: ItemResult) -> str:
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
         if r.x:
-            parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>aimdlab's figure: {_e(it.measure)}"
+            parts.append(f"<figure>{zoomable(item_figure(r), it.title)}<figcaption>aimdlab's figure: {_e(it.label or it.measure)}"
                          f" against {_e(it.xlabel or it.x)} (means over the seeds, 95 % CI)</figcaption></figure>")
         parts.append(_trace_figure(r))
         return "".join(parts)
-    what = f"the model {it.model}" if it.model else it.measure
-    parts.append(f"<figure><img src='{item_figure(r)}' alt='{_e(it.title)}'><figcaption>{_e(what)}"
-                 f"{' × ' + format(it.scale, 'g') if it.scale != 1 else ''} against {_e(it.xlabel or it.x)}</figcaption></figure>")
+    what = f"the model {it.model}" if it.model else (it.label or f"{it.measure}" + (f" × {it.scale:g}" if it.scale != 1 else ""))
+    against = (it.plot_x or {}).get("label") or it.xlabel or it.x
+    parts.append(f"<figure>{zoomable(item_figure(r), it.title)}<figcaption>{_e(what)} against {_e(against)}; "
+                 f"{'means over the seeds with their 95 % intervals' if any(n > 1 for n in r.runs) else 'one run per point (no interval)'}"
+                 f"{', the paper’s numbers as red crosses' if it.published else ''}</figcaption></figure>")
     rows = []
     for i, x in enumerate(r.x):
         pub = [v for px, v in zip(it.published_x, it.published) if same_x(px, x)]
         point = next((p for px, p in zip(it.published_x, r.points) if same_x(px, x)), None)
         group = f"<td>{_e(r.group[i])}</td>" if r.group else ""
-        rows.append(f"<tr>{group}<td>{_e(x)}</td><td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
+        plotted = f"<td>{_fmt(r.plot_x[i])}</td>" if r.plot_x else ""
+        rows.append(f"<tr>{group}<td>{_e(x)}</td>{plotted}<td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
                     f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>"
                     f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
     group_head = f"<th class='text'>{_e(it.group_label or it.group)}</th>" if r.group else ""
-    parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th><th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
+    plotted_head = f"<th>{_e((it.plot_x or {}).get('label') or (it.plot_x or {}).get('measure', ''))}</th>" if r.plot_x else ""
+    parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th>" + plotted_head
+                 + "<th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
     parts.append(_trace_figure(r))
     if r.sensitivity:

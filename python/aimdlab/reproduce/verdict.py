@@ -137,7 +137,7 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
     if not xs or not all(math.isfinite(v) for v in xs):
         return Verdict(CANNOT, detail="no aimdlab value at some point: its runs did not complete")
     lo, hi = _interval(xs, lows), _interval(xs, highs)
-    intervals = sum(1 for a, b in zip(lo, hi) if a != b)
+    intervals = sum(1 for i in range(len(xs)) if lows is not None and highs is not None and math.isfinite(lows[i]) and math.isfinite(highs[i]))
     note = "" if intervals == len(xs) else f"; {len(xs) - intervals} of {len(xs)} points without an interval (judged by the mean)"
     if kind in ("between", "at_least", "at_most"):
         if kind == "between":

@@ -33,7 +33,7 @@ class ReportError(Exception):
 def png_data_uri(fig) -> str:
     """A matplotlib figure as a PNG data URI (the figure is closed)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=160, bbox_inches="tight")  # shown at 520 px; a click shows it whole
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -69,6 +69,8 @@ def set_x_ticks(ax, numbers: Optional[List[float]], values: Sequence[Any]) -> No
     (`numbers` is None), whole-number ticks when every number is whole."""
     if numbers is None:
         ax.set_xticks(range(len(values)), [str(v) for v in values])
+    elif len(set(numbers)) == 1:  # one point: its own value, not a range of ticks around it
+        ax.set_xticks([numbers[0]], [str(values[0])])
     elif all(float(x).is_integer() for x in numbers):
         from matplotlib.ticker import MaxNLocator
 
