@@ -230,10 +230,11 @@ pub struct Route {
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpParams {
-    /// Whose TCP to run: `"rfc"` (the RFCs, the default), `"linux"`, `"ns3"` (3.44) or `"ns2"`
-    /// (2.35) — a preset of the fields below and of some controller parameters, each of
-    /// which a field given explicitly still overrides (docs/profiles.md lists every value and
-    /// its source). In `[tcp]` it also sets the links' default `framing`.
+    /// Whose TCP to run: `"rfc"` (the RFCs, the default), `"linux"` (6.x), `"linux26"` (2.6.31,
+    /// NCTUns 6.0's), `"ns3"` (3.44) or `"ns2"` (2.35) — a preset of the fields below and of
+    /// some controller parameters, each of which a field given explicitly still overrides
+    /// (docs/profiles.md lists every value and its source). In `[tcp]` it also sets the links'
+    /// default `framing` and their RED queues' rules.
     pub profile: Option<crate::transport::profile::StackProfile>,
     /// Maximum segment size (payload per packet). Default `"1460B"`.
     pub mss: Option<Size>,
