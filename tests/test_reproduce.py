@@ -125,14 +125,14 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
     for published in ("94.74", "94.69", "94.6", "94.49"):
         assert published in page
-    # Four items' figures, and Fig. 3-6's per-second trace drawn from the runs.
-    assert "Quick run" in page and page.count("data:image/png;base64,") == 5
+    # Five items' figures, and Fig. 3-6's per-second trace drawn from the runs.
+    assert "Quick run" in page and page.count("data:image/png;base64,") == 6
     assert (tmp_path / "r" / "index.html").is_file()
     # The page renders in a real browser with every figure loaded.
     from test_report import browse, chromium
 
     seen = browse(tmp_path / "r" / "new-aimd-utilization" / "index.html", tmp_path, chromium())
-    assert len(seen["images"]) == 5 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
+    assert len(seen["images"]) == 6 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
     # Again: every run is in the store; nothing executes, the verdicts are the same.
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
                             "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
@@ -313,3 +313,18 @@ def test_an_item_naming_a_field_its_sweep_does_not_vary_is_refused_before_anythi
                                              r"its axes set flows\[0\]\.count, tcp\.profile"):
         reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
     assert not (tmp_path / "u" / "sweeps").exists()
+
+
+def test_new_aimds_per_second_utilization_stays_within_a_segment_of_its_average_on_a_full_link():
+    import aimdlab
+    from aimdlab.papers.new_aimd import lowest_utilization_per_second_pct
+    from aimdlab.scenario import loads
+
+    sc = loads((ROOT / "experiments/new-aimd-utilization/table1.toml").read_text())["scenario"]
+    sc["duration"] = "30s"
+    r = aimdlab.run(sc)
+    average_pct = r.flows.to_pandas()["goodput_bps"].sum() / 5e6 * 100
+    lowest = lowest_utilization_per_second_pct(r)
+    # The bottleneck never idles: a second holds at most one segment (1448 B at 5 Mbit/s:
+    # 0.23 % of it) less than the average second.
+    assert average_pct - 0.24 < lowest <= average_pct
