@@ -487,6 +487,9 @@ Each paper's definition is experiments/<paper>/paper.toml: its figures, tables a
 sweeps that reproduce them, the published numbers and the tolerance that counts as reproduced.
 Runs resume from the store (results/reproduce/<paper>/sweeps/); the report is
 results/reproduce/<paper>/index.html, with an index of the papers in results/reproduce/.
+A verdict follows aimdlab's 95 % interval over the seeds: reproduced, differs, inconclusive
+(across the tolerance's edge) or cannot be reproduced. Only the paper's own results are
+counted; calibrated, sensitivity and context items are shown beside them.
 """
 
 
