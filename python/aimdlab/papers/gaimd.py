@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["window_phase", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td", "alpha_star_eq2", "alpha_star_full",
+__all__ = ["window_phase", "equal_window_crossings", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td", "alpha_star_eq2", "alpha_star_full",
            "td_minus_to", "to_minus_optimum", "gaimd_normalized_rate", "tcp_normalized_rate"]
 
 THRESHOLDS = [0.1, 0.2, 0.3, 0.5, 0.7]
@@ -47,6 +47,16 @@ def window_phase(result: Any):
     if g.empty or t.empty:
         raise ValueError("timeseries: the first GAIMD and TCP flows were not sampled (set sampled_flows)")
     return g.merge(t, on="time_s")
+
+
+def equal_window_crossings(result: Any) -> float:
+    """Fig. 12's crossings (a sweep measure): how often, after the warm-up, the trace of
+    `window_phase` crosses the equal-window line, i.e. the sign of the GAIMD window minus the
+    TCP window changes from one sample to the next (equal windows are skipped)."""
+    phase = window_phase(result)
+    phase = phase[phase["time_s"] > float(result.summary.get("warmup_s", 0.0))]
+    signs = [s for s in (phase["gaimd_cwnd_pkts"] - phase["tcp_cwnd_pkts"]).apply(lambda d: (d > 0) - (d < 0)) if s != 0]
+    return float(sum(1 for a, b in zip(signs, signs[1:]) if a != b))
 
 
 def tcp_friendly_alpha():
