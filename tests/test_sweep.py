@@ -321,3 +321,16 @@ def test_experiment_example_runs_quick_from_the_cli(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "8 runs" in out.stdout and (tmp_path / "s" / "aggregate.csv").is_file()
     shutil.rmtree(tmp_path / "s")
+
+
+def test_an_axis_of_controllers_with_parameters_gets_a_report(tmp_path):
+    # A table value on an axis (a controller and its parameters) once ended the report in a
+    # pandas "unhashable type: 'dict'" while grouping the lines of a figure.
+    from aimdlab.sweep.report import write_report
+
+    cc = [{"name": "gaimd", "alpha": 0.31, "beta": 0.875}, {"name": "gaimd", "alpha": 0.58, "beta": 0.75}]
+    exp = parse_experiment({"scenario": BASE, "seeds": 1, "axes": {"flows[0].count": [1, 3], "flows[0].cc": cc},
+                            "measures": ["goodput_total_bps"]}, ROOT, "pairs")
+    run_sweep(exp, tmp_path / "s", jobs=1)
+    page = Path(write_report(tmp_path / "s", run_figures=False)).read_text()
+    assert page.count("data:image/png;base64,") >= 1 and '&quot;alpha&quot;: 0.58' in page

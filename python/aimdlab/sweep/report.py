@@ -89,6 +89,9 @@ def measure_figure(agg, axes: List[str], measure: str):
         ax.errorbar([0], mean, yerr=ci_yerr(mean, lo, hi), fmt="o", capsize=4)
         ax.set_xticks([0], ["all runs"])
     else:
+        # A table value of an axis (a controller with its parameters) as its JSON text, which
+        # groups and labels like any other value.
+        agg = agg.assign(**{a: [json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v for v in agg[a]] for a in axes})
         first, rest = axes[0], axes[1:]
         xs_all, unit = axis_numbers(list(dict.fromkeys(agg[first])))
         categories = list(dict.fromkeys(agg[first]))
