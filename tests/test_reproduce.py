@@ -100,6 +100,7 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
               "items[0].class: 'calibration' is not a class; expected one of result, calibrated, sensitivity, context"),
              (base + 'claim = { kind = "increasing" }\nclass = "sensitivity"\n', "items[0].of: a sensitivity item names the result"),
              (base + 'claim = { kind = "increasing" }\ncause_tested_by = "b"\n', "items[0].cause_tested_by: 'b' is not a sensitivity item of 'a'"),
+             (base + 'claim = { kind = "at_least", threshold = 1 }\n', "items[0].threshold_from: is missing: say where the tolerance or threshold comes from"),
              ('id = "p"\ntitle = "t"\n', "paper: is missing")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)

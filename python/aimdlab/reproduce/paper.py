@@ -36,7 +36,8 @@ number or claim of the paper on a set-up it describes, counted by verdict; `"cal
 (a free parameter fitted to the paper's own numbers), `"sensitivity"` (another reading of a
 result, with `of = "result id"`) or `"context"` (aimdlab's own measure, a claim true by
 construction, a set-up aimdlab had to invent): shown with their verdicts, never counted as
-paper results. A result that differs names the item that tested its cause in `cause_tested_by`
+paper results. `threshold_from` says where a tolerance or claim threshold comes from (required
+where there is one). A result that differs names the item that tested its cause in `cause_tested_by`
 (a sensitivity item's id, or the result's own `sensitivity` axis); otherwise its verdict says
 "cause not tested".
 
@@ -79,7 +80,7 @@ __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "C
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items", "axis_labels"}
 _ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
               "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x", "also", "name",
-              "class", "of", "cause_tested_by", "points", "plot_x"}
+              "class", "of", "cause_tested_by", "points", "plot_x", "threshold_from"}
 
 
 @dataclass
@@ -93,6 +94,9 @@ class Item:
     """The item's class (`verdict.CLASSES`, `class` in paper.toml); only results are counted."""
     of: Optional[str] = None
     """For a sensitivity item: the id of the result it reads differently."""
+    threshold_from: str = ""
+    """Where the item's tolerance or claim threshold comes from: the paper's own words where it
+    gives them, else the convention aimdlab reads them by (required for a judged threshold)."""
     cause_tested_by: Optional[str] = None
     """For a result: the sensitivity item (or `"sensitivity"`, its own axis) that tested the
     cause of a difference."""
@@ -205,6 +209,11 @@ def _judged_by(item: Item, d: Dict[str, Any], path: Path, at: str) -> None:
     item.claim = _claim(d.get("claim"), path, at)
     if pub is None and item.claim is None:
         raise _err(path, at, "has neither published numbers nor a claim to check")
+    item.threshold_from = d.get("threshold_from", "")
+    has_threshold = pub is not None or (item.claim is not None and item.claim.get("threshold") is not None)
+    if has_threshold and not (isinstance(item.threshold_from, str) and item.threshold_from.strip()):
+        raise _err(path, f"{at}.threshold_from", "is missing: say where the tolerance or threshold comes from (the paper's words, or the "
+                                                 "convention aimdlab reads them by)")
 
 
 def check_fields(paper: Paper, sweep: Path, fields: List[str]) -> None:

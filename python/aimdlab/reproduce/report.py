@@ -132,6 +132,8 @@ def _item_section(r: ItemResult) -> str:
     of = f" (a sensitivity row of <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
     parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}{class_label(it.kind)}</h2>",
              f"<p class='muted'>{_e(it.where)}{of}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
+    if it.threshold_from:
+        parts.append(f"<p class='muted'><b>Threshold from:</b> {_e(it.threshold_from)}.</p>")
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
         if r.x:
