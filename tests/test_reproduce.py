@@ -329,3 +329,36 @@ def test_new_aimds_per_second_utilization_stays_within_a_segment_of_its_average_
     # The bottleneck never idles: a second holds at most one segment (1448 B at 5 Mbit/s:
     # 0.23 % of it) less than the average second.
     assert average_pct - 0.24 < lowest <= average_pct
+
+
+def test_a_verdict_that_one_seed_decides_is_called_not_stable():
+    import pandas as pd
+    import pyarrow as pa
+
+    from aimdlab.reproduce import Item, _check_stability, _evaluate
+    from aimdlab.sweep.store import aggregate
+
+    class ThreeSeeds:
+        """A sweep of one point and three seeds (what evaluation reads of a sweep)."""
+
+        axes, measures, experiment = ["x"], ["m"], {"quick": False}
+
+        def __init__(self, values):
+            runs = pd.DataFrame({"run_id": ["a", "b", "c"], "point": [0, 0, 0], "replication": [0, 1, 2], "seed": [1, 2, 3],
+                                 "x": [1, 1, 1], "status": ["ok"] * 3, "error": [None] * 3, "engine_wall_s": [0.1] * 3, "m": values})
+            self.catalog = pa.Table.from_pandas(runs, preserve_index=False)
+            self.aggregate = aggregate(self.catalog, self.axes, self.measures)
+
+    item = Item("s", "at least 0.9", "w", x="x", measure="m", claim={"kind": "at_least", "threshold": 0.9}, threshold_from="a test")
+    # 1.00, 1.02, 1.04: the interval is [0.970, 1.070], above 0.9; without seed 3 it is
+    # 1.01 ± 12.7 · 0.0141 / √2 = [0.883, 1.137] and without seed 2 1.02 ± 0.254, both across
+    # 0.9; without seed 1, 1.03 ± 0.127 = [0.903, 1.157] stays above it.
+    shaky = ThreeSeeds([1.00, 1.02, 1.04])
+    res = _evaluate(item, shaky)
+    _check_stability(item, res, shaky)
+    assert res.verdict.verdict == "reproduced" and res.stable is False
+    assert res.verdict.detail.endswith("not stable over the seeds: inconclusive without seed 2, inconclusive without seed 3")
+    firm = ThreeSeeds([1.50, 1.51, 1.52])
+    res = _evaluate(item, firm)
+    _check_stability(item, res, firm)
+    assert res.verdict.verdict == "reproduced" and res.stable is True and "not stable" not in res.verdict.detail

@@ -49,6 +49,9 @@ class ItemResult:
     """The item's `also` measures' means along x, by label (drawn, not judged)."""
     plot_x: List[float] = field(default_factory=list)
     """Each point's mean of the item's `plot_x` measure (scaled), where the figure draws it."""
+    stable: Optional[bool] = None
+    """Whether the verdict stays the same with any one seed left out (None: not checked, as
+    for sweeps of fewer than three seeds)."""
 
 
 @dataclass
@@ -117,7 +120,42 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
             if not same_x(v, own) and (wanted is None or any(same_x(v, w) for w in wanted)):
                 other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None, kind="sensitivity")
                 res.sensitivity.append((v, _evaluate(other, sweep)))
+    if sweep is not None and item.cannot is None and item.model is None:
+        _check_stability(item, res, sweep)
     return res
+
+
+@dataclass
+class _SeedSubset:
+    """A sweep's tables with some seeds left out (what `_evaluate` reads of a sweep)."""
+
+    experiment: Dict[str, Any]
+    catalog: Any
+    aggregate: Any
+
+
+def _check_stability(item: Item, res: ItemResult, sweep: Sweep) -> None:
+    """Judges the item again with each seed left out in turn (sweeps of three seeds or more);
+    where a verdict changes, the detail says so: more seeds are needed for a stable verdict."""
+    import pyarrow as pa
+
+    from ..sweep.store import aggregate
+
+    runs = sweep.catalog.to_pandas()
+    seeds = sorted(set(int(s) for s in runs["seed"]))
+    if len(seeds) < 3 or res.verdict.verdict == CANNOT:
+        return
+    quiet = dataclasses.replace(item, figure=None, sensitivity=None)
+    changed = []
+    for seed in seeds:
+        kept = pa.Table.from_pandas(runs[runs["seed"] != seed], preserve_index=False)
+        subset = _SeedSubset(sweep.experiment, kept, aggregate(kept, sweep.axes, sweep.measures))
+        verdict = _evaluate(quiet, subset).verdict.verdict  # type: ignore[arg-type]
+        if verdict != res.verdict.verdict:
+            changed.append(f"{verdict} without seed {seed}")
+    res.stable = not changed
+    if changed:
+        res.verdict = dataclasses.replace(res.verdict, detail=res.verdict.detail + f"; not stable over the seeds: {', '.join(changed)}")
 
 
 def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
