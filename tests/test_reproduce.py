@@ -98,8 +98,8 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base + 'claim = { kind = "increasing", threshold = 1 }\n', "items[0].claim.threshold: increasing takes no threshold"),
              (base + 'claim = { kind = "increasing" }\nclass = "calibration"\n',
               "items[0].class: 'calibration' is not a class; expected one of result, calibrated, sensitivity, context"),
-             (base + 'claim = { kind = "increasing" }\nclass = "sensitivity"\n', "items[0].of: a sensitivity item names the result"),
-             (base + 'claim = { kind = "increasing" }\ncause_tested_by = "b"\n', "items[0].cause_tested_by: 'b' is not a sensitivity item of 'a'"),
+             (base + 'claim = { kind = "increasing" }\nclass = "sensitivity"\n', "items[0].of: a sensitivity item names the result it reads differently"),
+             (base + 'claim = { kind = "increasing" }\ncause_tested_by = "b"\n', "items[0].cause_tested_by: 'b' is not a sensitivity or context item of 'a'"),
              (base + 'claim = { kind = "at_least", threshold = 1 }\n', "items[0].threshold_from: is missing: say where the tolerance or threshold comes from"),
              ('id = "p"\ntitle = "t"\n', "paper: is missing")]
     for text, message in cases:
@@ -362,3 +362,21 @@ def test_a_verdict_that_one_seed_decides_is_called_not_stable():
     res = _evaluate(item, firm)
     _check_stability(item, res, firm)
     assert res.verdict.verdict == "reproduced" and res.stable is True and "not stable" not in res.verdict.detail
+
+
+def test_a_transfer_behind_a_bdp_buffer_keeps_the_bottleneck_busy_until_it_completes():
+    import aimdlab
+    from aimdlab.papers.new_aimd import busy_until_done_pct
+    from aimdlab.scenario import loads
+
+    sc = loads((ROOT / "experiments/new-aimd-delay/completion.toml").read_text())["scenario"]
+    sc["flows"][0].update(count=1, cc="reno")
+    sc["duration"] = "60s"
+    r = aimdlab.run(sc)
+    done_s = r.flows.to_pandas()["completion_time_s"].iloc[0]
+    # 20000 KB over 5 Mbit/s with 38 + 52 bytes per 1448-byte segment: about 34 s, busy all along
+    # but for slow start's first round trips.
+    assert 33 < done_s < 36
+    assert 97 < busy_until_done_pct(r) <= 100
+    sc["flows"][0]["app"] = {"kind": "finite", "size": "1000000000KB"}  # not finished: no value
+    assert math.isnan(busy_until_done_pct(aimdlab.run({**sc, "duration": "5s"})))

@@ -35,8 +35,8 @@ published numbers and the tolerance that counts as reproduced — or why it cann
 number or claim of the paper on a set-up it describes, counted by verdict; `"calibrated"`
 (a free parameter fitted to the paper's own numbers), `"sensitivity"` (another reading of a
 result, with `of = "result id"`) or `"context"` (aimdlab's own measure, a claim true by
-construction, a set-up aimdlab had to invent): shown with their verdicts, never counted as
-paper results. `threshold_from` says where a tolerance or claim threshold comes from (required
+construction, a set-up aimdlab had to invent; with `of`, a check of a result's cause): shown
+with their verdicts, never counted as paper results. `threshold_from` says where a tolerance or claim threshold comes from (required
 where there is one). A result that differs names the item that tested its cause in `cause_tested_by`
 (a sensitivity item's id, or the result's own `sensitivity` axis); otherwise its verdict says
 "cause not tested".
@@ -73,7 +73,7 @@ from typing import Any, Dict, List, Optional, Union
 from .._core import ScenarioError
 from ..scenario import loads
 from .trace import TraceSpec, parse_trace
-from .verdict import CLASSES, RESULT, SENSITIVITY, Tolerance
+from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
@@ -262,8 +262,10 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         if item.kind not in CLASSES:
             raise _err(path, f"{at}.class", f"{item.kind!r} is not a class; expected one of {', '.join(CLASSES)}")
         item.of, item.cause_tested_by = d.get("of"), d.get("cause_tested_by")
-        if (item.kind == SENSITIVITY) != isinstance(item.of, str):
-            raise _err(path, f"{at}.of", "a sensitivity item names the result it reads differently (of = \"id\"), and only it")
+        if item.kind == SENSITIVITY and not isinstance(item.of, str):
+            raise _err(path, f"{at}.of", "a sensitivity item names the result it reads differently (of = \"id\")")
+        if item.kind in (RESULT, CALIBRATED) and item.of is not None:
+            raise _err(path, f"{at}.of", "names a result only from a sensitivity row or a context item that checks its cause")
         if "at_x" in d:
             if not isinstance(d["at_x"], list) or not d["at_x"]:
                 raise _err(path, f"{at}.at_x", "expected a non-empty list of x values")
@@ -350,8 +352,8 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             raise _err(path, f"items[{n}].of", f"{item.of!r} is not the id of a result item")
         tested = item.cause_tested_by
         if tested is not None and tested != "sensitivity" and (tested not in ids or ids[tested].of != item.id):
-            raise _err(path, f"items[{n}].cause_tested_by", f"{tested!r} is not a sensitivity item of {item.id!r} (of = {item.id!r}), "
-                                                           "nor \"sensitivity\" (the item's own axis)")
+            raise _err(path, f"items[{n}].cause_tested_by", f"{tested!r} is not a sensitivity or context item of {item.id!r} "
+                                                           f"(of = {item.id!r}), nor \"sensitivity\" (the item's own axis)")
         if tested == "sensitivity" and item.sensitivity is None:
             raise _err(path, f"items[{n}].cause_tested_by", "\"sensitivity\" needs the item's own sensitivity axis")
     return Paper(data["id"], data["title"], data["paper"], data.get("ran_on", ""), data.get("summary", ""), items, folder)
