@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["window_phase", "equal_window_crossings", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td", "alpha_star_eq2", "alpha_star_full",
+__all__ = ["window_phase", "equal_window_crossings", "synchronous_window_ratio", "tcp_friendly_alpha", "rate_ratio_to", "rate_ratio_td", "alpha_star_eq2", "alpha_star_full",
            "td_minus_to", "to_minus_optimum", "gaimd_normalized_rate", "tcp_normalized_rate"]
 
 THRESHOLDS = [0.1, 0.2, 0.3, 0.5, 0.7]
@@ -57,6 +57,21 @@ def equal_window_crossings(result: Any) -> float:
     phase = phase[phase["time_s"] > float(result.summary.get("warmup_s", 0.0))]
     signs = [s for s in (phase["gaimd_cwnd_pkts"] - phase["tcp_cwnd_pkts"]).apply(lambda d: (d > 0) - (d < 0)) if s != 0]
     return float(sum(1 for a, b in zip(signs, signs[1:]) if a != b))
+
+
+def synchronous_window_ratio():
+    """Fig. 12's model with synchronous feedback (§3.1 and its [5], Chiu-Jain eq. (1) with a
+    rule per user): a GAIMD(0.31, 0.875) user and a TCP user told the same congestion signal;
+    the mean GAIMD load over the mean TCP load after the first half of 40,000 steps, against the
+    goal load X_goal (the link's capacity in packets)."""
+    from ..models import chiu_jain
+
+    goals = [20, 50, 100, 200, 400]
+    ratios = []
+    for goal in goals:
+        x = chiu_jain.simulate([1.0, 10.0], goal, [chiu_jain.gaimd(0.31, 0.875), chiu_jain.aimd()], 40000)["x"][20000:]
+        ratios.append(float(x[:, 0].mean() / x[:, 1].mean()))
+    return {"x": goals, "y": ratios}
 
 
 def tcp_friendly_alpha():
