@@ -137,7 +137,7 @@ class _SeedSubset:
 def _check_stability(item: Item, res: ItemResult, sweep: Sweep) -> None:
     """Judges the item again with each seed left out in turn (sweeps of three seeds or more);
     where a verdict changes, the detail says so: more seeds are needed for a stable verdict."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     from ..sweep.store import aggregate
 
@@ -235,12 +235,15 @@ def _seed_ratios(item: Item, res: ItemResult, sweep: Sweep) -> None:
     """Turns `res`'s points into ratios against the item's baseline configuration, seed by
     seed: at each point, the mean of value / baseline value over the seeds both completed, and
     the 95 % Student-t interval of that mean (none with a single seed)."""
+    assert item.baseline is not None and item.x is not None, "a ratio item has a baseline and an x axis"
     runs = sweep.catalog.to_pandas()
     runs = runs[runs["status"] == "ok"]
     mine = select_rows(runs, item.select)
     base = select_rows(runs, {**item.select, **item.baseline})
     for i, x in enumerate(res.x):
-        where = {item.x: x, **({item.group: res.group[i]} if res.group else {})}
+        where: Dict[str, Any] = {item.x: x}
+        if res.group and item.group is not None:
+            where[item.group] = res.group[i]
         a = select_rows(mine, where).set_index("seed")[item.measure]
         b = select_rows(base, where).set_index("seed")[item.measure]
         seeds = [sd for sd in a.index if sd in b.index and b[sd] and math.isfinite(a[sd]) and math.isfinite(b[sd])]
