@@ -381,7 +381,8 @@ impl TcpSender {
     }
 
     fn send_segment(&mut self, seq: u64, is_retransmission: bool, now: SimTime, out: &mut Outbox) {
-        let size = Bytes(self.sizes.payload(seq) + self.header.0);
+        let payload = self.sizes.payload(seq);
+        let size = Bytes(payload + self.header.0);
         out.packets.push(Packet {
             is_retransmission,
             // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
@@ -392,7 +393,7 @@ impl TcpSender {
         self.stats.data_pkts_sent += 1;
         self.stats.data_bytes_sent += size.0;
         if !is_retransmission {
-            self.stats.payload_bytes_sent += size.0 - self.header.0;
+            self.stats.payload_bytes_sent += payload;
         }
         if let Some(rack) = self.rack.as_deref_mut() {
             self.sb.stamp(seq, now);

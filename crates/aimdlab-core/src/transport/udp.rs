@@ -33,12 +33,13 @@ impl UdpSender {
     pub fn send(&mut self, write: Write, now: SimTime, out: &mut Outbox) {
         let (n, last) = write.packets(self.mss);
         for i in 0..n {
-            let size = Bytes(if i + 1 == n { last } else { self.mss } + self.header.0);
+            let payload = if i + 1 == n { last } else { self.mss };
+            let size = Bytes(payload + self.header.0);
             out.packets.push(Packet::data(self.flow, self.dst, self.seq, size, now));
             self.seq += 1;
             self.stats.data_pkts_sent += 1;
             self.stats.data_bytes_sent += size.0;
-            self.stats.payload_bytes_sent += size.0 - self.header.0;
+            self.stats.payload_bytes_sent += payload;
         }
     }
 

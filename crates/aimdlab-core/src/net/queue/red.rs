@@ -139,8 +139,17 @@ impl Red {
         }
     }
 
+    /// The queue the average follows: bytes in byte mode, else packets.
+    fn queue_len(&self) -> f64 {
+        if self.cfg.byte_mode {
+            self.fifo.len_bytes() as f64
+        } else {
+            self.fifo.len_pkts() as f64
+        }
+    }
+
     fn update_avg(&mut self, now: SimTime) {
-        let q = if self.cfg.byte_mode { self.fifo.len_bytes() as f64 } else { self.fifo.len_pkts() as f64 };
+        let q = self.queue_len();
         let w = self.cfg.w_q;
         if let Some(t0) = self.idle_since.take() {
             let m = now.saturating_since(t0).as_secs_f64() * self.ptc;
@@ -150,31 +159,12 @@ impl Red {
     }
 
     /// Offers `p` at `now`: queued (possibly CE-marked) or dropped. Returns whether queued.
-    pub fn enqueue(&mut self, p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
-        if self.linux.is_some() {
-            return self.enqueue_linux(p, now, rng, log);
-        }
-        self.enqueue_ns2(p, now, rng, log)
-    }
-
-    /// `sch_red`'s `red_enqueue`: the average (`red_calc_qavg`), `red_action`, then the mark
-    /// or drop, then the child FIFO's limit.
-    fn enqueue_linux(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
-        let linux = self.linux.as_mut().expect("a Linux RED queue has its state");
+    /// The variant's rules decide whether the arrival is congested; an early action, or a
+    /// forced one with `mark_forced`, marks an ECN-capable packet instead of dropping it.
+    pub fn enqueue(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+        let congested = if self.linux.is_some() { self.decide_linux(now, rng) } else { self.decide_ns2(&p, now, rng) };
         let cfg = &self.cfg;
-        match self.idle_since.take() {
-            Some(t0) => self.avg = linux.avg_after_idle(self.avg, now.saturating_since(t0)),
-            None => {
-                let q = if cfg.byte_mode { self.fifo.len_bytes() as f64 } else { self.fifo.len_pkts() as f64 };
-                self.avg += cfg.w_q * (q - self.avg);
-            }
-        }
-        let cause = match linux.action(self.avg, cfg.min_th, cfg.max_th, rng) {
-            LinuxRedAction::Pass => None,
-            LinuxRedAction::Early => Some(DropCause::Early),
-            LinuxRedAction::Forced => Some(DropCause::Forced),
-        };
-        if let Some(cause) = cause {
+        if let Some(cause) = congested {
             let may_mark = cfg.ecn && p.ecn != Ecn::NotEct && (cause == DropCause::Early || cfg.mark_forced);
             if may_mark {
                 p.ecn = Ecn::Ce;
@@ -187,8 +177,26 @@ impl Red {
         push_or_overflow(&mut self.fifo, cfg.limit, p, log)
     }
 
-    /// ns-2's `RedQueue::enque`.
-    fn enqueue_ns2(&mut self, mut p: Packet, now: SimTime, rng: &mut RngStream, log: &mut QueueLog) -> bool {
+    /// `sch_red`'s `red_enqueue` up to its decision: the average (`red_calc_qavg`), then
+    /// `red_action`.
+    fn decide_linux(&mut self, now: SimTime, rng: &mut RngStream) -> Option<DropCause> {
+        let q = self.queue_len();
+        let linux = self.linux.as_mut().expect("a Linux RED queue has its state");
+        let cfg = &self.cfg;
+        match self.idle_since.take() {
+            Some(t0) => self.avg = linux.avg_after_idle(self.avg, now.saturating_since(t0)),
+            None => self.avg += cfg.w_q * (q - self.avg),
+        }
+        match linux.action(self.avg, cfg.min_th, cfg.max_th, rng) {
+            LinuxRedAction::Pass => None,
+            LinuxRedAction::Early => Some(DropCause::Early),
+            LinuxRedAction::Forced => Some(DropCause::Forced),
+        }
+    }
+
+    /// ns-2's `RedQueue::enque` up to its decision (an early or forced action restarts the
+    /// count).
+    fn decide_ns2(&mut self, p: &Packet, now: SimTime, rng: &mut RngStream) -> Option<DropCause> {
         self.update_avg(now);
         let cfg = &self.cfg;
         let mut congested = None;
@@ -211,18 +219,10 @@ impl Red {
             self.above_min = false;
             self.count = 0;
         }
-        if let Some(cause) = congested {
+        if congested.is_some() {
             self.count = 0;
-            let may_mark = cfg.ecn && p.ecn != Ecn::NotEct && (cause == DropCause::Early || cfg.mark_forced);
-            if may_mark {
-                p.ecn = Ecn::Ce;
-                log.ecn_marks += 1;
-            } else {
-                log.drop(cause);
-                return false;
-            }
         }
-        push_or_overflow(&mut self.fifo, cfg.limit, p, log)
+        congested
     }
 
     /// Takes the head packet at `now`.
