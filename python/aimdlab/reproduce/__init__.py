@@ -10,9 +10,10 @@ import dataclasses
 import json
 import math
 import numbers
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
 from ..sweep.stats import mean_std_ci95
@@ -20,7 +21,7 @@ from .axes import axis_values, same_x, select_rows
 from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
-from .verdict import CANNOT, CLASSES, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, VERDICTS, Verdict, check_claim, compare, worst
+from .verdict import CANNOT, CLASSES, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, SENSITIVITY, VERDICTS, Verdict, check_claim, compare, worst
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments",
            "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "CLASSES", "RESULT"]
@@ -118,7 +119,7 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
         wanted = item.sensitivity_values
         for v in (json.loads(t) for t in values):
             if not same_x(v, own) and (wanted is None or any(same_x(v, w) for w in wanted)):
-                other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None, kind="sensitivity")
+                other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None, kind=SENSITIVITY)
                 res.sensitivity.append((v, _evaluate(other, sweep)))
     if sweep is not None and item.cannot is None and item.model is None:
         _check_stability(item, res, sweep)
@@ -134,22 +135,37 @@ class _SeedSubset:
     aggregate: Any
 
 
+_LEFT_OUT: "weakref.WeakKeyDictionary[Sweep, List[Tuple[int, _SeedSubset]]]" = weakref.WeakKeyDictionary()
+"""Each sweep's tables with one seed left out, by seed: built once per sweep, read by every
+item judged on it."""
+
+
+def _seed_subsets(sweep: Sweep) -> List[Tuple[int, _SeedSubset]]:
+    """The sweep's tables with each seed left out in turn (none below three seeds)."""
+    if sweep not in _LEFT_OUT:
+        import pyarrow as pa  # type: ignore[import-untyped]
+
+        from ..sweep.store import aggregate
+
+        runs = sweep.catalog.to_pandas()
+        seeds = sorted(set(int(s) for s in runs["seed"]))
+        subsets = []
+        for seed in seeds if len(seeds) >= 3 else []:
+            kept = pa.Table.from_pandas(runs[runs["seed"] != seed], preserve_index=False)
+            subsets.append((seed, _SeedSubset(sweep.experiment, kept, aggregate(kept, sweep.axes, sweep.measures))))
+        _LEFT_OUT[sweep] = subsets
+    return _LEFT_OUT[sweep]
+
+
 def _check_stability(item: Item, res: ItemResult, sweep: Sweep) -> None:
     """Judges the item again with each seed left out in turn (sweeps of three seeds or more);
     where a verdict changes, the detail says so: more seeds are needed for a stable verdict."""
-    import pyarrow as pa  # type: ignore[import-untyped]
-
-    from ..sweep.store import aggregate
-
-    runs = sweep.catalog.to_pandas()
-    seeds = sorted(set(int(s) for s in runs["seed"]))
-    if len(seeds) < 3 or res.verdict.verdict == CANNOT:
+    subsets = _seed_subsets(sweep)
+    if not subsets or res.verdict.verdict == CANNOT:
         return
     quiet = dataclasses.replace(item, figure=None, sensitivity=None)
     changed = []
-    for seed in seeds:
-        kept = pa.Table.from_pandas(runs[runs["seed"] != seed], preserve_index=False)
-        subset = _SeedSubset(sweep.experiment, kept, aggregate(kept, sweep.axes, sweep.measures))
+    for seed, subset in subsets:
         verdict = _evaluate(quiet, subset).verdict.verdict  # type: ignore[arg-type]
         if verdict != res.verdict.verdict:
             changed.append(f"{verdict} without seed {seed}")

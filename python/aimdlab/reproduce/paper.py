@@ -38,8 +38,8 @@ result, with `of = "result id"`) or `"context"` (aimdlab's own measure, a claim 
 construction, a set-up aimdlab had to invent; with `of`, a check of a result's cause): shown
 with their verdicts, never counted as paper results. `threshold_from` says where a tolerance or claim threshold comes from (required
 where there is one). A result that differs names the item that tested its cause in `cause_tested_by`
-(a sensitivity item's id, or the result's own `sensitivity` axis); otherwise its verdict says
-"cause not tested".
+(the id of a sensitivity or context item with `of` = the result, or "sensitivity" for the
+result's own axis); otherwise its verdict says "cause not tested".
 
 `axis_labels = { "flows[0].count" = "flows" }` at the top names the axes in words for every
 item that does not give its own `xlabel` or `group_label`; `points = [...]` keeps only those x
@@ -93,13 +93,14 @@ class Item:
     kind: str = RESULT
     """The item's class (`verdict.CLASSES`, `class` in paper.toml); only results are counted."""
     of: Optional[str] = None
-    """For a sensitivity item: the id of the result it reads differently."""
+    """The id of a result this item serves: the result a sensitivity item reads differently,
+    or the result whose cause a context item checks."""
     threshold_from: str = ""
     """Where the item's tolerance or claim threshold comes from: the paper's own words where it
     gives them, else the convention aimdlab reads them by (required for a judged threshold)."""
     cause_tested_by: Optional[str] = None
-    """For a result: the sensitivity item (or `"sensitivity"`, its own axis) that tested the
-    cause of a difference."""
+    """For a result: the sensitivity or context item of it (or `"sensitivity"`, its own axis)
+    that tested the cause of a difference."""
     sweep: Optional[Path] = None
     x: Optional[str] = None
     measure: Optional[str] = None

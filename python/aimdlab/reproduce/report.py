@@ -90,7 +90,7 @@ def item_figure(r: ItemResult) -> str:
             ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
-        ax.set_xlabel(str((r.item.plot_x or {}).get("label") or (r.item.plot_x or {}).get("measure", "")))
+        ax.set_xlabel(_plot_x_label(r.item))
     else:
         set_x_ticks(ax, xs, r.x)
         ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
@@ -100,6 +100,12 @@ def item_figure(r: ItemResult) -> str:
     ax.legend(fontsize=7)
     ax.set_title(r.item.title, fontsize=9)
     return png_data_uri(fig)
+
+
+def _plot_x_label(item) -> str:
+    """The name of the axis an item's `plot_x` draws along: its label, else its measure ("" without one)."""
+    plot_x = item.plot_x or {}
+    return str(plot_x.get("label") or plot_x.get("measure", ""))
 
 
 def _at_least_a_visible_range(ax, fraction: float = 0.02) -> None:
@@ -129,7 +135,8 @@ def _trace_figure(r: ItemResult) -> str:
 
 def _item_section(r: ItemResult) -> str:
     it = r.item
-    of = f" (a sensitivity row of <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
+    role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
+    of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
     parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}{class_label(it.kind)}</h2>",
              f"<p class='muted'>{_e(it.where)}{of}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
     if it.threshold_from:
@@ -142,7 +149,7 @@ def _item_section(r: ItemResult) -> str:
         parts.append(_trace_figure(r))
         return "".join(parts)
     what = f"the model {it.model}" if it.model else (it.label or f"{it.measure}" + (f" × {it.scale:g}" if it.scale != 1 else ""))
-    against = (it.plot_x or {}).get("label") or it.xlabel or it.x
+    against = _plot_x_label(it) or it.xlabel or it.x
     parts.append(f"<figure>{zoomable(item_figure(r), it.title)}<figcaption>{_e(what)} against {_e(against)}; "
                  f"{'means over the seeds with their 95 % intervals' if any(n > 1 for n in r.runs) else 'one run per point (no interval)'}"
                  f"{', the paper’s numbers as red crosses' if it.published else ''}</figcaption></figure>")
@@ -157,7 +164,7 @@ def _item_section(r: ItemResult) -> str:
                     f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
     group_head = f"<th class='text'>{_e(it.group_label or it.group)}</th>" if r.group else ""
-    plotted_head = f"<th>{_e((it.plot_x or {}).get('label') or (it.plot_x or {}).get('measure', ''))}</th>" if r.plot_x else ""
+    plotted_head = f"<th>{_e(_plot_x_label(it))}</th>" if r.plot_x else ""
     parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th>" + plotted_head
                  + "<th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")

@@ -4,8 +4,8 @@ Every judgement follows aimdlab's 95 % confidence interval (over seeds) where it
 published number is *reproduced* when the whole interval lies within the tolerance band the
 paper's definition file gives (absolute, relative, or both: the wider band); it *differs*,
 by the gap reported, when the whole interval lies outside; it is *inconclusive* when the
-interval straddles an edge of the band. Without an interval (one seed, or a ratio of two
-configurations whose interval is not computed) the mean decides, and the detail says so. A
+interval straddles an edge of the band. Without an interval (one seed) the mean decides, and
+the detail says so; a ratio of two configurations has the interval of its per-seed ratios. A
 claim that needs data the paper does not give (a figure available only as an image, a model
 with no primary definition) *cannot be reproduced*, with the reason.
 
@@ -57,13 +57,6 @@ class Tolerance:
     abs: Optional[float] = None
     rel: Optional[float] = None
 
-    def allows(self, published: float, measured: float) -> bool:
-        """Whether `measured` reproduces `published`."""
-        gap = abs(measured - published)
-        ok_abs = self.abs is not None and gap <= self.abs
-        ok_rel = self.rel is not None and gap <= self.rel * abs(published)
-        return ok_abs or ok_rel
-
     def band(self, published: float) -> "tuple[float, float]":
         """The values that reproduce `published`: the wider of the two tolerances."""
         width = max(self.abs or 0.0, (self.rel or 0.0) * abs(published))
@@ -99,17 +92,16 @@ def compare(published: float, measured: Optional[float], tolerance: Tolerance,
     gap = measured - published
     rel = gap / published if published else math.inf if gap else 0.0
     lo_band, hi_band = tolerance.band(published)
-    lo, hi = measured, measured
-    has_interval = low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
-    if low is not None and high is not None and has_interval:
-        lo, hi = low, high
+    if low is not None and high is not None and math.isfinite(low) and math.isfinite(high):
+        lo, hi, interval = low, high, f", 95 % interval [{low:.6g}, {high:.6g}]"
+    else:
+        lo, hi, interval = measured, measured, ", no interval"
     if lo_band <= lo and hi <= hi_band:
         verdict = REPRODUCED
     elif hi < lo_band or lo > hi_band:
         verdict = DIFFERS
     else:
         verdict = INCONCLUSIVE
-    interval = f", 95 % interval [{lo:.6g}, {hi:.6g}]" if has_interval else ", no interval"
     return Verdict(verdict, gap, rel, f"{measured:.6g}{interval} against {published:.6g} (tolerance {tolerance.describe()})")
 
 
