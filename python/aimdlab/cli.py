@@ -506,7 +506,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
               experiments_dir: Optional[Path]) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
-    from .reproduce import available_papers, find_experiments, load_paper, reproduce_paper
+    from .reproduce import available_papers, find_experiments, load_paper, reproduce_paper, total_tally
     from .reproduce.report import write_index, write_paper_report
     from .sweep.report import write_report
 
@@ -558,11 +558,9 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         click.echo(f"  paper results: {_count_words(result.counts())}; report: {page}")
     if results:
         index = write_index(results, out_dir)
-        totals: Dict[str, int] = {}
-        for r in results:
-            for k, v in r.counts().items():
-                totals[k] = totals.get(k, 0) + v
-        click.echo(f"{len(results)} paper(s) in {time.perf_counter() - t0:.1f} s; paper results: {_count_words(totals)} "
+        totals = total_tally(results)
+        verdicts = {k: totals[k] for k in results[0].counts()}
+        click.echo(f"{len(results)} paper(s) in {time.perf_counter() - t0:.1f} s; paper results: {_count_words(verdicts)} "
                    f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
 
 

@@ -23,7 +23,7 @@ from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
 from .verdict import CANNOT, CLASSES, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, SENSITIVITY, VERDICTS, Verdict, check_claim, compare, worst
 
-__all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments",
+__all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments", "total_tally",
            "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "CLASSES", "RESULT"]
 
 
@@ -80,6 +80,19 @@ class PaperResult:
             if r.item.kind != RESULT:
                 out[r.item.kind] += 1
         return out
+
+    def tally(self) -> Dict[str, int]:
+        """`counts` (paper results by verdict) followed by `shown` (the other classes)."""
+        return {**self.counts(), **self.shown()}
+
+
+def total_tally(results: List[PaperResult]) -> Dict[str, int]:
+    """`PaperResult.tally` summed over papers."""
+    totals: Dict[str, int] = {}
+    for r in results:
+        for k, v in r.tally().items():
+            totals[k] = totals.get(k, 0) + v
+    return totals
 
 
 def available_papers(experiments: Path) -> List[str]:

@@ -14,7 +14,7 @@ from ..html_parts import num as _fmt
 from ..html_parts import page
 from ..result import write_atomic
 from ..sweep.report import axis_numbers, ci_yerr, png_data_uri, set_x_ticks
-from . import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, ItemResult, PaperResult, same_x
+from . import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, ItemResult, PaperResult, same_x, total_tally
 from .verdict import CALIBRATED, CONTEXT, SENSITIVITY, VERDICTS
 from .trace import draw_trace
 
@@ -204,12 +204,9 @@ def write_paper_report(result: PaperResult, out: Path) -> Path:
 def write_index(results: List[PaperResult], out: Path) -> Path:
     """Writes `out/index.html`: every paper reproduced, with its verdict counts."""
     rows = []
-    others = [c for c in (CALIBRATED, SENSITIVITY, CONTEXT)]
-    totals = {k: 0 for k in [*VERDICTS, *others]}
+    totals = total_tally(results)
     for r in results:
-        c = {**r.counts(), **r.shown()}
-        for k in totals:
-            totals[k] += c[k]
+        c = r.tally()
         rows.append(f"<tr><td class='text'><a href='{_e(r.paper.id)}/index.html'>{_e(r.paper.title)}</a></td>"
                     + "".join(f"<td>{c[k]}</td>" for k in totals) + "</tr>")
     rows.append("<tr><td class='text'><b>all papers</b></td>" + "".join(f"<td><b>{v}</b></td>" for v in totals.values()) + "</tr>")
