@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
-
-
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -15,6 +14,23 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["overview", "save_figure"]
 
 MAX_LABELLED_FLOWS = 10
+
+
+_Draw = TypeVar("_Draw", bound=Callable[..., Any])
+
+
+def plain_text(draw: _Draw) -> _Draw:
+    """Draws with matplotlib's mathtext off: names and values from scenarios are text, so a `$`
+    in them is a dollar sign, not the start of a formula that fails to parse."""
+
+    @functools.wraps(draw)
+    def drawn(*args: Any, **kwargs: Any) -> Any:
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return drawn  # type: ignore[return-value]
 
 
 def _matplotlib():
@@ -49,6 +65,7 @@ def _draw_cwnd_trace(ax, result: "Result") -> None:
             ax.plot(e["time_s"], e["cwnd_pkts"], ls="none", marker=marker, ms=5, mew=1.2, color=color, mfc="none", label=f"{name} cut ({len(e)})")
 
 
+@plain_text
 def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     """Three stacked panels over time: cwnd per flow, bottleneck queue length, goodput per flow.
 

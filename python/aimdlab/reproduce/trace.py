@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .._core import ScenarioError
+from ..plots import plain_text
 from .axes import axis_values, select_rows
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -165,6 +166,7 @@ def _xy(df: "pd.DataFrame", spec: TraceSpec) -> Tuple[List[float], List[float]]:
     return x.tolist(), y.tolist()
 
 
+@plain_text
 def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: TraceSpec, title: str) -> str:
     """The figure as a PNG data URI: a panel per `panels` value (two columns)."""
     from ..plots import _matplotlib

@@ -22,6 +22,7 @@ from ..html_parts import esc as _e
 from ..html_parts import num as _num
 from ..html_parts import page
 from ..html_parts import table as _table
+from ..plots import plain_text
 
 __all__ = ["ReportError", "write_report", "sweep_html"]
 
@@ -77,6 +78,7 @@ def set_x_ticks(ax, numbers: Optional[List[float]], values: Sequence[Any]) -> No
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
+@plain_text
 def measure_figure(agg, axes: List[str], measure: str):
     """Mean of `measure` against the first axis with 95 % CI error bars, one line per
     combination of the other axes' values (a single point without axes)."""
