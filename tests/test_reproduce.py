@@ -380,3 +380,21 @@ def test_a_transfer_behind_a_bdp_buffer_keeps_the_bottleneck_busy_until_it_compl
     assert 97 < busy_until_done_pct(r) <= 100
     sc["flows"][0]["app"] = {"kind": "finite", "size": "1000000000KB"}  # not finished: no value
     assert math.isnan(busy_until_done_pct(aimdlab.run({**sc, "duration": "5s"})))
+
+
+def test_axes_and_traces_are_named_in_words_from_the_schema_and_the_column_docs():
+    from aimdlab.reproduce.words import column_words, field_words, model_words
+
+    assert field_words("flows[0].count") == "How many flows this group makes"
+    assert field_words("topology.dumbbell.bottleneck.rate") == "Transmission rate"  # the example is cut
+    assert field_words("tcp.profile") == "Whose TCP to run"  # a long description cut at its colon
+    assert field_words("flows[0].no_such_field") == "" and field_words("name") == "set-up"
+    assert column_words("timeseries", "cwnd_pkts").endswith(", packets")
+    assert model_words("aimdlab.papers.gaimd:tcp_friendly_alpha").startswith("Fig. 10: the TCP-friendly α of eq. (7)")
+    # No item of any paper is left with a raw key where a reader sees the axis or the measure.
+    root = find_experiments(ROOT / "experiments")
+    for name in available_papers(root):
+        for item in load_paper(root / name).items:
+            for words in (item.xlabel if item.x else "x", item.group_label if item.group else "g",
+                          item.sensitivity_label if item.sensitivity else "s", item.label if item.measure else "m"):
+                assert words and not re.search(r"\[\d+\]|\w\.\w+_\w", words), (name, item.id, words)

@@ -74,6 +74,7 @@ from .._core import ScenarioError
 from ..scenario import loads
 from .trace import TraceSpec, parse_trace
 from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
+from .words import field_words
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
@@ -119,9 +120,10 @@ class Item:
     figure: Optional[TraceSpec] = None
     """A trace drawn from the sweep's runs (`trace.py`)."""
     xlabel: str = ""
-    """The x axis's name on the figure and in the table (default: the axis's field path)."""
+    """The x axis's name on the figure and in the table (default: the paper's `axis_labels`,
+    else the schema's description of the field)."""
     group_label: str = ""
-    """The group axis's name on the figure (default: its field path)."""
+    """The group axis's name on the figure (defaults as for `xlabel`)."""
     name: str = ""
     """The judged measure's name in the figure's legend (with `also`)."""
     also: Dict[str, str] = field(default_factory=dict)
@@ -135,6 +137,8 @@ class Item:
     sensitivity: Optional[str] = None
     """An axis (or a field of a linked axis) of readings the paper leaves open: the item is
     judged at `select`'s value, and again at each other value of this axis, shown beside."""
+    sensitivity_label: str = ""
+    """The sensitivity axis's name in words (the paper's `axis_labels`, else the schema's)."""
     sensitivity_values: Optional[List[Any]] = None
     """The values of the sensitivity axis to judge it at (default: every other one)."""
     group: Optional[str] = None
@@ -344,9 +348,10 @@ def load_paper(folder: Union[str, Path]) -> Paper:
     labels = data.get("axis_labels", {})
     if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
         raise _err(path, "axis_labels", 'expected a table of "axis" = "words"')
-    for item in items:
-        item.xlabel = item.xlabel or labels.get(item.x or "", "")
-        item.group_label = item.group_label or labels.get(item.group or "", "")
+    for item in items:  # the paper's words first, else the schema's description of the field
+        item.xlabel = item.xlabel or labels.get(item.x or "", "") or field_words(item.x or "")
+        item.group_label = item.group_label or labels.get(item.group or "", "") or field_words(item.group or "")
+        item.sensitivity_label = labels.get(item.sensitivity or "", "") or field_words(item.sensitivity or "")
     ids = {i.id: i for i in items}
     for n, item in enumerate(items):
         if item.of is not None and (item.of not in ids or ids[item.of].kind != RESULT):

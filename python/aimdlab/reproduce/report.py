@@ -6,17 +6,30 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from pathlib import Path
 from typing import List
 
 from ..html_parts import esc as _e
 from ..html_parts import num as _fmt
 from ..html_parts import page
+from ..plots import plain_text
 from ..result import write_atomic
 from ..sweep.report import axis_numbers, ci_yerr, png_data_uri, set_x_ticks
-from . import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, ItemResult, PaperResult, same_x, total_tally
-from .verdict import CALIBRATED, CONTEXT, SENSITIVITY, VERDICTS
+from . import (
+    CANNOT,
+    DIFFERS,
+    INCONCLUSIVE,
+    REPRODUCED,
+    RESULT,
+    ItemResult,
+    PaperResult,
+    same_x,
+    total_tally,
+)
 from .trace import draw_trace
+from .verdict import CALIBRATED, CONTEXT, SENSITIVITY, VERDICTS
+from .words import column_words, model_words
 
 __all__ = ["write_paper_report", "write_index"]
 
@@ -49,6 +62,7 @@ def counts_line(result: PaperResult) -> str:
     return f"<p>{text}.</p>"
 
 
+@plain_text
 def item_figure(r: ItemResult) -> str:
     """aimdlab's means with 95 % CI error bars against the item's x axis, the paper's numbers
     over them; a data URI."""
@@ -94,11 +108,11 @@ def item_figure(r: ItemResult) -> str:
     else:
         set_x_ticks(ax, xs, r.x)
         ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
-    ax.set_ylabel(r.item.label or r.item.measure or "")
+    ax.set_ylabel("\n".join(textwrap.wrap(r.item.label or r.item.measure or "", 45)))
     _at_least_a_visible_range(ax)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    ax.set_title(r.item.title, fontsize=9)
+    ax.set_title("\n".join(textwrap.wrap(r.item.title, 90)), fontsize=9)
     return png_data_uri(fig)
 
 
@@ -128,7 +142,8 @@ def _trace_figure(r: ItemResult) -> str:
     if not r.trace or r.item.figure is None:
         return ""
     spec = r.item.figure
-    what = f"{spec.series}.{spec.y}" + (f" × {spec.scale:g}" if spec.scale != 1 else "") + (" (running total)" if spec.cumulative else "")
+    what = spec.label or column_words(spec.series, spec.y) or f"{spec.series}.{spec.y}"
+    what += " (running total)" if spec.cumulative and "total" not in what else ""
     return (f"<figure>{zoomable(draw_trace(r.trace, spec, 'aimdlab: ' + r.item.title), r.item.title)}"
             f"<figcaption>aimdlab's figure: {_e(what)}, the first seed of each point</figcaption></figure>")
 
@@ -148,7 +163,10 @@ def _item_section(r: ItemResult) -> str:
                          f" against {_e(it.xlabel or it.x)} (means over the seeds, 95 % CI)</figcaption></figure>")
         parts.append(_trace_figure(r))
         return "".join(parts)
-    what = f"the model {it.model}" if it.model else (it.label or f"{it.measure}" + (f" × {it.scale:g}" if it.scale != 1 else ""))
+    if it.model:
+        what = f"{it.label or model_words(it.model) or it.model} (the paper's model, evaluated by aimdlab)"
+    else:
+        what = it.label or f"{it.measure}" + (f" × {it.scale:g}" if it.scale != 1 else "")
     against = _plot_x_label(it) or it.xlabel or it.x
     parts.append(f"<figure>{zoomable(item_figure(r), it.title)}<figcaption>{_e(what)} against {_e(against)}; "
                  f"{'means over the seeds with their 95 % intervals' if any(n > 1 for n in r.runs) else 'one run per point (no interval)'}"
@@ -160,8 +178,8 @@ def _item_section(r: ItemResult) -> str:
         group = f"<td>{_e(r.group[i])}</td>" if r.group else ""
         plotted = f"<td>{_fmt(r.plot_x[i])}</td>" if r.plot_x else ""
         rows.append(f"<tr>{group}<td>{_e(x)}</td>{plotted}<td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
-                    f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>"
-                    f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
+                    + ("<td>exact (a model)</td><td>—</td>" if it.model else f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>")
+                    + f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
     group_head = f"<th class='text'>{_e(it.group_label or it.group)}</th>" if r.group else ""
     plotted_head = f"<th>{_e(_plot_x_label(it))}</th>" if r.plot_x else ""
@@ -172,8 +190,9 @@ def _item_section(r: ItemResult) -> str:
     if r.sensitivity:
         rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
                        f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
-        parts.append(f"<p><b>Sensitivity</b> to {_e(it.sensitivity)} (the item above is at {_e(it.select[it.sensitivity])}):</p>"
-                     "<table><tr><th class='text'>" + _e(it.sensitivity) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
+        reading = it.sensitivity_label or it.sensitivity
+        parts.append(f"<p><b>Sensitivity</b> to {_e(reading)} (<code>{_e(it.sensitivity)}</code>; the item above is at "
+                     f"{_e(it.select[it.sensitivity])}):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
                      f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + rows + "</table>")
     if it.cause:
         parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(it.cause)}</p>")
