@@ -101,7 +101,12 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base + 'claim = { kind = "increasing" }\nclass = "sensitivity"\n', "items[0].of: a sensitivity item names the result it reads differently"),
              (base + 'claim = { kind = "increasing" }\ncause_tested_by = "b"\n', "items[0].cause_tested_by: 'b' is not a sensitivity or context item of 'a'"),
              (base + 'claim = { kind = "at_least", threshold = 1 }\n', "items[0].threshold_from: is missing: say where the tolerance or threshold comes from"),
-             ('id = "p"\ntitle = "t"\n', "paper: is missing")]
+             ('id = "p"\ntitle = "t"\n', "paper: is missing"),
+             # Ids become folders and links: plain names only (paper_id_path_traversal.sh).
+             (base.replace('id = "p"', 'id = ".."'), "id: '..' is not a plain name"),
+             (base.replace('id = "p"', 'id = "/tmp/elsewhere"'), "id: '/tmp/elsewhere' is not a plain name"),
+             (base.replace('id = "p"', 'id = "javascript:alert(1)//"'), "id: 'javascript:alert(1)//' is not a plain name"),
+             (base.replace('id = "a"', 'id = "a b"'), "items[0].id: 'a b' is not a plain name")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)
         with pytest.raises(ScenarioError) as e:

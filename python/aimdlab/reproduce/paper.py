@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
 from .._core import ScenarioError
+from ..names import plain_name
 from ..scenario import loads
 from .trace import TraceSpec, parse_trace
 from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
@@ -176,6 +177,13 @@ def _err(path: Path, where: str, what: str) -> ScenarioError:
     return ScenarioError(f"{path}: {where}: {what}")
 
 
+def _plain(path: Path, value: str, where: str) -> None:
+    try:
+        plain_name(value, where)
+    except ScenarioError as e:
+        raise ScenarioError(f"{path}: {e}") from None
+
+
 CLAIM_KINDS = ("at_least", "at_most", "between", "flat", "increasing", "decreasing")
 """The qualitative claims an item can check (verdict.check_claim)."""
 
@@ -252,6 +260,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
     for k in ("id", "title", "paper"):
         if not isinstance(data.get(k), str):
             raise _err(path, k, "is missing or not text")
+    _plain(path, data["id"], "id")  # the report's folder and the index's link
     items = []
     for i, d in enumerate(data.get("items", [])):
         at = f"items[{i}]"
@@ -261,6 +270,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         for k in ("id", "title", "where"):
             if not isinstance(d.get(k), str):
                 raise _err(path, f"{at}.{k}", "is missing or not text")
+        _plain(path, d["id"], f"{at}.id")  # the item's anchor on its page
         item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
                     select=d.get("select", {}), baseline=d.get("baseline"))
         item.kind = d.get("class", RESULT)

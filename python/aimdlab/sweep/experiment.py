@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
+from ..names import plain_name
 from ..scenario import load, loads, plain, set_fields, validate
 from .measures import STATS, check_measures, is_series_measure, is_table_measure
 
@@ -266,6 +267,9 @@ def _axes(value: Any, where: str) -> Dict[str, List[Any]]:
             raise ScenarioError(f"{at}: {spec!r} is not a list of values or a range; expected e.g. [1, 2, 4] or \"10ms..50ms step 10ms\"")
         plain(values, at)
         paths = axis_fields(key)
+        if "seed" in paths:
+            raise ScenarioError(f"{at}: the seed is not an axis: each point runs every seed of `seeds`; "
+                                "write seeds = [1, 7, 9] (or a count) instead")
         if any(not p for p in paths):
             raise ScenarioError(f"{at}: an empty field path; a linked axis is written \"a.b, c.d\"")
         if len(paths) > 1:
@@ -319,6 +323,8 @@ def parse_experiment(data: Dict[str, Any], base_dir: Path, name: str, quick: boo
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
             raise ScenarioError(f"{key}: {data[key]!r} is not text")
+    if "name" in data:  # the default folder of the sweep: results/sweeps/<name>
+        plain_name(data["name"], "name")
     combine = data.get("combine", "product")
     if combine not in ("product", "zip"):
         raise ScenarioError(f'combine: "{combine}" is not a way to combine axes; expected "product" or "zip"')
