@@ -423,6 +423,9 @@ class _SweepBar:
     def update(self, state) -> None:
         self.state = state
         if self._progress is None and self._last_decile < 0:
+            if state.damaged:
+                click.echo(f"warning: {state.damaged} run folder(s) in the store were damaged (files missing or changed); "
+                           "they run again", err=True)
             if state.total:
                 click.echo(f"executing {state.total} runs {state.executor}"
                            + (f" ({state.reused} found complete in the store)" if state.reused else ""), err=True)

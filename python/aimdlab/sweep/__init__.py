@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Union
 
-from .experiment import EXPERIMENT_SCHEMA, Experiment, Point, load_experiment, parse_experiment
 from .executor import execute_run, run_tasks
+from .experiment import (
+    EXPERIMENT_SCHEMA,
+    Experiment,
+    Point,
+    load_experiment,
+    parse_experiment,
+)
 from .store import Store, StoreError, Sweep, engine_version, open_sweep, run_id
 
 __all__ = ["EXPERIMENT_SCHEMA", "Experiment", "Point", "Store", "StoreError", "Sweep", "SweepProgress", "execute_run",
@@ -34,6 +40,8 @@ class SweepProgress:
     failed: int = 0
     reused: int = 0
     executor: str = ""
+    damaged: int = 0
+    """Run folders found damaged (files missing or changed) and run again."""
 
 
 def run_sweep(experiment: Experiment, out: Union[str, Path], jobs: Optional[int] = None, dask: bool = False,
@@ -51,12 +59,13 @@ def run_sweep(experiment: Experiment, out: Union[str, Path], jobs: Optional[int]
     points: List[Point] = experiment.points()
     ids = [run_id(p.scenario, engine) for p in points]
     store = Store.prepare(out, experiment, engine)
+    damaged = store.remove_damaged(ids)
     done = store.done()
     first: Dict[str, Point] = {}  # each run once (two points may resolve to one scenario), in order
     for p, rid in zip(points, ids):
         first.setdefault(rid, p)
     todo = [rid for rid in first if rid not in done]
-    state = SweepProgress(total=len(todo), reused=len(set(ids) & done))
+    state = SweepProgress(total=len(todo), reused=len(set(ids) & done), damaged=len(damaged))
     tasks = [{"run_id": rid, "scenario": first[rid].scenario, "max_memory": max_memory} for rid in todo]
 
     def started(where: str) -> None:

@@ -15,10 +15,15 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 from .._core import ScenarioError
 
-__all__ = ["STATS", "measure", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
+__all__ = ["STATS", "MeasureError", "measure", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
 
 STATS = ("mean", "median", "min", "max", "sum", "std", "cv")
 """The statistics a measure may take (over flows, or over a flow's samples)."""
+
+
+class MeasureError(Exception):
+    """A measure could not be taken of one run (a Python measure raised, or returned no
+    number); the sweep records it as that run's failure."""
 
 
 def _measure_error(where: str, m: str, why: str) -> ScenarioError:
@@ -145,8 +150,16 @@ def measure(name: str, summary: Dict[str, Any], flows, series=None, run=None) ->
         top, bottom = (measure(part.strip(), summary, flows, series, run) for part in name.split(" / ", 1))
         return top / bottom if bottom != 0 else math.nan
     if is_python_measure(name):
-        value = python_measure(name)(run)
-        return math.nan if value is None else float(value)
+        try:
+            value = python_measure(name)(run)
+        except Exception as e:  # the user's code: its failure is that run's, named
+            raise MeasureError(f"measures: {name} raised {type(e).__name__}: {e}") from None
+        if value is None:
+            return math.nan
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise MeasureError(f"measures: {name} returned {type(value).__name__} {str(value)[:60]!r}, not a number") from None
     parts = name.split(".")
     if is_series_measure(name):
         group, column, stat = (None, parts[1], parts[2]) if len(parts) == 3 else (parts[1], parts[2], parts[3])

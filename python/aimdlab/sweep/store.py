@@ -10,8 +10,11 @@
     DIR/aggregate.csv       the same, as text
 
 A run folder is written under a hidden name and renamed into place, so it is complete or
-absent whenever the sweep is killed; a sweep run again executes only the runs without a
-folder (failed ones are tried again) and rebuilds the catalog from the folders. The run id
+absent whenever the sweep is killed; its last file, `complete.json`, holds the SHA-256 of the
+others. A sweep run again checks every run folder against it (a damaged one is removed, with a
+warning, and runs again), executes only the runs without a folder (failed ones are tried
+again) and rebuilds the catalog from the folders; a damaged catalog or aggregate is rebuilt
+from the folders when the sweep is opened. The run id
 changes with the engine version (aimdlab version and git commit), so results of another
 engine are never mistaken for this one's.
 """
@@ -34,12 +37,20 @@ import pyarrow.parquet as pq
 from ..result import canonical_json, write_atomic
 from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields
-from .measures import is_python_measure, is_series_measure, is_table_measure, measure
+from .measures import (
+    MeasureError,
+    is_python_measure,
+    is_series_measure,
+    is_table_measure,
+    measure,
+)
 from .stats import mean_std_ci95
 
 __all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]
 
 MARK = "sweep.json"
+MANIFEST = "complete.json"
+"""A run folder's last file: the SHA-256 of each of its other files."""
 
 
 class StoreError(OSError):
@@ -100,10 +111,28 @@ class Store:
                 shutil.rmtree(p, ignore_errors=True)
 
     def done(self) -> set:
-        """The run ids with a complete folder."""
+        """The run ids with a complete folder (its manifest written)."""
         if not self.runs.is_dir():
             return set()
-        return {p.name for p in self.runs.iterdir() if not p.name.startswith(".") and (p / "summary.json").is_file()}
+        return {p.name for p in self.runs.iterdir() if not p.name.startswith(".") and (p / MANIFEST).is_file()}
+
+    def remove_damaged(self, ids: List[str]) -> List[str]:
+        """Checks the complete folders of runs `ids` against their manifests; removes each whose
+        files are missing or changed (so the sweep runs it again) and returns their ids."""
+        damaged = []
+        for rid in sorted(self.done() & set(ids)):
+            folder = self.runs / rid
+            try:
+                manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+                intact = all(_sha256(folder / name) == digest for name, digest in manifest.items())
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                intact = False
+            if not intact:
+                damaged.append(rid)
+                aside = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
+                os.rename(folder, aside)  # out of the way at once; then removed
+                shutil.rmtree(aside, ignore_errors=True)
+        return damaged
 
     def write_run(self, rid: str, files: Dict[str, bytes]) -> None:
         """Writes a run's files under a hidden name, then renames the folder into place."""
@@ -113,7 +142,8 @@ class Store:
         tmp = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
         tmp.mkdir()
         try:
-            for name, data in files.items():
+            manifest = {"files": {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}}
+            for name, data in [*files.items(), (MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())]:
                 with open(tmp / name, "wb") as f:
                     f.write(data)
                     f.flush()
@@ -182,7 +212,7 @@ class Store:
         axes = list(experiment.axes)
         done = self.done()
         walls = self.wall_times()
-        cache: Dict[str, Dict[str, float]] = {}
+        cache: Dict[str, Any] = {}
         rows: Dict[str, List[Any]] = {k: [] for k in ["run_id", "point", "replication", "seed", *axes, "status", "error", "engine_wall_s", *experiment.measures]}
         for p, rid in zip(points, ids):
             rows["run_id"].append(rid)
@@ -195,8 +225,17 @@ class Store:
             if rid in done:
                 status, error = "ok", None
                 if rid not in cache:
-                    cache[rid] = self.measures_of(rid, experiment.measures)
+                    try:
+                        cache[rid] = self.measures_of(rid, experiment.measures)
+                    except MeasureError as e:  # a Python measure that raised: that run's failure
+                        cache[rid] = e
+                    except (OSError, ValueError, KeyError, pa.ArrowException) as e:
+                        cache[rid] = MeasureError(f"run folder runs/{rid} cannot be read ({type(e).__name__}); "
+                                                  "run the sweep again to run it anew")
                 values = cache[rid]
+                if isinstance(values, MeasureError):
+                    status, error = "failed", str(values)
+                    values = {m: math.nan for m in experiment.measures}
             else:
                 error = self.failure(rid)
                 status = "failed" if error is not None else "missing"
@@ -216,6 +255,11 @@ class Store:
             pq.write_table(table, buf)
             write_atomic(self.root / f"{name}.parquet", buf.getvalue())
         write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False, float_format="%.6g").encode())
+
+
+def _sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest() if hasattr(hashlib, "file_digest") else hashlib.sha256(f.read()).hexdigest()
 
 
 def _column(values: List[Any]) -> pa.Array:
@@ -261,12 +305,24 @@ class Sweep:
         self.root = Path(root)
         if not (self.root / MARK).is_file():
             raise StoreError(f"{self.root}: is not a sweep's folder (no {MARK})")
-        self.experiment: Dict[str, Any] = json.loads((self.root / MARK).read_text(encoding="utf-8"))
+        try:
+            self.experiment: Dict[str, Any] = json.loads((self.root / MARK).read_text(encoding="utf-8"))
+            experiment = Experiment.from_dict(self.experiment)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise StoreError(f"{self.root / MARK}: is damaged ({type(e).__name__}); run the sweep again with --out {self.root} "
+                             "to resume: it writes the file anew and keeps the runs") from None
         for name in ("catalog", "aggregate"):
             if not (self.root / f"{name}.parquet").is_file():
                 raise StoreError(f"{self.root}: has no {name}.parquet (the sweep did not finish); run it again to resume")
-        self.catalog: pa.Table = pq.read_table(self.root / "catalog.parquet")
-        self.aggregate: pa.Table = pq.read_table(self.root / "aggregate.parquet")
+        try:
+            self.catalog: pa.Table = pq.read_table(self.root / "catalog.parquet")
+            self.aggregate: pa.Table = pq.read_table(self.root / "aggregate.parquet")
+        except (OSError, pa.ArrowException):
+            # Damaged: both are made from the run folders, so they are made again.
+            store, points = Store(self.root), experiment.points()
+            ids = [run_id(p.scenario, self.experiment.get("engine", "")) for p in points]
+            self.catalog, self.aggregate = store.build_tables(experiment, points, ids)
+            store.write_tables(self.catalog, self.aggregate)
 
     @property
     def axes(self) -> List[str]:
