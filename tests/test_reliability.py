@@ -481,3 +481,28 @@ def test_ctrl_c_while_saving_is_not_lost_inside_a_callback(tmp_path, monkeypatch
     err = capsys.readouterr().err
     assert "interrupted" in err and "Exception ignored" not in err, err
     assert not out.exists()
+
+
+def test_start_jitter_reaching_past_the_end_is_refused_naming_it():
+    # start_jitter_past_end.toml: 10 flows started after a 1 s run, NaN metrics, goodput -0.0.
+    msg = _error(_small(duration="1s", flow={"count": 10, "start": "0.5s", "start_jitter": "10s"}))
+    assert msg.startswith("flows[0].start_jitter: 10s lets flows start as late as 10.5s, past the end of the run (1s)"), msg
+    aimdlab.validate(_small(duration="1s", flow={"start": "0.5s", "start_jitter": "0.5s"}))  # up to the end is fine
+
+
+def test_two_links_whose_traces_would_share_a_file_are_refused():
+    # pcap_file_name_collision.toml: "a-b->c" and "a->b-c" both saved as a-b-c.pcap.
+    sc = {"duration": "1s", "pcap": ["a-b->c", "a->b-c"],
+          "topology": {"explicit": {"nodes": ["a-b", "c", "a", "b-c"],
+                                    "links": [{"from": "a-b", "to": "c", "rate": "10Mbps", "delay": "1ms"},
+                                              {"from": "a", "to": "b-c", "rate": "10Mbps", "delay": "1ms"}]}},
+          "flows": [{"src": "a-b", "dst": "c"}, {"src": "a", "dst": "b-c"}]}
+    msg = _error(sc)
+    assert msg.startswith('pcap[1]: "a->b-c" would be saved as a-b-c.pcap, like pcap[0] "a-b->c"'), msg
+
+
+def test_a_control_character_in_a_node_name_is_refused_naming_it():
+    # pcap_nul_in_node_name.toml: a NUL in a node name ended in "embedded null byte" when saving.
+    sc = {"duration": "1s", "topology": {"explicit": {"nodes": ["h\x00x", "r"], "links": [{"from": "h\x00x", "to": "r", "rate": "10Mbps", "delay": "1ms"}]}},
+          "flows": [{"src": "h\x00x", "dst": "r"}]}
+    assert _error(sc).startswith('topology.explicit.nodes[0]: "h\\0x" holds a control character'), _error(sc)

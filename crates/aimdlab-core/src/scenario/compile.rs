@@ -96,7 +96,15 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     for id in resolve_flow_choice("cwnd_trace", s.cwnd_trace.as_ref(), flows.len(), false)? {
         flows[id.idx()].cwnd_trace = true;
     }
+    let mut pcap_files: HashMap<String, usize> = HashMap::new();
     for (i, name) in s.pcap.iter().enumerate() {
+        let file = pcap_file_name(name);
+        if let Some(j) = pcap_files.insert(file.clone(), i) {
+            return err(
+                format!("pcap[{i}]"),
+                format!("{name:?} would be saved as {file}, like pcap[{j}] {:?}; rename a node so that each trace has its own file", s.pcap[j]),
+            );
+        }
         match net.links.iter_mut().find(|l| &l.name == name) {
             Some(l) => l.pcap = true,
             None => {
@@ -390,6 +398,12 @@ fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -
     if start >= duration {
         return err(format!("{path}.start"), format!("{start} is not before the end of the run ({duration}); expected start < duration"));
     }
+    if start + jitter > duration {
+        return err(
+            format!("{path}.start_jitter"),
+            format!("{jitter} lets flows start as late as {}, past the end of the run ({duration}); expected start + start_jitter <= duration", start + jitter),
+        );
+    }
     let stop = g.stop.map(|d| d.0);
     if let Some(stop) = stop {
         if stop <= start {
@@ -457,12 +471,22 @@ fn build_dumbbell(d: &Dumbbell, s: &Scenario, defaults: &TopTcp, net: &mut Net, 
     Ok(bottleneck)
 }
 
+/// The file a link's pcap trace is saved as: `r1->r2` → `r1-r2.pcap` (`/` → `_`). The Python
+/// front saves under the same name (`aimdlab.result.pcap_file_name`); two links that map to one
+/// file are refused here.
+pub fn pcap_file_name(link: &str) -> String {
+    format!("{}.pcap", link.replace("->", "-").replace('/', "_"))
+}
+
 fn build_explicit(e: &Explicit, s: &Scenario, defaults: &TopTcp, net: &mut Net, flows: &mut Vec<FlowPlan>) -> Res<Option<LinkId>> {
     let base = "topology.explicit";
     let mut by_name: HashMap<&str, NodeId> = HashMap::new();
     for (i, n) in e.nodes.iter().enumerate() {
         if n.is_empty() {
             return err(format!("{base}.nodes[{i}]"), "is empty; expected a node name");
+        }
+        if n.chars().any(char::is_control) {
+            return err(format!("{base}.nodes[{i}]"), format!("{n:?} holds a control character; expected printable text (it names files such as pcap traces)"));
         }
         if by_name.contains_key(n.as_str()) {
             return err(format!("{base}.nodes[{i}]"), format!("{n:?} is listed twice; expected unique names"));
