@@ -129,3 +129,39 @@ def test_results_and_sweeps_render_in_jupyter(sweep_dir):
     html = result._repr_html_()
     assert "bottleneck utilization" in html and "goodput_bps" in html
     assert result.provenance["scenario_sha256"] and result.summary["flows"] == 2
+
+
+def test_report_out_refuses_a_file_it_did_not_write(tmp_path):
+    # report_out_overwrites_any_file.sh: `report r --out notes.txt` replaced the user's notes.
+    import aimdlab
+    from aimdlab.sweep.report import ReportError, write_report
+    from conftest import dumbbell
+
+    aimdlab.run(dumbbell(rate="10Mbps", delay="10ms", duration="1s")).save(tmp_path / "r")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my precious notes")
+    with pytest.raises(ReportError) as e:
+        write_report(tmp_path / "r", notes)
+    assert str(e.value) == f"{notes}: exists and is not a report aimdlab wrote; choose another --out or remove the file"
+    assert notes.read_text() == "my precious notes"
+    page = write_report(tmp_path / "r", tmp_path / "mine.html")
+    assert write_report(tmp_path / "r", page) == page  # its own report it replaces
+
+
+def test_an_empty_figure_left_by_a_full_disk_is_drawn_again(tmp_path):
+    # report_full_disk_empty_figures.sh: 0-byte PNGs were kept and linked for good.
+    from aimdlab.sweep import parse_experiment, run_sweep
+    from aimdlab.sweep.report import write_report
+
+    data = {"name": "s", "scenario": {"duration": "0.5s", "flows": [{"count": 1}],
+                                      "topology": {"dumbbell": {"bottleneck": {"rate": "5Mbps", "delay": "5ms"},
+                                                                "access": {"rate": "50Mbps", "delay": "1ms"}}}},
+            "axes": {"flows[0].count": [1, 2]}}
+    sweep = run_sweep(parse_experiment(data, tmp_path, "s"), tmp_path / "st", jobs=1)
+    write_report(sweep.root, jobs=1)
+    figures = sorted((sweep.root / "report-figures").iterdir())
+    assert len(figures) == 2 and all(f.stat().st_size > 0 for f in figures)
+    figures[0].write_bytes(b"")
+    write_report(sweep.root, jobs=1)
+    assert figures[0].stat().st_size > 0
+    assert not [p for p in (sweep.root / "report-figures").iterdir() if p.name.startswith(".")]  # no temporary left

@@ -55,8 +55,12 @@ def table(df, columns: Sequence[str], formats: Optional[Dict[str, Callable[[Any]
     return f"<div class='scroll'><table><tr>{head}</tr>{''.join(rows)}</table></div>{more}"
 
 
+GENERATOR = "<meta name='generator' content='aimdlab'>"
+"""The mark of a page aimdlab wrote: `report --out` replaces only files that carry it."""
+
+
 def page(title: str, body: str, command: str, css: str = "") -> str:
     """A whole HTML page: `title` (suffixed with the aimdlab `command` that wrote it), the
     style (`CSS` plus `css`), `body` and a footer naming the command."""
-    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{esc(title)} — aimdlab {command}</title>"
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>{GENERATOR}<title>{esc(title)} — aimdlab {command}</title>"
             f"<style>{CSS}{css}</style></head><body>{body}<p class='muted'>Written by aimdlab {command}.</p></body></html>\n")

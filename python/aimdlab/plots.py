@@ -152,11 +152,19 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
 
 
 def save_figure(fig: "Figure", path: Union[str, Path], dpi: int = 130) -> Path:
-    """Saves `fig` (format from the suffix: .png, .pdf, .svg) and closes it."""
+    """Saves `fig` (format from the suffix: .png, .pdf, .svg) atomically and closes it."""
+    import io
+
+    from .result import write_atomic
+
     plt = _matplotlib()
     path = Path(path)
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format=path.suffix.lstrip(".").lower() or "png", dpi=dpi)
+    finally:
+        plt.close(fig)
+    write_atomic(path, buf.getvalue())  # whole or absent, even on a full disk
     return path
 
 

@@ -226,6 +226,7 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
     if not folder.is_dir():
         raise ReportError(f"{folder}: no such folder")
     out = Path(out) if out else folder / "report.html"
+    _check_out(out)
     if (folder / MARK).is_file():
         try:
             sweep = Sweep(folder)
@@ -237,7 +238,9 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
             fig_dir.mkdir(exist_ok=True)
             cat = sweep.catalog.to_pandas()
             ok = list(dict.fromkeys(cat.loc[cat["status"] == "ok", "run_id"]))
-            todo = [(str(sweep.run_dir(rid)), str(fig_dir / f"{rid}.png")) for rid in ok if not (fig_dir / f"{rid}.png").is_file()]
+            # A figure is drawn unless a whole one is there (an empty file is what a full disk left
+            # before figures were written atomically).
+            todo = [(str(sweep.run_dir(rid)), str(fig_dir / f"{rid}.png")) for rid in ok if not _has_file(fig_dir / f"{rid}.png")]
             _draw_all(todo, progress, jobs)
             figures = {rid: f"report-figures/{rid}.png" for rid in ok}
         text = sweep_html(sweep, figures)
@@ -252,6 +255,30 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
 
     write_atomic(out, text.encode("utf-8"))
     return out
+
+
+def _has_file(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _check_out(out: Path) -> None:
+    """Refuses a report path that is a folder, or a file aimdlab did not write (its pages carry
+    the generator mark): `--out notes.txt` must not replace the user's notes."""
+    from ..html_parts import GENERATOR
+
+    if out.is_dir():
+        raise ReportError(f"{out}: is a folder; expected the report's file name, e.g. {out / 'report.html'}")
+    if out.exists():
+        try:
+            with open(out, "rb") as f:
+                head = f.read(4096)
+        except OSError as e:
+            raise ReportError(f"{out}: cannot be read to check it is a report ({e.strerror})") from None
+        if GENERATOR.encode() not in head and "— aimdlab ".encode() not in head:  # (or a page from before the mark)
+            raise ReportError(f"{out}: exists and is not a report aimdlab wrote; choose another --out or remove the file")
 
 
 def _draw_all(todo: List[Tuple[str, str]], progress, jobs: Optional[int]) -> None:
