@@ -22,10 +22,11 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import sys
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["Task", "execute_run", "ordered_map", "parallel_map", "run_tasks"]
+__all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "run_tasks"]
 
 Task = Dict[str, Any]
 """A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
@@ -52,9 +53,37 @@ def execute_run(task: Task) -> Dict[str, Any]:
     return {"run_id": run_id, "status": "ok", "files": files, "wall_s": wall}
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the sweep, which stops them itself."""
+def _worker_init(parent_pid: int) -> None:
+    """A local pool's worker: leaves Ctrl-C to the sweep, which stops it itself, and dies with
+    the sweep — killed with it by the kernel on Linux (PR_SET_PDEATHSIG), elsewhere by a
+    thread that sees it orphaned within a second — so a SIGKILLed sweep leaves no worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    else:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent_pid:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent_pid:  # the sweep died before the line above took effect
+        os._exit(1)
+
+
+def local_pool(workers: int):
+    """A `ProcessPoolExecutor` of `workers` fresh interpreters ("spawn": no lock or thread of
+    this process is inherited) that ignore Ctrl-C and die with this process."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+                               initargs=(os.getpid(),))
 
 
 def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
@@ -85,13 +114,11 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
         for i, item in enumerate(items):
             yield i, func(item)
         return
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
     workers = min(jobs, len(items))
-    # Fresh interpreters ("spawn"): no lock or thread of this process is inherited.
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    pool = local_pool(workers)
     if on_start:
         on_start(f"on a local pool of {workers} processes")
     pending: Dict[Any, int] = {}

@@ -282,20 +282,12 @@ def _check_out(out: Path) -> None:
 
 
 def _draw_all(todo: List[Tuple[str, str]], progress, jobs: Optional[int]) -> None:
+    """Draws the figures, in parallel over `jobs` processes (the sweep's local pool: Ctrl-C
+    stops it, and its workers die with this process)."""
     import os
+
+    from .executor import ordered_map
 
     if progress:
         progress(0, len(todo))
-    if len(todo) <= 4 or (jobs or os.cpu_count() or 1) == 1:
-        for i, item in enumerate(todo):
-            _draw_overview(item)
-            if progress:
-                progress(i + 1, len(todo))
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(jobs or os.cpu_count(), mp_context=multiprocessing.get_context("spawn")) as pool:
-        for i, _ in enumerate(pool.map(_draw_overview, todo, chunksize=4)):
-            if progress:
-                progress(i + 1, len(todo))
+    ordered_map(_draw_overview, todo, jobs=1 if len(todo) <= 4 else (jobs or os.cpu_count() or 1), progress=progress)

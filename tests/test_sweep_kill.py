@@ -1,0 +1,59 @@
+"""SIGKILL of `aimdlab sweep` (or the OOM killer) leaves no process behind: the local pool's
+workers die with the sweep (shared/repro/2026-11-26/sweep_sigkill_orphans_workers.sh: they
+lived on, ~130 MB each, holding the sweep's output pipes)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+LONG = """name = "long"
+[scenario]
+duration = "60s"
+topology = { dumbbell = { bottleneck = { rate = "1Gbps", delay = "10ms", queue = { limit = "300pkt" } }, access = { rate = "10Gbps", delay = "1ms" } } }
+flows = [{ count = 8 }]
+[axes]
+"topology.dumbbell.bottleneck.delay" = ["5ms", "20ms", "50ms", "80ms"]
+"""
+
+
+def _session(sid: int) -> list:
+    """The live (not zombie) processes of session `sid`."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":  # fields: state, ppid, pgrp, session, ...
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_sigkill_of_a_two_job_sweep_leaves_no_process_alive_within_5_s(tmp_path):
+    (tmp_path / "long.toml").write_text(LONG)
+    sweep = subprocess.Popen([sys.executable, "-m", "aimdlab.cli", "sweep", "long.toml", "--out", "st", "--jobs", "2"],
+                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_session(sweep.pid)) < 3:  # the sweep and its two workers (at least)
+            assert sweep.poll() is None and time.monotonic() < deadline, "the sweep's workers never started"
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers are inside their runs
+        os.kill(sweep.pid, signal.SIGKILL)
+        sweep.wait()
+        deadline = time.monotonic() + 5.0
+        while _session(sweep.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _session(sweep.pid) == [], "processes of the killed sweep are still alive 5 s later"
+    finally:
+        for pid in _session(sweep.pid):
+            os.kill(pid, signal.SIGKILL)
