@@ -100,3 +100,19 @@ def test_a_python_measure_that_raises_fails_its_run_by_name_and_the_sweep_finish
     failed = [r for r in rows if r["status"] == "failed"]
     assert {r["flows[0].count"] for r in failed} == {2}
     assert failed[0]["error"] == "measures: test_store_damage:raising_measure raised ZeroDivisionError: no luck"
+
+
+def test_a_second_sweep_on_a_store_in_use_is_refused_naming_the_first(tmp_path):
+    # two_sweeps_same_store.sh: runs ran twice, or one sweep failed with a confusing error.
+    from aimdlab.sweep import Store, engine_version
+
+    exp = parse_experiment(dict(SMALL), ROOT, "small")
+    first = Store.prepare(tmp_path / "st", exp, engine_version())  # holds the lock, as a running sweep does
+    try:
+        with pytest.raises(StoreError) as e:
+            _sweep(tmp_path)
+        assert str(e.value) == (f"{tmp_path / 'st'}: a sweep is running in this folder (pid {__import__('os').getpid()}); "
+                                "wait for it to finish or choose another --out")
+    finally:
+        first.release()
+    assert all(s == "ok" for s in _sweep(tmp_path).catalog.column("status").to_pylist())  # free again

@@ -59,6 +59,14 @@ def run_sweep(experiment: Experiment, out: Union[str, Path], jobs: Optional[int]
     points: List[Point] = experiment.points()
     ids = [run_id(p.scenario, engine) for p in points]
     store = Store.prepare(out, experiment, engine)
+    try:
+        return _run_in_store(store, experiment, points, ids, jobs, dask, scheduler, progress, max_memory)
+    finally:
+        store.release()
+
+
+def _run_in_store(store: Store, experiment: Experiment, points: List[Point], ids: List[str], jobs: Optional[int], dask: bool,
+                  scheduler: Optional[str], progress: Optional[Callable[[SweepProgress], None]], max_memory: Optional[int]) -> Sweep:
     damaged = store.remove_damaged(ids)
     done = store.done()
     first: Dict[str, Point] = {}  # each run once (two points may resolve to one scenario), in order

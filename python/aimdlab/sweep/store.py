@@ -49,6 +49,8 @@ from .stats import mean_std_ci95
 __all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]
 
 MARK = "sweep.json"
+LOCK = ".lock"
+"""Held by the sweep writing the store (an advisory `flock`)."""
 MANIFEST = "complete.json"
 """A run folder's last file: the SHA-256 of each of its other files."""
 
@@ -89,16 +91,45 @@ class Store:
             raise StoreError("--out is empty text; expected a folder such as results/sweeps/NAME")
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root}: is a file; expected a folder for the sweep")
-        if root.is_dir() and any(root.iterdir()) and not (root / MARK).is_file():
+        if root.is_dir() and any(p.name != LOCK for p in root.iterdir()) and not (root / MARK).is_file():
             raise StoreError(f"{root}: holds files and is not a sweep's folder (no {MARK}); choose another --out")
         store = cls(root)
-        store.runs.mkdir(parents=True, exist_ok=True)
+        root.mkdir(parents=True, exist_ok=True)
+        store._lock()
+        store.runs.mkdir(exist_ok=True)
         store.failed.mkdir(exist_ok=True)
         store._clean_debris()
         record = {**experiment.to_dict(), "engine": engine}
         # Not sorted: the order of the axes is meaningful (the first is the figures' x axis).
         write_atomic(root / MARK, (json.dumps(record, indent=1) + "\n").encode())
         return store
+
+    def _lock(self) -> None:
+        """Takes the store's lock (`DIR/.lock`, held until `release` or this process ends, even
+        by SIGKILL): a second sweep on the same folder is refused, naming the one running."""
+        self._lock_file = open(self.root / LOCK, "a+", encoding="utf-8")
+        try:
+            import fcntl
+        except ImportError:  # (not POSIX: no lock)
+            return
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock_file.seek(0)
+            holder = self._lock_file.read().strip() or "another process"
+            self._lock_file.close()
+            raise StoreError(f"{self.root}: a sweep is running in this folder ({holder}); wait for it to finish "
+                             "or choose another --out") from None
+        self._lock_file.seek(0)
+        self._lock_file.truncate()
+        self._lock_file.write(f"pid {os.getpid()}")
+        self._lock_file.flush()
+
+    def release(self) -> None:
+        """Gives the store's lock back (the next sweep may use the folder)."""
+        lock = getattr(self, "_lock_file", None)
+        if lock is not None and not lock.closed:
+            lock.close()
 
     def _clean_debris(self) -> None:
         """Removes run folders a killed sweep left half-written."""
