@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import signal
 import threading
 import time
 from pathlib import Path
@@ -506,3 +507,87 @@ def test_a_control_character_in_a_node_name_is_refused_naming_it():
     sc = {"duration": "1s", "topology": {"explicit": {"nodes": ["h\x00x", "r"], "links": [{"from": "h\x00x", "to": "r", "rate": "10Mbps", "delay": "1ms"}]}},
           "flows": [{"src": "h\x00x", "dst": "r"}]}
     assert _error(sc).startswith('topology.explicit.nodes[0]: "h\\0x" holds a control character'), _error(sc)
+
+
+LOOPING = """
+class Looping(aimdlab.Controller):
+    def on_ack(self, ack):
+        while ack.now_s > 0.2:  # a bug: the hook never returns
+            pass
+        self.cwnd += 1.0 / self.cwnd
+"""
+
+BLOCKING_SCRIPT = """
+import os, signal, sys, threading, time
+import aimdlab
+class Blocking(aimdlab.Controller):
+    def on_ack(self, ack):
+        if ack.now_s > 0.2:
+            print("blocked", flush=True)
+            time.sleep(3600)
+sc = {"duration": "10s", "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "10ms"}, "access": {"rate": "100Mbps", "delay": "1ms"}}},
+      "flows": [{"count": 1, "cc": Blocking()}]}
+aimdlab.run(sc)
+"""
+
+
+def test_ctrl_c_stops_a_python_hook_that_loops():
+    # controller_loop_ctrl_c_ignored.py: two Ctrl-C did nothing while a hook looped.
+    r = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT.format(controller=LOOPING, cc="Looping()")], capture_output=True, timeout=120)
+    assert r.returncode == 130, (r.returncode, r.stderr.decode()[-800:])
+    assert r.stdout.decode().strip() == "interrupted; engine alive: False"
+
+
+def test_ctrl_c_on_a_blocked_hook_says_so_and_a_third_exits():
+    p = subprocess.Popen([sys.executable, "-c", BLOCKING_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "blocked"  # the hook is inside its sleep
+        p.send_signal(signal.SIGINT)  # raised in the hook at its next bytecode: after the sleep
+        time.sleep(1.2)
+        p.send_signal(signal.SIGINT)  # still blocked a second later: the user is told
+        line = p.stderr.readline()
+        assert line.startswith("aimdlab: the run stops when the Python controller's hook now running returns"), line
+        time.sleep(0.3)  # the user reads it, and presses again
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=30) == 130
+    finally:
+        p.kill()
+        p.communicate()
+
+
+# --- trace files are bounded before the run ------------------------------------------------
+
+def _trace_scenario(path) -> dict:
+    return _small(flow={"app": {"kind": "trace", "file": str(path)}, "transport": "udp"})
+
+
+def test_a_trace_whose_frames_share_one_time_is_refused_naming_the_file(tmp_path):
+    # trace_same_timestamp_hang.sh: a 1 ps replay period, 2 s of simulated time in 9 days.
+    (tmp_path / "frames.txt").write_text("0 0 I 1500\n1 0 P 1500\n")
+    msg = _error(_trace_scenario(tmp_path / "frames.txt"))
+    assert msg.startswith("flows[0].app.file: ") and "its 2 frames span 0s, a mean frame interval of 0s; expected at least 1us" in msg, msg
+    (tmp_path / "ps.txt").write_text("0 0 I 1500\n1 0.000000001 P 1500\n")  # 1 ps apart
+    assert "expected at least 1us" in _error(_trace_scenario(tmp_path / "ps.txt"))
+    (tmp_path / "ok.txt").write_text("0 0 I 1500\n1 0 P 1500\n2 40 P 1500\n")  # two at once, then 40 ms on
+    aimdlab.validate(_trace_scenario(tmp_path / "ok.txt"))
+
+
+def test_a_trace_file_that_is_not_a_regular_file_is_refused_without_reading_it(tmp_path):
+    # trace_file_read_unbounded.toml (/dev/zero grew to 4.3 GB) and trace_fifo_ctrl_c_ignored.sh.
+    os.mkfifo(tmp_path / "fifo")
+    for path in ("/dev/zero", tmp_path / "fifo", tmp_path):
+        msg = _error(_trace_scenario(path))
+        assert msg == f'flows[0].app.file: "{path}" is not a regular file (a folder, FIFO or device); expected a frame-size trace file', msg
+
+
+def test_a_trace_file_above_64_mib_is_refused_before_it_is_read(tmp_path):
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: nothing is written
+    assert _error(_trace_scenario(big)).endswith("is larger than 64 MiB; expected a frame-size trace file up to that size")
+
+
+def test_a_traces_frames_are_in_the_memory_estimate(tmp_path):
+    (tmp_path / "t.txt").write_text("".join(f"{i} {40 * i} P 1000\n" for i in range(100_000)))
+    parts = {what: size for what, _field, size in aimdlab.memory_estimate(_trace_scenario(tmp_path / "t.txt"))["parts"]}
+    assert parts.get("trace files' frames") == 100_000 * 16, parts

@@ -34,6 +34,11 @@ pub trait AppParams: Clone + Debug + Default + DeserializeOwned + JsonSchema {
     fn largest_message(_config: &Self::Config) -> Option<(&'static str, u64)> {
         None
     }
+    /// Bytes the configuration holds beyond its struct, shared by the flows of a group (a
+    /// trace's frames), for the memory estimate.
+    fn held_bytes(_config: &Self::Config) -> u64 {
+        0
+    }
 }
 
 /// A self-paced source's `rate` must leave at least `MIN_SOURCE_GAP` between its `packet`-byte

@@ -45,6 +45,11 @@ macro_rules! app_registry {
             pub fn largest_message(&self) -> Option<(&'static str, u64)> {
                 match self { $( AppConfig::$variant(c) => <$spec as $crate::app::params::AppParams>::largest_message(c), )* }
             }
+            /// Bytes its configuration holds beyond its struct, shared by the flows of its group
+            /// (a trace's frames).
+            pub fn held_bytes(&self) -> u64 {
+                match self { $( AppConfig::$variant(c) => <$spec as $crate::app::params::AppParams>::held_bytes(c), )* }
+            }
             /// The `kind` it was chosen as.
             pub fn kind(&self) -> &'static str {
                 match self { $( AppConfig::$variant(_) => <$spec as $crate::app::params::AppParams>::KIND, )* }

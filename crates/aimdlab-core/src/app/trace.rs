@@ -31,12 +31,43 @@ pub enum TimeUnit {
 #[serde(default, deny_unknown_fields)]
 pub struct TraceSpec {
     /// The trace file (relative paths are relative to the scenario file when it is loaded
-    /// from one, else to the working directory). Required.
+    /// from one, else to the working directory): a regular file of at most 64 MiB whose frames'
+    /// mean interval is at least 1us. Required.
     pub file: String,
     /// Unit of the time column: `"ms"` (default) or `"s"`.
     pub time_unit: TimeUnit,
     /// Replay the trace again when it ends. Default true.
     pub repeat: Option<bool>,
+}
+
+/// The largest trace file read: 64 MiB (a two-hour 60 fps trace is about 15 MB).
+pub const MAX_TRACE_FILE_BYTES: u64 = 64 << 20;
+
+/// The shortest mean frame interval of a trace (span over frames − 1): 1 µs. Replaying it
+/// again one interval after its last frame, a trace of frames at one instant would replay
+/// every picosecond and never let the simulated clock advance.
+pub const MIN_MEAN_FRAME_INTERVAL: SimDuration = SimDuration::from_micros(1);
+
+/// The text of a trace file: a regular file (not a FIFO or a device, which could block or
+/// never end) of at most `MAX_TRACE_FILE_BYTES`, read with that limit.
+fn read_trace_file(path: &str) -> Result<String, ParamError> {
+    use std::io::Read;
+    let fail = |message: String| ParamError { field: "file", message };
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("{path:?} cannot be read: {e}")))?;
+    if !meta.is_file() {
+        return Err(fail(format!("{path:?} is not a regular file (a folder, FIFO or device); expected a frame-size trace file")));
+    }
+    let too_big = || fail(format!("{path:?} is larger than {} MiB; expected a frame-size trace file up to that size", MAX_TRACE_FILE_BYTES >> 20));
+    if meta.len() > MAX_TRACE_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut text = String::new();
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("{path:?} cannot be read: {e}")))?;
+    file.take(MAX_TRACE_FILE_BYTES + 1).read_to_string(&mut text).map_err(|e| fail(format!("{path:?} cannot be read: {e}")))?;
+    if text.len() as u64 > MAX_TRACE_FILE_BYTES {
+        return Err(too_big()); // (it grew while being read)
+    }
+    Ok(text)
 }
 
 /// A loaded trace.
@@ -130,21 +161,29 @@ impl AppParams for TraceSpec {
         if self.file.is_empty() {
             return Err(ParamError { field: "file", message: "is missing; expected the path of a frame-size trace".into() });
         }
-        let text = std::fs::read_to_string(&self.file).map_err(|e| ParamError { field: "file", message: format!("{:?} cannot be read: {e}", self.file) })?;
+        let text = read_trace_file(&self.file)?;
         let frames = parse_trace(&text, self.time_unit).map_err(|m| ParamError { field: "file", message: format!("{}: {m}", self.file) })?;
-        let period = if self.repeat.unwrap_or(true) {
-            let span = frames.last().map_or(SimDuration::ZERO, |f| f.0);
-            let mean_gap = if frames.len() > 1 { SimDuration(span.0 / (frames.len() as u64 - 1)) } else { SimDuration::from_millis(40) };
-            Some(SimDuration(span.0 + mean_gap.0.max(1)))
-        } else {
-            None
-        };
+        let span = frames.last().map_or(SimDuration::ZERO, |f| f.0);
+        let mean_gap = if frames.len() > 1 { SimDuration(span.0 / (frames.len() as u64 - 1)) } else { SimDuration::from_millis(40) };
+        if mean_gap < MIN_MEAN_FRAME_INTERVAL {
+            let message = format!(
+                "{}: its {} frames span {span}, a mean frame interval of {mean_gap}; expected at least {MIN_MEAN_FRAME_INTERVAL} \
+                 (frames sharing a time are fine; a trace that replays in no time would never let the clock advance)",
+                self.file,
+                frames.len()
+            );
+            return Err(ParamError { field: "file", message });
+        }
+        let period = if self.repeat.unwrap_or(true) { Some(span + mean_gap) } else { None };
         Ok(TraceConfig { frames: Arc::new(frames), period })
     }
     fn largest_message(cfg: &TraceConfig) -> Option<(&'static str, u64)> {
         cfg.frames.iter().map(|f| f.1).max().map(|b| ("file", b))
     }
-    fn build(cfg: &TraceConfig, _packet: Bytes) -> Trace {
+    fn held_bytes(cfg: &TraceConfig) -> u64 {
+        (cfg.frames.len() * std::mem::size_of::<(SimDuration, u64)>()) as u64
+    }
+        fn build(cfg: &TraceConfig, _packet: Bytes) -> Trace {
         Trace { cfg: cfg.clone(), next: 0, replay_start: SimTime::ZERO, stopped: false }
     }
 }

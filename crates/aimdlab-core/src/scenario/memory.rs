@@ -154,6 +154,16 @@ pub fn estimate(
         let bytes = cwnd_rows.saturating_mul(crate::monitor::cwnd_trace::CwndTrace::ROW_BYTES_PEAK);
         parts.push(MemoryPart { what: "congestion-window traces", field: "cwnd_trace".into(), bytes });
     }
+    // What applications' configurations hold, once per group (its flows share it): a trace's frames.
+    let mut held = 0u64;
+    for (i, f) in flows.iter().enumerate() {
+        if i == 0 || flows[i - 1].group != f.group {
+            held = held.saturating_add(f.app.held_bytes());
+        }
+    }
+    if held > 0 {
+        parts.push(MemoryPart { what: "trace files' frames", field: "flows".into(), bytes: held });
+    }
     let traced = pcap_packets(links, flows, duration);
     if traced > 0 {
         parts.push(MemoryPart { what: "link traces", field: "pcap".into(), bytes: traced.saturating_mul(pcap_bytes_per_packet()) });
