@@ -3,8 +3,11 @@ and Python controllers handled; returns a `Result`."""
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Union
 
@@ -65,20 +68,36 @@ def run(
     # cancels the engine; `KeyboardInterrupt` is raised here once the engine has stopped.
     worker = threading.Thread(target=work, name="aimdlab-run", daemon=True)
     pressed: list = []
+    hook_wait: list = []  # when Ctrl-C was first pressed, and when the user was told a hook blocks
 
     def on_ctrl_c(signum, frame) -> None:
         pressed.append(signum)
         control.cancel()
+        if not controllers or outcome["finished"].is_set():
+            return
+        now = time.monotonic()
+        if len(pressed) == 1 and worker.ident is not None:
+            # A Python controller's hook may be running (or looping) in the engine thread: the
+            # exception is raised there at its next bytecode and stops the run.
+            _raise_in_thread(worker.ident, KeyboardInterrupt)
+            hook_wait.append(now)
+        elif len(hook_wait) == 1 and now - hook_wait[0] >= 1.0:  # still running a second later
+            sys.stderr.write("aimdlab: the run stops when the Python controller's hook now running returns (it blocks); "
+                             "press Ctrl-C again to exit at once\n")
+            sys.stderr.flush()
+            hook_wait.append(now)
+        elif len(hook_wait) == 2:
+            os._exit(130)  # the hook never returns: nothing else stops this process
 
     previous = _take_ctrl_c(on_ctrl_c)
     try:
         worker.start()
         try:
             report = None if progress is None else (lambda: None if pressed else progress(control.now_s(), duration_s))
-            _wait(outcome, progress=report)
+            _wait(outcome, worker, progress=report)
         except BaseException:  # the progress callback raised, or a handler of the caller's
             control.cancel()
-            _wait(outcome)
+            _wait(outcome, worker)
             raise
     finally:
         if previous is not None:
@@ -106,13 +125,24 @@ def _take_ctrl_c(handler: Callable[[int, Any], None]) -> Optional[Any]:
     return current
 
 
-def _wait(outcome: Dict[str, Any], progress: Optional[Callable[[], None]] = None) -> None:
+def _wait(outcome: Dict[str, Any], worker: threading.Thread, progress: Optional[Callable[[], None]] = None) -> None:
     """Waits until the worker sets `outcome["finished"]` (an event: it wakes this thread at
-    once, so a 5 ms run is not kept waiting for a polling interval), calling `progress` about
-    every 0.1 s. The wait is in slices, so a signal handler runs promptly."""
+    once, so a 5 ms run is not kept waiting for a polling interval), or has ended without
+    setting it (an exception raised in it by Ctrl-C can land in its last lines), calling
+    `progress` about every 0.1 s. The wait is in slices, so a signal handler runs promptly."""
     while not outcome["finished"].wait(0.1):
+        if not worker.is_alive() and worker.ident is not None:
+            return
         if progress is not None:
             progress()
+
+
+def _raise_in_thread(ident: int, exc: type) -> None:
+    """Raises `exc` in the Python thread `ident` at its next bytecode (CPython's
+    PyThreadState_SetAsyncExc; a thread inside Rust or a blocking call sees it on return)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exc))
 
 
 def _check_seed(seed: Any) -> Optional[int]:
