@@ -103,6 +103,19 @@ def test_a_dccp_source_that_outruns_its_window_fills_the_send_buffer_and_drops_b
     assert r.summary["bottleneck"]["utilization"] > 0.95
 
 
+def test_block_is_back_pressure_bounded_by_the_send_buffer():
+    # dccp_block_unbounded_memory.toml: "block" kept every message beyond the window (695 MB at
+    # 60 s). The application now waits: what it would have made meanwhile is not made, and the
+    # buffer's delay is that of 16 messages, as with drop_newest.
+    def run(policy):
+        flow = {"transport": "dccp", "app": {"kind": "cbr", "rate": "20Mbps"}, "dccp": {"send_buffer": 16, "buffer_policy": policy}}
+        return run_checked(dumbbell(duration="20s", warmup="5s", flow=flow)).flows.to_pandas().iloc[0]
+
+    block, newest = run("block"), run("drop_newest")
+    assert block["app_drops"] > 0.4 * block["data_pkts_sent"], block
+    assert block["data_pkts_sent"] == pytest.approx(newest["data_pkts_sent"], rel=0.02)
+
+
 @pytest.mark.parametrize(
     "flow, path, message",
     [

@@ -18,8 +18,9 @@ pub enum BufferPolicy {
     DropOldest,
     /// Discard the message offered.
     DropNewest,
-    /// Keep every message: the application blocks and catches up later (the bound is
-    /// ignored; nothing is discarded).
+    /// Back-pressure: the application waits with the message it is writing until the buffer
+    /// has room, and makes none of the messages its schedule would have made meanwhile
+    /// (counted in `app_drops`); memory stays within the bound plus that one message.
     Block,
 }
 

@@ -13,31 +13,50 @@ pub struct SendBuffer {
     waiting: VecDeque<(SimTime, u64)>,
     bound: usize,
     policy: BufferPolicy,
+    /// Under `block`: the one message the application is blocked writing into a full buffer.
+    blocked: Option<(SimTime, u64)>,
 }
 
 impl SendBuffer {
     /// An empty buffer of `bound` messages run by `policy`.
     pub fn new(bound: u32, policy: BufferPolicy) -> Self {
-        SendBuffer { waiting: VecDeque::new(), bound: bound as usize, policy }
+        SendBuffer { waiting: VecDeque::new(), bound: bound as usize, policy, blocked: None }
     }
 
     /// A message of `payload` bytes offered at `now`; returns whether a message was discarded
-    /// to keep the bound.
+    /// to keep the bound (under `block`: one the blocked application did not make).
     pub fn offer(&mut self, now: SimTime, payload: u64) -> bool {
-        if self.waiting.len() < self.bound || self.policy == BufferPolicy::Block {
+        if self.waiting.len() < self.bound {
             self.waiting.push_back((now, payload));
             return false;
         }
-        if self.policy == BufferPolicy::DropOldest {
-            self.waiting.pop_front();
-            self.waiting.push_back((now, payload));
+        match self.policy {
+            BufferPolicy::DropOldest => {
+                self.waiting.pop_front();
+                self.waiting.push_back((now, payload));
+                true
+            }
+            BufferPolicy::DropNewest => true,
+            // Back-pressure: the application waits with this message until room frees, and
+            // makes none of the messages its schedule would have made meanwhile.
+            BufferPolicy::Block if self.blocked.is_none() => {
+                self.blocked = Some((now, payload));
+                false
+            }
+            BufferPolicy::Block => true,
         }
-        true
     }
 
-    /// Takes the oldest waiting message (the time it was offered, its payload bytes).
+    /// Takes the oldest waiting message (the time it was offered, its payload bytes); a
+    /// blocked application's message takes the room it frees.
     pub fn take(&mut self) -> Option<(SimTime, u64)> {
-        self.waiting.pop_front()
+        let message = self.waiting.pop_front();
+        if message.is_some() {
+            if let Some(blocked) = self.blocked.take() {
+                self.waiting.push_back(blocked);
+            }
+        }
+        message
     }
 
     /// Whether a message is waiting.
@@ -69,13 +88,18 @@ mod tests {
         let mut oldest = SendBuffer::new(2, BufferPolicy::DropOldest);
         let mut newest = SendBuffer::new(2, BufferPolicy::DropNewest);
         let mut block = SendBuffer::new(2, BufferPolicy::Block);
-        for ms in 0..4 {
+        let mut skipped = 0;
+        for ms in 0..5 {
             oldest.offer(t(ms), ms);
             newest.offer(t(ms), ms);
-            assert!(!block.offer(t(ms), ms), "block never discards");
+            skipped += block.offer(t(ms), ms) as u32;
         }
-        assert_eq!((oldest.take(), oldest.take(), oldest.take()), (Some((t(2), 2)), Some((t(3), 3)), None));
+        assert_eq!((oldest.take(), oldest.take(), oldest.take()), (Some((t(3), 3)), Some((t(4), 4)), None));
         assert_eq!((newest.take(), newest.take(), newest.take()), (Some((t(0), 0)), Some((t(1), 1)), None));
-        assert_eq!(block.len(), 4);
+        // Block: two in the buffer, the application waits with the third and makes neither
+        // the fourth nor the fifth; the third goes in when room frees, at its own time.
+        assert_eq!((block.len(), skipped), (2, 2));
+        assert_eq!((block.take(), block.take(), block.take(), block.take()), (Some((t(0), 0)), Some((t(1), 1)), Some((t(2), 2)), None));
+        assert!(!block.offer(t(9), 9), "room again: the application writes at once");
     }
 }
