@@ -591,3 +591,16 @@ def test_a_traces_frames_are_in_the_memory_estimate(tmp_path):
     (tmp_path / "t.txt").write_text("".join(f"{i} {40 * i} P 1000\n" for i in range(100_000)))
     parts = {what: size for what, _field, size in aimdlab.memory_estimate(_trace_scenario(tmp_path / "t.txt"))["parts"]}
     assert parts.get("trace files' frames") == 100_000 * 16, parts
+
+
+def test_packets_held_by_send_jitter_are_in_the_memory_estimate():
+    # send_jitter_cbr_abort.toml: validate said 64 MB, the run aborted under a 4 GiB cap.
+    sc = _small(duration="2s", tcp={"mss": "40B", "send_jitter": "1s"},
+                flow={"count": 4, "transport": "udp", "app": {"kind": "cbr", "rate": "100Gbps"}})
+    sc["topology"]["dumbbell"]["access"]["rate"] = "1bps"
+    msg = _error(sc)
+    assert msg.startswith("tcp.send_jitter: this run needs about") and "packets held by send jitter" in msg, msg
+    parts = {what: size for what, _f, size in aimdlab.memory_estimate(_small(tcp={"send_jitter": "10ms"},
+                                                                            flow={"transport": "udp", "app": {"kind": "cbr", "rate": "8Mbps"}}))["parts"]}
+    # 8 Mbit/s of 1460-byte payloads for 10 ms: 7 packets (and one more), two ring entries each.
+    assert 8 * 64 <= parts["packets held by send jitter"] <= 8 * 2 * 256, parts

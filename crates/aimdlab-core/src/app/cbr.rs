@@ -57,6 +57,9 @@ impl AppParams for CbrSpec {
     fn resolve(&self, packet: Bytes) -> Result<Rate, ParamError> {
         check_source_rate(self.rate.0, packet)
     }
+    fn peak_bps(rate: &Rate) -> Option<f64> {
+        Some(rate.bps as f64)
+    }
     fn build(rate: &Rate, packet: Bytes) -> Cbr {
         Cbr { gap: rate.serialization_time(packet), stopped: false }
     }

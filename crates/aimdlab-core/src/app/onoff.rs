@@ -117,6 +117,9 @@ impl AppParams for OnOffSpec {
         let rate = check_source_rate(self.rate.0, packet)?;
         Ok(OnOffParams { rate, on_mean: self.on.0, off_mean: self.off.0, shape: self.shape })
     }
+    fn peak_bps(cfg: &OnOffParams) -> Option<f64> {
+        Some(cfg.rate.bps as f64)
+    }
     fn build(p: &OnOffParams, packet: Bytes) -> OnOffSource {
         OnOffSource::new(*p, packet)
     }

@@ -39,6 +39,12 @@ pub trait AppParams: Clone + Debug + Default + DeserializeOwned + JsonSchema {
     fn held_bytes(_config: &Self::Config) -> u64 {
         0
     }
+    /// The highest rate at which a self-paced source offers payload, bits/s (`None`: it is
+    /// read by its sender as the window allows), for the memory estimate of the packets
+    /// `tcp.send_jitter` holds back.
+    fn peak_bps(_config: &Self::Config) -> Option<f64> {
+        None
+    }
 }
 
 /// A self-paced source's `rate` must leave at least `MIN_SOURCE_GAP` between its `packet`-byte

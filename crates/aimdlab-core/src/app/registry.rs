@@ -50,6 +50,10 @@ macro_rules! app_registry {
             pub fn held_bytes(&self) -> u64 {
                 match self { $( AppConfig::$variant(c) => <$spec as $crate::app::params::AppParams>::held_bytes(c), )* }
             }
+            /// The highest rate at which it offers payload, bits/s (self-paced sources only).
+            pub fn peak_bps(&self) -> Option<f64> {
+                match self { $( AppConfig::$variant(c) => <$spec as $crate::app::params::AppParams>::peak_bps(c), )* }
+            }
             /// The `kind` it was chosen as.
             pub fn kind(&self) -> &'static str {
                 match self { $( AppConfig::$variant(_) => <$spec as $crate::app::params::AppParams>::KIND, )* }

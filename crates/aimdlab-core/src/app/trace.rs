@@ -180,6 +180,13 @@ impl AppParams for TraceSpec {
     fn largest_message(cfg: &TraceConfig) -> Option<(&'static str, u64)> {
         cfg.frames.iter().map(|f| f.1).max().map(|b| ("file", b))
     }
+    fn peak_bps(cfg: &TraceConfig) -> Option<f64> {
+        // The largest frame at every mean interval: above the trace's mean rate, as a peak is.
+        let n = cfg.frames.len() as f64;
+        let span = cfg.frames.last().map_or(0.0, |f| f.0.as_secs_f64());
+        let mean_interval = if n > 1.0 { span / (n - 1.0) } else { 0.04 };
+        cfg.frames.iter().map(|f| f.1).max().map(|b| b as f64 * 8.0 / mean_interval.max(1e-6))
+    }
     fn held_bytes(cfg: &TraceConfig) -> u64 {
         (cfg.frames.len() * std::mem::size_of::<(SimDuration, u64)>()) as u64
     }

@@ -130,6 +130,9 @@ impl AppParams for VbrSpec {
     fn largest_message(cfg: &VbrConfig) -> Option<(&'static str, u64)> {
         Some(cfg.largest_mean)
     }
+    fn peak_bps(cfg: &VbrConfig) -> Option<f64> {
+        Some(cfg.largest_mean.1 as f64 * 8.0 / cfg.frame_interval.as_secs_f64())
+    }
     fn build(cfg: &VbrConfig, _packet: Bytes) -> Vbr {
         Vbr { cfg: cfg.clone(), position: 0, stopped: false }
     }

@@ -108,6 +108,9 @@ impl AppParams for VoipSpec {
     fn largest_message(cfg: &VoipConfig) -> Option<(&'static str, u64)> {
         Some(("codec_rate", cfg.frame_bytes))
     }
+    fn peak_bps(cfg: &VoipConfig) -> Option<f64> {
+        Some(cfg.frame_bytes as f64 * 8.0 / cfg.frame.as_secs_f64())
+    }
     fn build(cfg: &VoipConfig, _packet: Bytes) -> Voip {
         Voip { cfg: *cfg, talking_until: SimTime::ZERO, stopped: false }
     }

@@ -164,6 +164,18 @@ pub fn estimate(
     if held > 0 {
         parts.push(MemoryPart { what: "trace files' frames", field: "flows".into(), bytes: held });
     }
+    // Data packets `tcp.send_jitter` holds back before they leave the host: what a self-paced
+    // source over UDP offers within one jitter width (TCP and DCCP are held by their window).
+    let entry = 2.0 * size_of::<(crate::units::SimTime, Packet)>() as f64; // (a ring may be twice its contents)
+    let jitter_bytes: f64 = flows
+        .iter()
+        .filter(|f| f.tcp.send_jitter > SimDuration::ZERO && f.transport == crate::scenario::schema::TransportKind::Udp)
+        .filter_map(|f| f.app.peak_bps().map(|bps| (bps / 8.0 / f.tcp.mss.0.max(1) as f64 * f.tcp.send_jitter.as_secs_f64()).ceil() + 1.0))
+        .map(|pkts| pkts * entry)
+        .sum();
+    if jitter_bytes > 0.0 {
+        parts.push(MemoryPart { what: "packets held by send jitter", field: "tcp.send_jitter".into(), bytes: jitter_bytes.min(u64::MAX as f64) as u64 });
+    }
     let traced = pcap_packets(links, flows, duration);
     if traced > 0 {
         parts.push(MemoryPart { what: "link traces", field: "pcap".into(), bytes: traced.saturating_mul(pcap_bytes_per_packet()) });
