@@ -232,6 +232,27 @@ def test_a_10000_flow_dumbbell_runs_under_a_4_gib_cap(tmp_path):
     assert summary["flows"] == 10_000 and summary["packets"]["delivered"] > 0
 
 
+def test_under_a_1_5_gib_address_space_cap_a_10000_flow_dumbbell_runs(tmp_path):
+    # address_space_cap_refuses_all.sh: the default limit came out as 0 and every run was refused.
+    r = _capped(["run", str(REPRO / "dumbbell_10000_flows.toml"), "--no-figure", "--json", "--out", str(tmp_path / "o")], cap_bytes=3 << 29)
+    assert r.returncode == 0, r.stderr.decode()[-500:]
+    assert json.loads(r.stdout)["flows"] == 10_000
+
+
+def test_a_default_limit_too_small_for_any_run_names_where_it_came_from(tmp_path):
+    r = _capped(["validate", str(REPRO / "dumbbell_10000_flows.toml")], cap_bytes=450 << 20)
+    err = r.stderr.decode().strip()
+    assert r.returncode == 1 and len(err.splitlines()) == 1, err
+    assert err.startswith("Error: memory limit: ") and "the address-space limit (ulimit -v) of 450.0 MiB less" in err, err
+    assert "is below the 64 MB every run takes" in err and "--max-memory:" not in err, err
+
+
+def test_a_scenario_above_the_default_limit_says_which_limit(tmp_path):
+    r = _capped(["validate", str(REPRO / "validate_100k_flows.toml")], cap_bytes=3 << 29)
+    err = r.stderr.decode()
+    assert "above the memory limit of" in err and "(the default, 80 % of the address-space limit (ulimit -v) of 1.5 GiB" in err, err
+
+
 def test_fq_codel_on_every_access_link_stays_small(tmp_path):
     r = _capped(["run", str(REPRO / "fq_codel_access_memory.toml"), "--no-figure", "--json", "--out", str(tmp_path / "o")], cap_bytes=3 << 30)
     assert r.returncode == 0, r.stderr.decode()[-500:]

@@ -203,17 +203,17 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
     try:
         limit = limit_bytes(max_memory)
     except ScenarioError as e:
-        raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
+        raise click.ClickException(_memory_error(e)) from None
     try:
         # The memory limit applies to the scenario that runs: with --set or --pcap it is
         # checked after them (a --set may shrink a scenario too big as written).
-        sc = load(scenario, max_memory=_NO_LIMIT_BYTES if (overrides or pcap_links) else limit)
+        sc = load(scenario, max_memory=_NO_LIMIT_BYTES if (overrides or pcap_links) else max_memory)
         if overrides:
             sc = apply_overrides(sc, overrides)
         if pcap_links:
             sc = {**sc, "pcap": list(dict.fromkeys([*sc.get("pcap", []), *pcap_links]))}
         if overrides or pcap_links:
-            validate(sc, max_memory=limit)
+            validate(sc, max_memory=max_memory)
     except (ScenarioError, FileNotFoundError) as e:
         raise click.ClickException(str(e)) from None
     if out_dir is None:
@@ -369,7 +369,7 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
     try:
         limit = limit_bytes(max_memory)
     except ScenarioError as e:
-        raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
+        raise click.ClickException(_memory_error(e)) from None
     workers = jobs or os.cpu_count() or 1
     if max_memory is None and not scheduler:
         limit = max(1, limit // workers)
@@ -448,6 +448,14 @@ class _SweepBar:
             if decile > self._last_decile:
                 self._last_decile = decile
                 click.echo(f"  {state.done} of {state.total} runs done, {state.failed} failed", err=True)
+
+
+def _memory_error(e: ScenarioError) -> str:
+    """A memory-limit error for the terminal: a bad --max-memory names the option; a default
+    too small names where it came from (its own message)."""
+    from .memory import MemoryLimitError
+
+    return str(e) if isinstance(e, MemoryLimitError) else f"--max-memory: {str(e).split(': ', 1)[-1]}"
 
 
 def _print_sweep_summary(result, state, wall_s: float) -> None:
@@ -677,11 +685,11 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str]) -> No
     try:
         limit = limit_bytes(max_memory)
     except ScenarioError as e:
-        raise click.ClickException(f"--max-memory: {str(e).split(': ', 1)[-1]}") from None
+        raise click.ClickException(_memory_error(e)) from None
     bad = 0
     for path in scenarios:
         try:
-            sc = load(path, max_memory=limit)
+            sc = load(path, max_memory=max_memory)
             need = memory_estimate(sc)["total_bytes"]
             click.echo(f"ok      {path} (needs about {_fmt_bytes(need)} of memory)")
         except (ScenarioError, FileNotFoundError) as e:

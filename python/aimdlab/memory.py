@@ -13,20 +13,28 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional, Union
+from typing import List, Optional, Tuple, Union
 
 from . import _core
 from ._core import ScenarioError
 
-__all__ = ["default_limit_bytes", "limit_bytes", "parse_size"]
+__all__ = ["MemoryLimitError", "default_limit", "default_limit_bytes", "explained", "limit_bytes", "limit_source", "parse_size"]
 
 DEFAULT_FRACTION = 0.8
 """Share of the available memory one run may take by default."""
 
-ADDRESS_SPACE_RESERVE = 1_500_000_000
-"""Address space a run reserves beyond what it uses (the engine thread's stack and malloc
-arena, Arrow's allocator): measured at about 1.2 GB of virtual memory that is never
-resident. It counts only against an address-space limit (`ulimit -v`)."""
+ADDRESS_SPACE_RESERVE = 128 << 20
+"""Address space a run takes beyond its estimate under an address-space limit (`ulimit -v`):
+the engine thread's stack and a malloc arena. Without a limit, glibc and Arrow reserve about
+1.2 GB more that is never resident; under one, they reserve less (a 10,000-flow dumbbell
+estimated at 692 MB runs under a 1 GiB cap)."""
+
+MIN_RUN_BYTES = 64_000_000
+"""What every run takes (the engine and its results), as the estimate counts it."""
+
+
+class MemoryLimitError(ScenarioError):
+    """The memory limit is too small for any run; the message says where it came from."""
 
 
 def parse_size(text: Union[int, str], what: str = "max_memory") -> int:
@@ -64,32 +72,58 @@ def _address_space_used() -> Optional[int]:
     return None
 
 
-def default_limit_bytes() -> int:
-    """80 % of the smallest of: physical memory, the cgroup memory limit, and the
-    address-space limit less the address space already in use and `ADDRESS_SPACE_RESERVE`."""
-    candidates = []
+def default_limit() -> Tuple[int, str]:
+    """The default limit in bytes and where it comes from: 80 % of the smallest of physical
+    memory, the cgroup memory limit, and the address-space limit less the address space
+    already in use and `ADDRESS_SPACE_RESERVE`."""
+    candidates: List[Tuple[int, str]] = []
     try:
-        candidates.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        candidates.append((os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "the machine's memory"))
     except (ValueError, OSError, AttributeError):
         pass
     for cgroup in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
         v = _read_int(cgroup)
         if v is not None and v < 1 << 60:
-            candidates.append(v)
+            candidates.append((v, f"the cgroup memory limit ({cgroup})"))
     try:
         import resource
 
-        for which in (resource.RLIMIT_AS, getattr(resource, "RLIMIT_DATA", None)):
+        for which, name in ((resource.RLIMIT_AS, "ulimit -v"), (getattr(resource, "RLIMIT_DATA", None), "ulimit -d")):
             if which is None:
                 continue
             soft, _ = resource.getrlimit(which)
             if soft != resource.RLIM_INFINITY:
-                candidates.append(max(soft - (_address_space_used() or 0) - ADDRESS_SPACE_RESERVE, 0))
+                used = _address_space_used() or 0
+                candidates.append((max(soft - used - ADDRESS_SPACE_RESERVE, 0),
+                                   f"the address-space limit ({name}) of {_human(soft)} less {_human(used)} in use"
+                                   f" and {_human(ADDRESS_SPACE_RESERVE)} for the engine thread"))
     except (ImportError, OSError, ValueError):
         pass
     if not candidates:
-        return 8 << 30
-    return int(DEFAULT_FRACTION * min(candidates))
+        return 8 << 30, "a default of 8 GiB (no memory size known)"
+    bytes_, source = min(candidates)
+    return int(DEFAULT_FRACTION * bytes_), f"the default, {int(DEFAULT_FRACTION * 100)} % of {source}"
+
+
+def default_limit_bytes() -> int:
+    """The default limit in bytes (see `default_limit`)."""
+    return default_limit()[0]
+
+
+def _human(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+def limit_source(max_memory: Union[int, str, None] = None) -> str:
+    """Where the limit `limit_bytes(max_memory)` applies comes from, in words."""
+    if max_memory is not None:
+        return "set by max_memory / --max-memory"
+    if os.environ.get("AIMDLAB_MAX_MEMORY"):
+        return "AIMDLAB_MAX_MEMORY"
+    return default_limit()[1]
 
 
 def limit_bytes(max_memory: Union[int, str, None] = None) -> int:
@@ -99,4 +133,16 @@ def limit_bytes(max_memory: Union[int, str, None] = None) -> int:
     env = os.environ.get("AIMDLAB_MAX_MEMORY")
     if env:
         return parse_size(env, what="AIMDLAB_MAX_MEMORY")
-    return default_limit_bytes()
+    limit, source = default_limit()
+    if limit < MIN_RUN_BYTES:
+        raise MemoryLimitError(f"memory limit: {_human(limit)} ({source}) is below the {MIN_RUN_BYTES // 1_000_000} MB every run "
+                               "takes; raise that limit, or set AIMDLAB_MAX_MEMORY or --max-memory")
+    return limit
+
+
+def explained(error: ScenarioError, max_memory: Union[int, str, None]) -> ScenarioError:
+    """`error` with the limit's source added when it is the engine's "above the memory limit"."""
+    text = str(error)
+    if "above the memory limit of" not in text:
+        return error
+    return type(error)(text.replace("; make the scenario smaller", f" ({limit_source(max_memory)}); make the scenario smaller", 1))

@@ -48,7 +48,12 @@ def run(
     limit = limit_bytes(max_memory)
     scenario, controllers = _extract_controllers(scenario)
     text = to_json(scenario)
-    duration_s = _core.validate(text, limit)
+    try:
+        duration_s = _core.validate(text, limit)
+    except ScenarioError as e:
+        from .memory import explained
+
+        raise explained(e, max_memory) from None
     control = _core.RunControl()
     outcome: Dict[str, Any] = {"finished": threading.Event()}
 

@@ -126,9 +126,13 @@ def validate(scenario: Scenario, max_memory: Union[int, str, None] = None) -> No
     """Checks a scenario dict against the engine's schema and its estimated memory against
     `max_memory` (bytes or a size such as "4GB"; default: `aimdlab.memory.default_limit_bytes()`);
     raises `ScenarioError` naming the field if invalid."""
-    from .memory import limit_bytes
+    from .memory import explained, limit_bytes
 
-    _core.validate(to_json(scenario), limit_bytes(max_memory))
+    limit = limit_bytes(max_memory)
+    try:
+        _core.validate(to_json(scenario), limit)
+    except ScenarioError as e:
+        raise explained(e, max_memory) from None
 
 
 def duration_s(scenario: Scenario) -> float:
