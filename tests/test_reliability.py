@@ -625,3 +625,23 @@ def test_packets_held_by_send_jitter_are_in_the_memory_estimate():
                                                                             flow={"transport": "udp", "app": {"kind": "cbr", "rate": "8Mbps"}}))["parts"]}
     # 8 Mbit/s of 1460-byte payloads for 10 ms: 7 packets (and one more), two ring entries each.
     assert 8 * 64 <= parts["packets held by send jitter"] <= 8 * 2 * 256, parts
+
+
+@pytest.mark.parametrize("field, value", [("cwnd_trace", 1.5), ("sampled_flows", {"a": 1}), ("cwnd_trace", "some")])
+def test_a_bad_flow_choice_says_what_is_accepted(field, value):
+    # cwnd_trace_serde_message.toml: "data did not match any variant of untagged enum SampledFlows".
+    sc = _small()
+    sc[field] = value
+    msg = _error(sc)
+    assert "untagged" not in msg and msg.startswith(f"{field}:"), msg
+    assert msg.endswith('is not a choice of flows; expected "all", "none" or a list of flow indices such as [0, 3]') or "expected" in msg, msg
+
+
+def test_a_lone_surrogate_in_a_name_names_the_field():
+    # surrogate_name_no_field.py: "the scenario is not valid JSON: unexpected end of hex escape".
+    sc = _small()
+    sc["name"] = "\ud800"
+    assert _error(sc) == "name: '\\ud800' is not valid text (a lone surrogate at 0); expected UTF-8 text"
+    sc = _small()
+    sc["flows"][0]["name"] = "ok\udcff"
+    assert _error(sc).startswith("flows[0].name: 'ok\\udcff' is not valid text")

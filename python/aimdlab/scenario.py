@@ -80,6 +80,14 @@ def _where(path: str) -> str:
     return path or "the scenario"
 
 
+def _check_text(text: str, path: str) -> None:
+    """A string that cannot be UTF-8 (a lone surrogate, as from a broken decode) names its field."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ScenarioError(f"{_where(path)}: {ascii(text)[:80]} is not valid text (a lone surrogate at {e.start}); expected UTF-8 text") from None
+
+
 def plain(value: Any, path: str = "", depth: int = 0) -> Any:
     """`value` as plain JSON data (dict, list, str, int, float, bool, None), or a
     `ScenarioError` naming the field that holds something else.
@@ -89,7 +97,10 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
     """
     if depth > _MAX_DEPTH:
         raise ScenarioError(f"{_where(path)}: nested more than {_MAX_DEPTH} levels deep; a scenario is a few tables deep")
-    if value is None or isinstance(value, (str, bool)):
+    if isinstance(value, str):
+        _check_text(value, path)
+        return value
+    if value is None or isinstance(value, bool):
         return value
     if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
         return bool(value)
@@ -105,6 +116,7 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise ScenarioError(f"{_where(path)}: the key {k!r} is not a string; expected field names")
+            _check_text(k, path)
             out[k] = plain(v, f"{path}.{k}" if path else k, depth + 1)
         return out
     if isinstance(value, (list, tuple)):

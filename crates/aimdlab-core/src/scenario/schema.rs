@@ -327,7 +327,7 @@ pub struct TcpParams {
 
 /// A choice of flows (`sampled_flows`, `cwnd_trace`): `"all"`, `"none"`, or a list of indices.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, expecting = "is not a choice of flows; expected \"all\", \"none\" or a list of flow indices such as [0, 3]")]
 pub enum SampledFlows {
     /// `"all"` or `"none"`.
     Named(String),
