@@ -645,3 +645,32 @@ def test_a_lone_surrogate_in_a_name_names_the_field():
     sc = _small()
     sc["flows"][0]["name"] = "ok\udcff"
     assert _error(sc).startswith("flows[0].name: 'ok\\udcff' is not valid text")
+
+
+def test_a_device_is_not_a_scenario_and_a_file_in_the_out_path_is_named(tmp_path):
+    # "/dev/null" was reported as "no such file"; "--out afile/sub" as "File exists".
+    with pytest.raises(ScenarioError) as e:
+        aimdlab.load("/dev/null")
+    assert str(e.value) == "/dev/null: is not a regular file (a device or FIFO); expected a scenario file (.toml)"
+    from aimdlab.run_folder import OutputError, RunFolder
+
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(OutputError) as e:
+        RunFolder(tmp_path / "afile" / "sub")
+    assert str(e.value).endswith(f"{tmp_path / 'afile'} is a file, not a folder; expected a folder path"), str(e.value)
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(tmp_path, monkeypatch):
+    # "[Errno 28] No space left on device" named no file.
+    import errno as errno_
+
+    from aimdlab.result import write_atomic
+
+    def full(fd):
+        raise OSError(errno_.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError) as e:
+        write_atomic(tmp_path / "report.html", b"x")
+    assert e.value.filename == str(tmp_path / "report.html") and e.value.errno == errno_.ENOSPC
+    assert not list(tmp_path.iterdir())  # no temporary left

@@ -83,7 +83,7 @@ _written: list = []
 """Results folders this process has committed (for the message after a late Ctrl-C)."""
 
 
-def _interrupted(message: str = "interrupted: the run was stopped; no results were written or replaced") -> None:
+def _interrupted(message: str = "interrupted: stopped; nothing half-written was left") -> None:
     """Exits 130 (Ctrl-C)."""
     try:
         click.echo(message, err=True)

@@ -52,11 +52,13 @@ def write_atomic(path: Union[str, Path], data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(e, OSError) and e.filename is None and e.strerror:  # a full disk: say which file
+            raise OSError(e.errno, e.strerror, str(path)) from None
         raise
 
 

@@ -44,11 +44,7 @@ def load(path: Union[str, Path], max_memory: Union[int, str, None] = None) -> Sc
     the field, the bad value and what is accepted for an invalid one — a file that is not
     UTF-8 text included. `max_memory` is as for `validate`.
     """
-    path = Path(path)
-    if path.is_dir():
-        raise ScenarioError(f"{path}: is a folder; expected a scenario file (.toml)")
-    if not path.is_file():
-        raise FileNotFoundError(f"scenario file not found: {path}")
+    path = regular_file(path, "a scenario file (.toml)", "scenario file")
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
@@ -78,6 +74,19 @@ _MAX_DEPTH = 32
 
 def _where(path: str) -> str:
     return path or "the scenario"
+
+
+def regular_file(path: Union[str, Path], expected: str, what: str) -> Path:
+    """`path` if it is a regular file; a folder or a device (/dev/null, a FIFO) is a
+    `ScenarioError` saying what was `expected`, a missing file a `FileNotFoundError`."""
+    path = Path(path)
+    if path.is_dir():
+        raise ScenarioError(f"{path}: is a folder; expected {expected}")
+    if path.exists() and not path.is_file():
+        raise ScenarioError(f"{path}: is not a regular file (a device or FIFO); expected {expected}")
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} not found: {path}")
+    return path
 
 
 def _check_text(text: str, path: str) -> None:

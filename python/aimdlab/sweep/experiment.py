@@ -49,7 +49,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
 from ..names import plain_name
-from ..scenario import load, loads, plain, set_fields, validate
+from ..scenario import load, loads, plain, regular_file, set_fields, validate
 from .measures import STATS, check_measures, is_series_measure, is_table_measure
 
 __all__ = ["Experiment", "Point", "load_experiment", "parse_experiment", "EXPERIMENT_SCHEMA", "STATS"]
@@ -419,11 +419,7 @@ def _validate_points(exp: Experiment) -> None:
 def load_experiment(path: Union[str, Path], quick: bool = False) -> Experiment:
     """Reads and validates an experiment TOML file (see the module doc). Raises
     `FileNotFoundError` or `ScenarioError` with the file and the field."""
-    path = Path(path)
-    if path.is_dir():
-        raise ScenarioError(f"{path}: is a folder; expected an experiment file (.toml)")
-    if not path.is_file():
-        raise FileNotFoundError(f"experiment file not found: {path}")
+    path = regular_file(path, "an experiment file (.toml)", "experiment file")
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
