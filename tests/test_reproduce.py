@@ -13,10 +13,18 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-
 from aimdlab import ScenarioError
 from aimdlab.reproduce import available_papers, find_experiments, load_paper
-from aimdlab.reproduce.verdict import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, Tolerance, check_claim, compare
+from aimdlab.reproduce.paper import check_fields
+from aimdlab.reproduce.verdict import (
+    CANNOT,
+    DIFFERS,
+    INCONCLUSIVE,
+    REPRODUCED,
+    Tolerance,
+    check_claim,
+    compare,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -339,7 +347,6 @@ def test_new_aimds_per_second_utilization_stays_within_a_segment_of_its_average_
 def test_a_verdict_that_one_seed_decides_is_called_not_stable():
     import pandas as pd
     import pyarrow as pa
-
     from aimdlab.reproduce import Item, _check_stability, _evaluate
     from aimdlab.sweep.store import aggregate
 
@@ -403,3 +410,29 @@ def test_axes_and_traces_are_named_in_words_from_the_schema_and_the_column_docs(
             for words in (item.xlabel if item.x else "x", item.group_label if item.group else "g",
                           item.sensitivity_label if item.sensitivity else "s", item.label if item.measure else "m"):
                 assert words and not re.search(r"\[\d+\]|\w\.\w+_\w", words), (name, item.id, words)
+
+
+def test_a_malformed_item_names_its_field_before_anything_runs(tmp_path):
+    # paper_malformed_item_tracebacks.sh: tracebacks for tolerance = 1.5, scale = "x", items = true,
+    # select = 0, xlabel = inf, and a KeyError 'x_mean' after the sweeps ran for an unknown measure.
+    (tmp_path / "s.toml").write_text((ROOT / "experiments/new-aimd-utilization/table1.toml").read_text())
+    base = ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\n'
+            'x = "flows[0].count"\nmeasure = "jain_index"\nclaim = { kind = "at_least", threshold = 0.1 }\nthreshold_from = "t"\n')
+    cases = [(base + "tolerance = 1.5\n", "items[0].tolerance: 1.5 is not a table"),
+             (base + 'scale = "x"\n', "items[0].scale: 'x' is not a finite number"),
+             (base + "select = 0\n", "items[0].select: 0 is not a table"),
+             (base + "xlabel = inf\n", "items[0].xlabel: inf is not text"),
+             (base + 'tolerance = { abs = "x" }\n', "items[0].tolerance.abs: 'x' is not a finite number >= 0"),
+             (base + "published = { x = false, value = [1] }\n", "items[0].published.x: False is not a non-empty list"),
+             (base + 'model = "nope:nope"\n', "items[0].model: 'nope:nope' is not an importable function"),
+             ('id = "p"\ntitle = "t"\npaper = "x.txt"\nitems = true\n', "items: expected [[items]] tables")]
+    for text, message in cases:
+        (tmp_path / "paper.toml").write_text(text)
+        with pytest.raises(ScenarioError) as e:
+            load_paper(tmp_path)
+        assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
+    (tmp_path / "paper.toml").write_text(base.replace('measure = "jain_index"', 'measure = "x"'))
+    paper = load_paper(tmp_path)  # (checked against its sweep before any sweep runs)
+    with pytest.raises(ScenarioError) as e:
+        check_fields(paper, paper.items[0].sweep, ["flows[0].count"], ["jain_index"])
+    assert "items[0].measure: 'x' is not a measure of s.toml; it aggregates jain_index" in str(e.value)

@@ -15,13 +15,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
+from .._core import ScenarioError
 from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
+from ..sweep.experiment import axis_fields
 from ..sweep.stats import mean_std_ci95
 from .axes import axis_values, same_x, select_rows
-from ..sweep.experiment import axis_fields
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
-from .verdict import CANNOT, CLASSES, DIFFERS, INCONCLUSIVE, REPRODUCED, RESULT, SENSITIVITY, VERDICTS, Verdict, check_claim, compare, worst
+from .verdict import (
+    CANNOT,
+    CLASSES,
+    DIFFERS,
+    INCONCLUSIVE,
+    REPRODUCED,
+    RESULT,
+    SENSITIVITY,
+    VERDICTS,
+    Verdict,
+    check_claim,
+    compare,
+    worst,
+)
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments", "total_tally",
            "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "CLASSES", "RESULT"]
@@ -107,10 +121,12 @@ def reproduce_paper(paper: Paper, out: Union[str, Path], quick: bool = False, jo
     out = Path(out)
     stores: Dict[str, Path] = {}
     sweeps: Dict[str, Sweep] = {}
-    for path in paper.sweeps():
-        exp = load_experiment(path, quick=quick)
+    experiments = {}
+    for path in paper.sweeps():  # every item checked against its sweep before anything runs
+        exp = experiments[path] = load_experiment(path, quick=quick)
         fields = [f for axis in exp.axes for f in dict.fromkeys([axis, *axis_fields(axis)])]
-        check_fields(paper, path, fields)
+        check_fields(paper, path, fields, exp.measures)
+    for path, exp in experiments.items():
         store = out / "sweeps" / path.stem
         sweeps[str(path)] = run_sweep(exp, store, jobs=jobs, dask=dask, scheduler=scheduler,
                                       progress=(lambda s, name=path.stem: progress(name, s)) if progress else None)
@@ -193,9 +209,15 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     if item.model is not None:
         from ..sweep.measures import python_measure
 
-        values = python_measure(item.model)()
-        res.x = list(values["x"])
-        res.mean = [float(v) * item.scale for v in values["y"]]
+        try:
+            values = python_measure(item.model)()
+            res.x = list(values["x"])
+            res.mean = [float(v) * item.scale for v in values["y"]]
+            if len(res.x) != len(res.mean):
+                raise ValueError("x and y differ in length")
+        except Exception as e:  # the model is the user's code: its failure names the item
+            raise ScenarioError(f"{item.id}: model {item.model} failed: {type(e).__name__}: {str(e)[:200]} "
+                                "(expected a function returning {\"x\": [...], \"y\": [...]})") from None
         res.low = res.high = [math.nan] * len(res.x)
         res.runs = [0] * len(res.x)
         res.verdict = _judge(item, res, quick=False)

@@ -73,6 +73,7 @@ from typing import Any, Dict, List, Optional, Union
 from .._core import ScenarioError
 from ..names import plain_name
 from ..scenario import loads
+from ..sweep.measures import checked_python_function
 from .trace import TraceSpec, parse_trace
 from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
 from .words import field_words
@@ -80,9 +81,19 @@ from .words import field_words
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
 _PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items", "axis_labels"}
-_ITEM_KEYS = {"id", "title", "where", "sweep", "x", "measure", "scale", "label", "tolerance", "published", "claim", "cannot", "cause", "select",
-              "baseline", "figure", "group", "only", "xlabel", "group_label", "sensitivity", "model", "at_x", "also", "name",
-              "class", "of", "cause_tested_by", "points", "plot_x", "threshold_from"}
+_TEXT = (str, "text")
+_TABLE = (dict, "a table")
+_LIST = (list, "a list")
+_ITEM_TYPES: Dict[str, Any] = {
+    **{k: _TEXT for k in ("id", "title", "where", "sweep", "x", "measure", "label", "cannot", "cause", "group", "xlabel", "group_label",
+                          "model", "name", "class", "of", "cause_tested_by", "threshold_from")},
+    "sensitivity": ((str, dict), "an axis name or { axis = \"...\", values = [...] }"),
+    **{k: _TABLE for k in ("tolerance", "published", "claim", "select", "baseline", "figure", "only", "also", "plot_x")},
+    **{k: _LIST for k in ("at_x", "points")},
+    "scale": ((int, float), "a finite number"),
+}
+"""Each item key's TOML type, checked before the item is read (a wrong type names its field)."""
+_ITEM_KEYS = set(_ITEM_TYPES)
 
 
 @dataclass
@@ -195,6 +206,9 @@ def _claim(claim: Any, path: Path, at: str) -> Optional[Dict[str, Any]]:
     if not isinstance(claim, dict) or claim.get("kind") not in CLAIM_KINDS:
         kind = claim.get("kind") if isinstance(claim, dict) else claim
         raise _err(path, f"{at}.claim.kind", f"{kind!r} is not a claim; expected one of {', '.join(CLAIM_KINDS)}")
+    for k in claim:
+        if k not in ("kind", "threshold"):
+            raise _err(path, f"{at}.claim.{k}", "unknown field; expected kind, threshold")
     kind, threshold = claim["kind"], claim.get("threshold")
     if kind == "between":
         if not (isinstance(threshold, list) and len(threshold) == 2 and all(is_number(v) for v in threshold) and threshold[0] <= threshold[1]):
@@ -207,14 +221,35 @@ def _claim(claim: Any, path: Path, at: str) -> Optional[Dict[str, Any]]:
     return claim
 
 
+def _subtable(d: Any, fields: Dict[str, Any], path: Path, at: str) -> Dict[str, Any]:
+    """`d`, a table whose keys are among `fields` (key → (check, what it expects)), each
+    value passing its check; else an error naming `at.key`."""
+    for k, v in d.items():
+        if k not in fields:
+            raise _err(path, f"{at}.{k}", f"unknown field; expected one of {', '.join(sorted(fields))}")
+        check, words = fields[k]
+        if not check(v):
+            raise _err(path, f"{at}.{k}", f"{v!r} is not {words}")
+    return d
+
+
+_NUMBER = (lambda v: is_number(v), "a finite number")
+_NON_NEGATIVE = (lambda v: is_number(v) and v >= 0, "a finite number >= 0")
+_WORDS = (lambda v: isinstance(v, str), "text")
+_FLAG = (lambda v: isinstance(v, bool), "true or false")
+_VALUES = (lambda v: isinstance(v, list) and bool(v), "a non-empty list")
+_NUMBERS = (lambda v: isinstance(v, list) and bool(v) and all(is_number(x) for x in v), "a non-empty list of finite numbers")
+
+
 def _judged_by(item: Item, d: Dict[str, Any], path: Path, at: str) -> None:
     """Reads what an item is judged by: its published numbers with their tolerance, and/or
     its claim (one of them at least)."""
-    tol = d.get("tolerance", {})
+    tol = _subtable(d.get("tolerance", {}), {"abs": _NON_NEGATIVE, "rel": _NON_NEGATIVE}, path, f"{at}.tolerance")
     item.tolerance = Tolerance(tol.get("abs"), tol.get("rel"))
     pub = d.get("published")
     if pub is not None:
-        if not isinstance(pub, dict) or len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
+        _subtable(pub, {"x": _VALUES, "value": _NUMBERS}, path, f"{at}.published")
+        if len(pub.get("x", [])) != len(pub.get("value", [])) or not pub.get("x"):
             raise _err(path, f"{at}.published", "expected { x = [...], value = [...] } of one length")
         item.published_x, item.published = list(pub["x"]), [float(v) for v in pub["value"]]
         if item.tolerance.abs is None and item.tolerance.rel is None:
@@ -229,10 +264,11 @@ def _judged_by(item: Item, d: Dict[str, Any], path: Path, at: str) -> None:
                                                  "convention aimdlab reads them by)")
 
 
-def check_fields(paper: Paper, sweep: Path, fields: List[str]) -> None:
+def check_fields(paper: Paper, sweep: Path, fields: List[str], measures: Optional[List[str]] = None) -> None:
     """Checks that every item of `paper` on `sweep` names only fields its axes set (`fields`:
     every axis and every field of a linked axis): x, select, baseline, group, sensitivity and
-    the figure's panels, lines and select. Raises `ScenarioError` naming the item's field."""
+    the figure's panels, lines and select; and only `measures` the sweep aggregates (measure,
+    also, only, plot_x). Raises `ScenarioError` naming the item's field."""
     path = paper.folder / "paper.toml"
     for i, item in enumerate(paper.items):
         if item.sweep != sweep:
@@ -245,6 +281,14 @@ def check_fields(paper: Paper, sweep: Path, fields: List[str]) -> None:
         for where, name in named:
             if name is not None and name not in fields:
                 raise _err(path, f"items[{i}].{where}", f"{name!r} is not an axis of {sweep.name}; its axes set {', '.join(fields)}")
+        if measures is None or item.model is not None:
+            continue
+        used = [("measure", item.measure)] + [(f"also.{k}", m) for k, m in item.also.items()]
+        used += [("only.measure", (item.only or {}).get("measure")), ("plot_x.measure", (item.plot_x or {}).get("measure"))]
+        for where, m in used:
+            if m is not None and m not in measures:
+                shown = ", ".join(measures[:6]) + (", ..." if len(measures) > 6 else "")
+                raise _err(path, f"items[{i}].{where}", f"{m!r} is not a measure of {sweep.name}; it aggregates {shown}")
 
 
 def load_paper(folder: Union[str, Path]) -> Paper:
@@ -261,12 +305,20 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         if not isinstance(data.get(k), str):
             raise _err(path, k, "is missing or not text")
     _plain(path, data["id"], "id")  # the report's folder and the index's link
+    for k in ("ran_on", "summary"):
+        if not isinstance(data.get(k, ""), str):
+            raise _err(path, k, f"{data[k]!r} is not text")
+    if not isinstance(data.get("items", []), list) or not all(isinstance(d, dict) for d in data.get("items", [])):
+        raise _err(path, "items", "expected [[items]] tables, one per figure, table or claim")
     items = []
     for i, d in enumerate(data.get("items", [])):
         at = f"items[{i}]"
         for k in d:
             if k not in _ITEM_KEYS:
                 raise _err(path, f"{at}.{k}", f"unknown field; expected one of {', '.join(sorted(_ITEM_KEYS))}")
+            kinds, words = _ITEM_TYPES[k]
+            if isinstance(d[k], bool) or not isinstance(d[k], kinds) or isinstance(d[k], float) and not math.isfinite(d[k]):
+                raise _err(path, f"{at}.{k}", f"{d[k]!r} is not {words}")
         for k in ("id", "title", "where"):
             if not isinstance(d.get(k), str):
                 raise _err(path, f"{at}.{k}", "is missing or not text")
@@ -308,6 +360,10 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         if item.cannot is None and "model" in d:
             if not isinstance(d["model"], str) or ":" not in d["model"]:
                 raise _err(path, f"{at}.model", "expected a Python function \"module:function\" returning { x = [...], y = [...] }")
+            try:
+                checked_python_function(d["model"])
+            except ValueError as e:
+                raise _err(path, f"{at}.model", f"{d['model']!r} {e}") from None
             if "sweep" in d:
                 raise _err(path, f"{at}.sweep", "an item is judged on a sweep or on a model, not both")
             item.model = d["model"]
@@ -342,12 +398,14 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                 item.points = d["points"]
             plot_x = d.get("plot_x")
             if plot_x is not None:
-                if not isinstance(plot_x, dict) or not isinstance(plot_x.get("measure"), str) or not isinstance(plot_x.get("label", ""), str):
+                _subtable(plot_x, {"measure": _WORDS, "scale": _NUMBER, "label": _WORDS, "log": _FLAG}, path, f"{at}.plot_x")
+                if not isinstance(plot_x.get("measure"), str):
                     raise _err(path, f"{at}.plot_x", "expected { measure = \"...\", scale = 1, label = \"...\", log = false }")
                 item.plot_x = plot_x
             only = d.get("only")
             if only is not None:
-                if not isinstance(only, dict) or not isinstance(only.get("measure"), str) or not ({"at_most", "at_least"} & set(only)):
+                _subtable(only, {"measure": _WORDS, "at_most": _NUMBER, "at_least": _NUMBER}, path, f"{at}.only")
+                if not isinstance(only.get("measure"), str) or not ({"at_most", "at_least"} & set(only)):
                     raise _err(path, f"{at}.only", "expected { measure = \"...\", at_most = v } and/or at_least = v")
                 item.only = only
             if item.group is not None and item.published:

@@ -168,8 +168,12 @@ class Store:
     def write_run(self, rid: str, files: Dict[str, bytes]) -> None:
         """Writes a run's files under a hidden name, then renames the folder into place."""
         final = self.runs / rid
-        if final.exists():
+        if (final / MANIFEST).is_file():
             return
+        if final.exists():  # a folder without its manifest: damaged, replaced
+            aside = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
+            os.rename(final, aside)
+            shutil.rmtree(aside, ignore_errors=True)
         tmp = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
         tmp.mkdir()
         try:
