@@ -674,3 +674,20 @@ def test_a_full_disk_names_the_file_it_could_not_write(tmp_path, monkeypatch):
         write_atomic(tmp_path / "report.html", b"x")
     assert e.value.filename == str(tmp_path / "report.html") and e.value.errno == errno_.ENOSPC
     assert not list(tmp_path.iterdir())  # no temporary left
+
+
+def test_a_python_controller_group_is_validated_before_it_is_copied_per_flow():
+    # python_controller_huge_count.py: 2^32 - 1 copies for 92 s and 3.5 GB, then "cannot be copied
+    # (MemoryError)"; and validate refused the Controller instance that run accepts.
+    class Reno(aimdlab.Controller):
+        def on_ack(self, ack):
+            self.cwnd += 1.0 / self.cwnd
+
+    sc = _small(flow={"count": 2**32 - 1, "cc": Reno()})
+    for check in (aimdlab.validate, aimdlab.run):
+        with pytest.raises(ScenarioError) as e:
+            check(sc)
+        assert str(e.value) == "flows: 4294967295 flows in all; expected at most 100000"
+    ok = _small(flow={"count": 2, "cc": Reno()})
+    aimdlab.validate(ok)
+    assert aimdlab.run(ok).summary["flows"] == 2

@@ -34,7 +34,7 @@ the time series. An exception in a hook stops the run and is raised by `aimdlab.
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
 __all__ = ["Controller"]
 
@@ -64,3 +64,13 @@ class Controller:
     def state(self) -> Dict[str, float]:
         """Named numbers to record in the time series at every sample (default: none)."""
         return {}
+
+
+def engine_view(scenario: Any) -> Any:
+    """`scenario` as the engine reads it: each flow group's `Controller` instance replaced by
+    the name "python" (the instance itself runs in Python, one copy per flow)."""
+    flows = scenario.get("flows") if isinstance(scenario, dict) else None
+    if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
+        return scenario
+    return {**scenario, "flows": [dict(g, cc="python") if isinstance(g, dict) and isinstance(g.get("cc"), Controller) else g
+                                  for g in flows]}

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, Optional, Union
 
 from . import _core
 from ._core import ScenarioError
-from .controller import Controller
+from .controller import Controller, engine_view
 from .result import Result
 from .scenario import Scenario, load, plain, to_json
 
@@ -46,14 +46,18 @@ def run(
     from .memory import limit_bytes
 
     limit = limit_bytes(max_memory)
-    scenario, controllers = _extract_controllers(scenario)
-    text = to_json(scenario)
+    engine_scenario = engine_view(scenario)
+    text = to_json(engine_scenario)
     try:
         duration_s = _core.validate(text, limit)
     except ScenarioError as e:
         from .memory import explained
 
         raise explained(e, max_memory) from None
+    # Each flow's own copy of its group's controller, once the scenario is known to be valid
+    # (a count of 2^32 - 1 is refused above, not copied for minutes first).
+    controllers = _copy_controllers(scenario)
+    scenario = engine_scenario
     control = _core.RunControl()
     outcome: Dict[str, Any] = {"finished": threading.Event()}
 
@@ -177,26 +181,19 @@ def _load_path(path: Union[str, Path]) -> Scenario:
         raise ScenarioError(f"scenario: {text[:80]!r} cannot be read: {e.strerror or e}") from None
 
 
-def _extract_controllers(scenario: Scenario):
-    """Replaces `Controller` instances in the flow groups by the name "python" and returns
-    the scenario to send to the engine and a dict flow index → controller (one deep copy per
-    flow of a group)."""
+def _copy_controllers(scenario: Scenario) -> Optional[Dict[int, Controller]]:
+    """Flow index → its own deep copy of its group's `Controller` (None without any)."""
     import copy
-    import numbers
 
     flows = scenario.get("flows")
     if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
-        return scenario, None
-    out = dict(scenario)
-    out["flows"] = []
+        return None
     controllers = {}
     index = 0
     for gi, g in enumerate(flows):
-        count = g.get("count", 1) if isinstance(g, dict) else 1
-        count = int(count) if isinstance(count, numbers.Integral) and not isinstance(count, bool) and count > 0 else 0
-        if isinstance(g, dict) and isinstance(g.get("cc"), Controller):
+        count = int(g.get("count", 1))  # (valid: the engine checked it)
+        if isinstance(g.get("cc"), Controller):
             proto = g["cc"]
-            g = dict(g, cc="python")
             for i in range(count):
                 try:
                     controllers[index + i] = copy.deepcopy(proto)
@@ -206,6 +203,5 @@ def _extract_controllers(scenario: Scenario):
                         f"({type(e).__name__}: {e}); keep members that cannot be copied (locks, files) off the instance, "
                         "or define __deepcopy__"
                     ) from None
-        out["flows"].append(g)
         index += count
-    return out, controllers
+    return controllers

@@ -149,9 +149,11 @@ def validate(scenario: Scenario, max_memory: Union[int, str, None] = None) -> No
     raises `ScenarioError` naming the field if invalid."""
     from .memory import explained, limit_bytes
 
+    from .controller import engine_view
+
     limit = limit_bytes(max_memory)
     try:
-        _core.validate(to_json(scenario), limit)
+        _core.validate(to_json(engine_view(scenario)), limit)
     except ScenarioError as e:
         raise explained(e, max_memory) from None
 
