@@ -93,3 +93,17 @@ def test_a_scenario_error_survives_pickling_so_a_worker_process_can_report_it():
         aimdlab.validate({"name": "x", "duration": "-1s"})
     again = pickle.loads(pickle.dumps(e.value))
     assert type(again) is aimdlab.ScenarioError and str(again) == str(e.value)
+
+
+def test_a_toml_syntax_error_names_the_file_the_line_and_the_key(tmp_path):
+    # Malformed experiment and scenario TOML gave the line and column but no field.
+    from aimdlab.sweep import load_experiment
+
+    (tmp_path / "s.toml").write_text('duration = "1s"\n[topology.dumbbell]\nbottleneck = { rate = "10Mbps", delay = 10ms }\n')
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        aimdlab.load(tmp_path / "s.toml")
+    assert str(e.value).startswith(f"{tmp_path / 's.toml'}: topology.dumbbell.bottleneck: not valid TOML: ") and "line 3" in str(e.value)
+    (tmp_path / "e.toml").write_text('name = "x"\n[axes]\n"flows[0].count" = [1, 2\n')
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        load_experiment(tmp_path / "e.toml")
+    assert 'axes."flows[0].count": not valid TOML: Unclosed array' in str(e.value), str(e.value)

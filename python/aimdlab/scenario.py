@@ -11,7 +11,7 @@ import numbers
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, Iterable, Union
+from typing import Any, Dict, Iterable, Optional, Union
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,9 +32,36 @@ def loads(text: str, source: str = "<string>") -> Scenario:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{source}: not valid TOML: {e}") from None
+        line = getattr(e, "lineno", None) or _line_of(str(e)) or (len(text.splitlines()) if "end of document" in str(e) else None)
+        where = _toml_key_at(text, line)
+        raise ScenarioError(f"{source}: {where}not valid TOML: {e}") from None
     except RecursionError:
         raise ScenarioError(f"{source}: nested too deeply to read; a scenario is a few tables deep") from None
+
+
+def _line_of(message: str) -> Optional[int]:
+    m = re.search(r"line (\d+)", message)
+    return int(m.group(1)) if m else None
+
+
+def _toml_key_at(text: str, line: Optional[int]) -> str:
+    """"KEY: " for the key a TOML syntax error at `line` was parsing — the key set on that
+    line (or the nearest above it), under its table header — or "" when none is found."""
+    if not line:
+        return ""
+    lines = text.splitlines()
+    table, key = "", ""
+    for raw in lines[:line]:
+        stripped = raw.strip()
+        header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", stripped)
+        if header:
+            table, key = header.group(1).strip(), ""
+            continue
+        assignment = re.match(r"^([A-Za-z0-9_\-\.\"' \[\]]+?)\s*=", stripped)
+        if assignment:
+            key = assignment.group(1).strip()
+    path = ".".join(p for p in (table, key) if p)
+    return f"{path}: " if path else ""
 
 
 def load(path: Union[str, Path], max_memory: Union[int, str, None] = None) -> Scenario:
