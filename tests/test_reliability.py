@@ -416,7 +416,7 @@ def test_out_is_checked_before_simulating(tmp_path, examples_dir, monkeypatch):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "thesis.tex").write_text("x")
     cases = [
-        (str(afile / "sub"), "cannot write results there"),
+        (str(afile / "sub"), "file is a file, not a folder; expected a folder path"),
         (str(afile), "is a file; expected a folder"),
         ("", "the results folder is empty text"),
         (str(tmp_path / "notes"), "holds files that are not aimdlab results (thesis.tex)"),

@@ -72,7 +72,7 @@ def test_explicit_topology_names_unknown_nodes_and_missing_routes():
 def test_bad_toml_names_the_file_and_line(tmp_path):
     p = tmp_path / "bad.toml"
     p.write_text('duration = "10s"\n[topology.dumbbell\n')
-    with pytest.raises(aimdlab.ScenarioError, match=r"bad\.toml: not valid TOML.*line 2"):
+    with pytest.raises(aimdlab.ScenarioError, match=r"bad\.toml: topology\.dumbbell: not valid TOML.*line 2"):
         aimdlab.load(p)
 
 

@@ -53,7 +53,7 @@ def _toml_key_at(text: str, line: Optional[int]) -> str:
     table, key = "", ""
     for raw in lines[:line]:
         stripped = raw.strip()
-        header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", stripped)
+        header = re.match(r"^\[\[?\s*([^\]]+?)\s*(\]\]?|$)", stripped)  # (an unclosed header is the one being read)
         if header:
             table, key = header.group(1).strip(), ""
             continue
