@@ -138,7 +138,10 @@ class RunFolder:
         except OutputError:
             raise
         except OSError as e:
-            blocking = next((p for p in [absolute, *absolute.parents] if p.exists() and not p.is_dir()), None)
+            try:
+                blocking = next((p for p in [absolute, *absolute.parents] if p.exists() and not p.is_dir()), None)
+            except OSError:  # (a name too long to look at)
+                blocking = None
             if blocking is not None:  # (mkdir says "File exists" or "Not a directory")
                 raise OutputError(f"{out}: {blocking} is a file, not a folder; expected a folder path") from None
             raise OutputError(f"{out}: cannot write results there: {e.strerror or e}") from None
