@@ -91,7 +91,7 @@ class Store:
             raise StoreError("--out is empty text; expected a folder such as results/sweeps/NAME")
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root}: is a file; expected a folder for the sweep")
-        if root.is_dir() and any(p.name != LOCK for p in root.iterdir()) and not (root / MARK).is_file():
+        if root.is_dir() and any(p.name != LOCK for p in root.iterdir()) and not _is_store(root):
             raise StoreError(f"{root}: holds files and is not a sweep's folder (no {MARK}); choose another --out")
         store = cls(root)
         root.mkdir(parents=True, exist_ok=True)
@@ -292,6 +292,11 @@ class Store:
         write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False, float_format="%.6g").encode())
 
 
+def _is_store(root: Path) -> bool:
+    """Whether `root` is a sweep's store: its sweep.json, or (that file lost) its runs folder."""
+    return (root / MARK).is_file() or (root / "runs").is_dir()
+
+
 def _sha256(path: Path) -> str:
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest() if hasattr(hashlib, "file_digest") else hashlib.sha256(f.read()).hexdigest()
@@ -339,6 +344,9 @@ class Sweep:
     def __init__(self, root: Union[str, Path]):
         self.root = Path(root)
         if not (self.root / MARK).is_file():
+            if _is_store(self.root):
+                raise StoreError(f"{self.root / MARK}: is missing; run the sweep again with --out {self.root} to resume: "
+                                 "it writes the file anew and keeps the runs")
             raise StoreError(f"{self.root}: is not a sweep's folder (no {MARK})")
         try:
             self.experiment: Dict[str, Any] = json.loads((self.root / MARK).read_text(encoding="utf-8"))
