@@ -172,8 +172,15 @@ def scenarios(draw):
     loss = draw(losses)
     if loss is not None:
         bottleneck["loss"] = loss
+    duration = draw(st.sampled_from(["1s", "2.5s", "4s"]))
+    flows = draw(st.lists(flow_groups(), min_size=1, max_size=3))
+    for g in flows:  # a valid group starts its last flow before the end
+        seconds = {k: float(g.get(k, "0s").removesuffix("ms")) / 1000 if g.get(k, "0s").endswith("ms") else float(g.get(k, "0s")[:-1])
+                   for k in ("start", "start_jitter")}
+        if seconds["start"] + seconds["start_jitter"] > float(duration[:-1]):
+            g["start_jitter"] = f"{float(duration[:-1]) - seconds['start']:g}s"
     return {
-        "duration": draw(st.sampled_from(["1s", "2.5s", "4s"])),
+        "duration": duration,
         "warmup": draw(st.sampled_from(["0s", "0.5s"])),
         "sample_interval": draw(st.sampled_from(["50ms", "100ms", "1s"])),
         "topology": {
@@ -183,7 +190,7 @@ def scenarios(draw):
             }
         },
         "tcp": {"mss": draw(st.sampled_from(["500B", "1000B", "1460B"]))},
-        "flows": draw(st.lists(flow_groups(), min_size=1, max_size=3)),
+        "flows": flows,
     }
 
 
