@@ -57,3 +57,30 @@ def test_sigkill_of_a_two_job_sweep_leaves_no_process_alive_within_5_s(tmp_path)
     finally:
         for pid in _session(sweep.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_under_dask_is_one_line_and_exit_130(tmp_path):
+    # sweep_dask_ctrl_c_tracebacks.sh: the LocalCluster's workers got the terminal's SIGINT too
+    # and printed 4 tracebacks (about 74 lines).
+    pytest.importorskip("dask.distributed")
+    (tmp_path / "long.toml").write_text(LONG)
+    sweep = subprocess.Popen([sys.executable, "-m", "aimdlab.cli", "sweep", "long.toml", "--out", "st", "--jobs", "2", "--dask"],
+                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        lines = []
+        for line in sweep.stderr:  # wait until the workers are running the sweep's runs
+            lines.append(line)
+            if line.startswith("executing"):
+                break
+        time.sleep(2.0)
+        os.killpg(sweep.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
+        rest = sweep.stderr.read()
+        assert sweep.wait(timeout=120) == 130
+        assert "Traceback" not in rest and "WARNING" not in rest, rest[-2000:]
+        assert rest.strip().splitlines()[-1].startswith("interrupted: "), rest[-500:]
+    finally:
+        if sweep.poll() is None:
+            os.killpg(sweep.pid, signal.SIGKILL)
+        sweep.stderr.close()
+        for pid in _session(sweep.pid):
+            os.kill(pid, signal.SIGKILL)

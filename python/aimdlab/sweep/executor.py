@@ -20,9 +20,11 @@ A Dask cluster on SLURM or PBS, with dask-jobqueue (`pip install dask-jobqueue`)
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import signal
 import sys
+import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -170,7 +172,16 @@ def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_st
         client = Client(scheduler, timeout="20s")
         where = f"on the Dask cluster of scheduler {scheduler}"
     else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        # Its worker processes start with Ctrl-C ignored (an ignored signal stays ignored in a
+        # child): the terminal's SIGINT reaches the whole process group, and the sweep stops
+        # its workers itself; without this each printed tracebacks.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() else None
+        try:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.ERROR)  # (a cancelled run is not worth a warning)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         client = Client(cluster)
         where = f"on a Dask LocalCluster of {jobs} workers"
     if on_start:
