@@ -41,9 +41,15 @@ FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*(?:\.[A-Za-z_][A-Za-z0-9
 def fuzz_report():
     yield
     report = os.environ.get("AIMDLAB_FUZZ_REPORT")
-    if report:
+    if report:  # added to what the other fuzz module wrote there in the same run
+        try:
+            with open(report) as f:
+                outcomes = collections.Counter(json.load(f).get("outcomes", {}))
+        except (OSError, ValueError):
+            outcomes = collections.Counter()
+        outcomes.update(TALLY)
         with open(report, "w") as f:
-            json.dump({"examples_per_test": EXAMPLES, "outcomes": dict(sorted(TALLY.items()))}, f, indent=2)
+            json.dump({"examples_per_test": EXAMPLES, "outcomes": dict(sorted(outcomes.items()))}, f, indent=2)
 
 
 class _Budget(Exception):
