@@ -95,6 +95,8 @@ def test_ctrl_c_at_any_moment_exits_130_and_never_mixes_two_runs(runs):
         assert leftovers == [], leftovers  # an interrupted run cleans up after itself
         if signalled and rc != 0:
             assert rc == 130, (rc, err)
+            last = err.decode().strip().splitlines()[-1]
+            assert last.startswith("interrupted: the run was stopped") or last.startswith("interrupted after the results"), last
         else:
             # Not signalled, or signalled once everything was written and printed (a Ctrl-C
             # then is ignored): the new run is in place.

@@ -47,6 +47,8 @@ class _Main(click.Group):
         except (KeyboardInterrupt, click.exceptions.Abort):
             if _written:
                 _interrupted(f"interrupted after the results were written to {_written[-1]}")
+            if "run" in (sys.argv[1:] if args is None else list(args))[:1]:
+                _interrupted("interrupted: the run was stopped; no results were written or replaced")
             _interrupted()
         except click.ClickException as e:
             e.show()
