@@ -65,6 +65,111 @@ def _draw_cwnd_trace(ax, result: "Result") -> None:
             ax.plot(e["time_s"], e["cwnd_pkts"], ls="none", marker=marker, ms=5, mew=1.2, color=color, mfc="none", label=f"{name} cut ({len(e)})")
 
 
+PIXEL_COLUMNS = 1200
+"""Points per drawn line: a series longer than this is reduced to each column's minimum and
+maximum (the sawtooth stays; what one pixel cannot show is not drawn)."""
+
+NAMED_FLOWS = 3
+"""Flows drawn in full, by name, when there are too many to draw each (the first, middle and last)."""
+
+
+def _flow_matrix(ts, column: str):
+    """The sampled flows' `column` as a (times × flows) array (NaN where a flow has no
+    sample), with the sample times and the flow ids, from the Arrow time series."""
+    import numpy as np
+
+    flow = ts.column("flow").to_numpy()
+    time_s = ts.column("time_s").to_numpy()
+    values = ts.column(column).to_numpy(zero_copy_only=False).astype(float)
+    times, ti = np.unique(time_s, return_inverse=True)
+    flows, fi = np.unique(flow, return_inverse=True)
+    m = np.full((len(times), len(flows)), np.nan)
+    m[ti, fi] = values
+    return times, flows, m
+
+
+def _moving_mean(m, window: int):
+    """Each column's moving average over `window` samples (fewer at the start), NaN-aware."""
+    import numpy as np
+
+    if window <= 1:
+        return m
+    ok = ~np.isnan(m)
+    total = np.cumsum(np.where(ok, m, 0.0), axis=0)
+    count = np.cumsum(ok, axis=0)
+    total[window:] = total[window:] - total[:-window]
+    count[window:] = count[window:] - count[:-window]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def _decimate(x, y, columns: int = PIXEL_COLUMNS):
+    """`(x, y)` reduced to each of `columns` bins' minimum and maximum, in time order."""
+    import numpy as np
+
+    n = len(x)
+    if n <= 2 * columns:
+        return x, y
+    k = -(-n // columns)
+    pad = k * columns - n
+    yy = np.concatenate([y, np.full(pad, np.nan)]).reshape(columns, k)
+    xx = np.concatenate([x, np.full(pad, x[-1])]).reshape(columns, k)
+    keep = ~np.all(np.isnan(yy), axis=1)
+    yy, xx = yy[keep], xx[keep]
+    lo, hi = np.nanargmin(yy, axis=1), np.nanargmax(yy, axis=1)
+    first, second = np.minimum(lo, hi), np.maximum(lo, hi)
+    rows = np.arange(len(yy))
+    xs = np.column_stack([xx[rows, first], xx[rows, second]]).ravel()
+    ys = np.column_stack([yy[rows, first], yy[rows, second]]).ravel()
+    return xs, ys
+
+
+def _row_quantiles(m, qs):
+    """Each row's quantiles `qs` over its non-NaN values (linear interpolation, as numpy's
+    default), NaN for an empty row: `np.nanpercentile` without its per-row Python loop."""
+    import numpy as np
+
+    srt = np.sort(m, axis=1)  # NaN last
+    n = np.sum(~np.isnan(m), axis=1)
+    rows = np.arange(len(m))
+    out = []
+    for q in qs:
+        pos = q * np.maximum(n - 1, 0)
+        lo = np.floor(pos).astype(int)
+        hi = np.minimum(lo + 1, np.maximum(n - 1, 0))
+        frac = pos - lo
+        value = srt[rows, lo] * (1 - frac) + srt[rows, hi] * frac
+        out.append(np.where(n > 0, value, np.nan))
+    return np.array(out)
+
+
+def _draw_flows(ax, times, flows, m, scale: float, names: dict) -> None:
+    """A panel of per-flow series: every flow by name when there are few; else the flows'
+    range and 10th-90th percentile band, their mean in bold, and `NAMED_FLOWS` flows in full
+    (so the cost does not grow with the number of flows a figure cannot show apart)."""
+    import numpy as np
+
+    if len(flows) <= MAX_LABELLED_FLOWS:
+        for j, f in enumerate(flows):
+            x, y = _decimate(times, m[:, j] * scale)
+            ax.plot(x, y, lw=1.1, label=f"flow {f}{names.get(int(f), '')}")
+        return
+    low, p10, p90, high = _row_quantiles(m, (0.0, 0.1, 0.9, 1.0)) * scale
+    count = np.sum(~np.isnan(m), axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(count > 0, np.nansum(m, axis=1) / np.maximum(count, 1), np.nan) * scale
+    xl, yl = _decimate(times, low)
+    xh, yh = _decimate(times, high)
+    ax.fill_between(times if len(xl) == len(times) else xl, yl, np.interp(xl, xh, yh) if len(xl) != len(times) else yh,
+                    color="tab:blue", alpha=0.10, lw=0, label=f"range of {len(flows)} flows")
+    ax.fill_between(times, p10, p90, color="tab:blue", alpha=0.25, lw=0, label="10th-90th percentile")
+    for j in sorted({0, len(flows) // 2, len(flows) - 1})[:NAMED_FLOWS]:
+        x, y = _decimate(times, m[:, j] * scale)
+        ax.plot(x, y, lw=0.7, alpha=0.9, label=f"flow {flows[j]}{names.get(int(flows[j]), '')}")
+    x, y = _decimate(times, mean)
+    ax.plot(x, y, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+
+
 @plain_text
 def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     """Three stacked panels over time: cwnd per flow, bottleneck queue length, goodput per flow.
@@ -72,37 +177,33 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     Goodput is drawn as a moving average over `goodput_window_s` (default 1 s): per-sample
     goodput swings between zero and several times the fair share as windows arrive in bursts,
     which hides the shares one wants to compare. The raw samples are in `result.timeseries`.
-    With more than ten flows, individual flows are drawn thin and unlabelled, and the mean
-    across flows is drawn bold. Flows with a `cwnd_trace` get their exact window as a step
-    line and their reductions marked by cause (loss, timeout, ECN).
+    With more than ten flows, the panels draw the flows' range and 10th-90th percentile band,
+    their mean in bold, and three flows (first, middle, last) in full, saying which. Series
+    longer than the figure is wide are reduced to each pixel column's minimum and maximum.
+    Flows with a `cwnd_trace` get their exact window as a step line and their reductions
+    marked by cause (loss, timeout, ECN).
     """
     plt = _matplotlib()
-    ts = result.timeseries.to_pandas()
-    lts = result.link_timeseries.to_pandas()
+    ts = result.timeseries
+    lts = result.link_timeseries
     summary = result.summary
     fig, axes = plt.subplots(3, 1, figsize=(9, 8.5), sharex=True, constrained_layout=True)
     ax_cwnd, ax_q, ax_gp = axes
-    flows = sorted(ts["flow"].unique()) if len(ts) else []
-    many = len(flows) > MAX_LABELLED_FLOWS
-    interval = float(ts["time_s"].iloc[0]) if len(ts) else 1.0
+    flows: list = []
+    interval = float(ts.column("time_s")[0].as_py()) if ts.num_rows else 1.0
     window = max(1, int(round(goodput_window_s / interval)))
-    if len(ts):
-        ts = ts.assign(goodput_smooth_bps=ts.groupby("flow")["goodput_bps"].transform(
-            lambda g: g.rolling(window, min_periods=1).mean()))
     # Label flows with their group and controller when the run has several groups.
-    ft = result.flows.to_pandas()
+    ft = result.flows
     names = {}
-    if len(ft) and ft["group_name"].nunique() > 1:
-        names = {int(r.flow): f" ({r.group_name}, {r.cc})" for r in ft.itertuples()}
-    for f in flows:
-        d = ts[ts["flow"] == f]
-        kw = dict(lw=0.5, alpha=0.35) if many else dict(lw=1.1, label=f"flow {f}{names.get(int(f), '')}")
-        ax_cwnd.plot(d["time_s"], d["cwnd_pkts"], **kw)
-        ax_gp.plot(d["time_s"], d["goodput_smooth_bps"] / 1e6, **kw)
-    if many and len(ts):
-        mean = ts.groupby("time_s")[["cwnd_pkts", "goodput_smooth_bps"]].mean()
-        ax_cwnd.plot(mean.index, mean["cwnd_pkts"], color="k", lw=1.6, label=f"mean of {len(flows)} flows")
-        ax_gp.plot(mean.index, mean["goodput_smooth_bps"] / 1e6, color="k", lw=1.6, label=f"mean of {len(flows)} flows")
+    if ft.num_rows and len(set(ft.column("group_name").to_pylist())) > 1:
+        names = {int(f): f" ({g}, {c})" for f, g, c in zip(ft.column("flow").to_pylist(), ft.column("group_name").to_pylist(),
+                                                           ft.column("cc").to_pylist())}
+    if ts.num_rows:
+        times, flows_arr, cwnd = _flow_matrix(ts, "cwnd_pkts")
+        _, _, goodput = _flow_matrix(ts, "goodput_bps")
+        flows = list(flows_arr)
+        _draw_flows(ax_cwnd, times, flows_arr, cwnd, 1.0, names)
+        _draw_flows(ax_gp, times, flows_arr, _moving_mean(goodput, window), 1e-6, names)
     _draw_cwnd_trace(ax_cwnd, result)
     n_all = summary.get("flows") or len(flows)
     if not flows:
@@ -112,14 +213,21 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ax_cwnd.set_ylabel("cwnd (packets)")
     ax_cwnd.set_title("Congestion window" + sampled)
     bneck = summary.get("bottleneck") or {}
-    if len(lts):
-        link0 = lts["link"].iloc[0]
-        d = lts[lts["link"] == link0]
-        ax_q.plot(d["time_s"], d["queue_len_pkts"], color="tab:red", lw=1.0, label="queue")
-        if "red_avg" in d and d["red_avg"].notna().any():
-            ax_q.plot(d["time_s"], d["red_avg"], color="k", lw=1.2, ls="--", label="RED average")
-            ax_q.legend(loc="upper right", fontsize=8)
-        ax_q.set_title(f"Bottleneck queue ({bneck.get('link', 'link ' + str(link0))})")
+    if lts.num_rows:
+        import numpy as np
+
+        link = lts.column("link").to_numpy(zero_copy_only=False)
+        first = link == link[0]
+        t = lts.column("time_s").to_numpy()[first]
+        x, y = _decimate(t, lts.column("queue_len_pkts").to_numpy(zero_copy_only=False).astype(float)[first])
+        ax_q.plot(x, y, color="tab:red", lw=1.0, label="queue")
+        if "red_avg" in lts.column_names:
+            avg = lts.column("red_avg").to_numpy(zero_copy_only=False).astype(float)[first]
+            if np.isfinite(avg).any():
+                x, y = _decimate(t, avg)
+                ax_q.plot(x, y, color="k", lw=1.2, ls="--", label="RED average")
+                ax_q.legend(loc="upper right", fontsize=8)
+        ax_q.set_title(f"Bottleneck queue ({bneck.get('link', 'link ' + str(link[0]))})")
     else:
         ax_q.text(0.5, 0.5, "no monitored link", ha="center", va="center", transform=ax_q.transAxes)
         ax_q.set_title("Bottleneck queue")
@@ -142,7 +250,7 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
             ax.legend(loc="upper right", fontsize=8, ncol=2)
     util = bneck.get("utilization")
     jain = summary.get("jain_index")
-    parts = [summary.get("name") or "scenario", f"{summary['flows']} flows", f"seed {summary['seed']}"]
+    parts = [summary.get("name") or "scenario", f"{summary['flows']} flow{'' if summary['flows'] == 1 else 's'}", f"seed {summary['seed']}"]
     if isinstance(util, (int, float)):
         parts.append(f"utilization {100 * util:.1f}%")
     if isinstance(jain, (int, float)):
