@@ -73,19 +73,21 @@ NAMED_FLOWS = 3
 """Flows drawn in full, by name, when there are too many to draw each (the first, middle and last)."""
 
 
-def _flow_matrix(ts, column: str):
-    """The sampled flows' `column` as a (times × flows) array (NaN where a flow has no
+def _flow_matrices(ts, columns):
+    """The sampled flows' `columns` as (times × flows) arrays (NaN where a flow has no
     sample), with the sample times and the flow ids, from the Arrow time series."""
     import numpy as np
 
     flow = ts.column("flow").to_numpy()
-    time_s = ts.column("time_s").to_numpy()
-    values = ts.column(column).to_numpy(zero_copy_only=False).astype(float)
-    times, ti = np.unique(time_s, return_inverse=True)
-    flows, fi = np.unique(flow, return_inverse=True)
-    m = np.full((len(times), len(flows)), np.nan)
-    m[ti, fi] = values
-    return times, flows, m
+    times, ti = np.unique(ts.column("time_s").to_numpy(), return_inverse=True)
+    flows = np.unique(flow)
+    fi = np.searchsorted(flows, flow)
+    out = []
+    for column in columns:
+        m = np.full((len(times), len(flows)), np.nan)
+        m[ti, fi] = ts.column(column).to_numpy(zero_copy_only=False).astype(float)
+        out.append(m)
+    return times, flows, out
 
 
 def _moving_mean(m, window: int):
@@ -187,7 +189,9 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ts = result.timeseries
     lts = result.link_timeseries
     summary = result.summary
-    fig, axes = plt.subplots(3, 1, figsize=(9, 8.5), sharex=True, constrained_layout=True)
+    # Fixed margins rather than constrained layout: a quarter of a second less per figure.
+    fig, axes = plt.subplots(3, 1, figsize=(9, 8.5), sharex=True)
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.925, bottom=0.06, hspace=0.28)
     ax_cwnd, ax_q, ax_gp = axes
     flows: list = []
     interval = float(ts.column("time_s")[0].as_py()) if ts.num_rows else 1.0
@@ -199,8 +203,7 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
         names = {int(f): f" ({g}, {c})" for f, g, c in zip(ft.column("flow").to_pylist(), ft.column("group_name").to_pylist(),
                                                            ft.column("cc").to_pylist())}
     if ts.num_rows:
-        times, flows_arr, cwnd = _flow_matrix(ts, "cwnd_pkts")
-        _, _, goodput = _flow_matrix(ts, "goodput_bps")
+        times, flows_arr, (cwnd, goodput) = _flow_matrices(ts, ("cwnd_pkts", "goodput_bps"))
         flows = list(flows_arr)
         _draw_flows(ax_cwnd, times, flows_arr, cwnd, 1.0, names)
         _draw_flows(ax_gp, times, flows_arr, _moving_mean(goodput, window), 1e-6, names)
