@@ -149,20 +149,19 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
     head.add_row("events / wall time", f"{s['events']:,} in {wall_s:.2f} s")
     console.print(head)
 
-    flows = result.flows.to_pandas()
     t = Table(title="flows (rates in Mbit/s, times in ms unless marked; cuts: window cuts on loss, TO: timeouts)", title_justify="left")
     for col in ("flow", "cc", "start s", "goodput", "thruput", "retx", "cuts", "TO", "RTT", "delay p99", "done s"):
         t.add_column(col, justify="right")
     limit = 20
-    for _, r in flows.head(limit).iterrows():
+    for r in result.flows.slice(0, limit).to_pylist():  # (Arrow rows: no pandas to import)
         t.add_row(
             str(r["flow"]), r["cc"], _fmt(r["start_s"], ".2f"), _fmt(r["goodput_bps"] / 1e6, ".3f"),
             _fmt(r["throughput_bps"] / 1e6, ".3f"), str(r["retransmitted_pkts"]), str(r["loss_events"] - r["timeouts"]),
             str(r["timeouts"]), _fmt(r["rtt_mean_ms"], ".1f"), _fmt(r["delay_p99_ms"], ".1f"), _fmt(r["completion_time_s"], ".2f"),
         )
     console.print(t)
-    if len(flows) > limit:
-        console.print(f"… {len(flows) - limit} more flows in {out_dir / 'flows.parquet'}")
+    if result.flows.num_rows > limit:
+        console.print(f"… {result.flows.num_rows - limit} more flows in {out_dir / 'flows.parquet'}")
     traces = ", cwnd_trace.parquet" * bool(result.cwnd_trace.num_rows) + "".join(f", {pcap_file_name(link)}" for link in result.pcaps)
     console.print(f"results: {out_dir}/ (summary.json, flows/links/timeseries Parquet{traces})")
     if figure:

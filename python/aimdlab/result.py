@@ -18,23 +18,39 @@ __all__ = ["Result", "canonical_json", "provenance", "scenario_sha256", "write_a
 _DTYPES = {"f64": "<f8", "u64": "<u8"}
 
 
+def _numeric(values: "np.ndarray") -> pa.Array:
+    """An Arrow array over a numpy array's bytes (as `pa.array` would make it, without
+    `pa.array`'s check for pandas, which imports pandas: 0.4 s of every `aimdlab run`)."""
+    kind = {np.dtype("<f8"): pa.float64(), np.dtype("<u8"): pa.uint64(), np.dtype("<u4"): pa.uint32()}[values.dtype]
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def _strings(texts: List[str]) -> pa.Array:
+    """An Arrow string array of `texts`, built from its offsets and bytes (see `_numeric`)."""
+    encoded = [t.encode("utf-8") for t in texts]
+    offsets = np.zeros(len(encoded) + 1, dtype="<i4")
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
 def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
-    arrays = {}
+    arrays = []
     for name, kind, data in columns:
         if kind == "str":
-            arrays[name] = pa.array(data, type=pa.string())
+            arrays.append(_strings(list(data)))
         elif kind == "dict":
             codes, names = data
-            arrays[name] = pa.DictionaryArray.from_arrays(pa.array(np.frombuffer(codes, dtype="<u4")), pa.array(names, type=pa.string()))
+            arrays.append(pa.DictionaryArray.from_arrays(_numeric(np.frombuffer(codes, dtype="<u4")), _strings(list(names))))
         elif kind == "f64_runs":  # each value over a run of rows (a time series' sample time)
             values, run = data
-            arrays[name] = pa.array(np.repeat(np.frombuffer(values, dtype="<f8"), run))
+            arrays.append(_numeric(np.repeat(np.frombuffer(values, dtype="<f8"), run)))
         elif kind == "u64_cycle":  # the values over and over (a time series' flow ids)
             values, cycles = data
-            arrays[name] = pa.array(np.tile(np.frombuffer(values, dtype="<u8"), cycles))
+            arrays.append(_numeric(np.tile(np.frombuffer(values, dtype="<u8"), cycles)))
         else:
-            arrays[name] = pa.array(np.frombuffer(data, dtype=_DTYPES[kind]))
-    return pa.table(arrays)
+            arrays.append(_numeric(np.frombuffer(data, dtype=_DTYPES[kind])))
+    return pa.Table.from_arrays(arrays, names=[c[0] for c in columns])
 
 
 def write_atomic(path: Union[str, Path], data: bytes) -> None:
