@@ -78,14 +78,23 @@ def _flow_matrices(ts, columns):
     sample), with the sample times and the flow ids, from the Arrow time series."""
     import numpy as np
 
-    flow = ts.column("flow").to_numpy()
-    times, ti = np.unique(ts.column("time_s").to_numpy(), return_inverse=True)
+    from .result import column_numpy
+
+    flow = column_numpy(ts, "flow")
+    time_s = column_numpy(ts, "time_s")
+    # The engine's series is a grid, time-major: every sampled flow at every sample time.
+    first = int(np.argmax(flow[1:] <= flow[:-1])) + 1 if len(flow) > 1 and (flow[1:] <= flow[:-1]).any() else len(flow)
+    if len(flow) % first == 0:
+        grid = (len(flow) // first, first)
+        if np.array_equal(flow.reshape(grid), np.broadcast_to(flow[:first], grid)) and (time_s.reshape(grid) == time_s[::first, None]).all():
+            return time_s[::first], flow[:first], [column_numpy(ts, c).astype(float).reshape(grid) for c in columns]
+    times, ti = np.unique(time_s, return_inverse=True)
     flows = np.unique(flow)
     fi = np.searchsorted(flows, flow)
     out = []
     for column in columns:
         m = np.full((len(times), len(flows)), np.nan)
-        m[ti, fi] = ts.column(column).to_numpy(zero_copy_only=False).astype(float)
+        m[ti, fi] = column_numpy(ts, column).astype(float)
         out.append(m)
     return times, flows, out
 
@@ -126,6 +135,28 @@ def _decimate(x, y, columns: int = PIXEL_COLUMNS):
     return xs, ys
 
 
+def _envelope(x, low, high, columns: int = PIXEL_COLUMNS):
+    """A band `low`-`high` over `x` reduced to `columns` bins: each bin's lowest low and
+    highest high, at the bin's first x (a band drawn at the figure's resolution)."""
+    import numpy as np
+
+    n = len(x)
+    if n <= 2 * columns:
+        return x, low, high
+    k = -(-n // columns)
+    pad = k * columns - n
+
+    def bins(v, fill):
+        return np.concatenate([v, np.full(pad, fill)]).reshape(columns, k)
+
+    with np.errstate(invalid="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # (a bin with no flow sampled yet)
+            return bins(x, x[-1])[:, 0], np.nanmin(bins(low, np.nan), axis=1), np.nanmax(bins(high, np.nan), axis=1)
+
+
 def _row_quantiles(m, qs):
     """Each row's quantiles `qs` over its non-NaN values (linear interpolation, as numpy's
     default), NaN for an empty row: `np.nanpercentile` without its per-row Python loop."""
@@ -160,11 +191,10 @@ def _draw_flows(ax, times, flows, m, scale: float, names: dict) -> None:
     count = np.sum(~np.isnan(m), axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(count > 0, np.nansum(m, axis=1) / np.maximum(count, 1), np.nan) * scale
-    xl, yl = _decimate(times, low)
-    xh, yh = _decimate(times, high)
-    ax.fill_between(times if len(xl) == len(times) else xl, yl, np.interp(xl, xh, yh) if len(xl) != len(times) else yh,
-                    color="tab:blue", alpha=0.10, lw=0, label=f"range of {len(flows)} flows")
-    ax.fill_between(times, p10, p90, color="tab:blue", alpha=0.25, lw=0, label="10th-90th percentile")
+    x, low, high = _envelope(times, low, high)
+    ax.fill_between(x, low, high, color="tab:blue", alpha=0.10, lw=0, label=f"range of {len(flows)} flows")
+    x, p10, p90 = _envelope(times, p10, p90)
+    ax.fill_between(x, p10, p90, color="tab:blue", alpha=0.25, lw=0, label="10th-90th percentile")
     for j in sorted({0, len(flows) // 2, len(flows) - 1})[:NAMED_FLOWS]:
         x, y = _decimate(times, m[:, j] * scale)
         ax.plot(x, y, lw=0.7, alpha=0.9, label=f"flow {flows[j]}{names.get(int(flows[j]), '')}")
@@ -219,13 +249,15 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     if lts.num_rows:
         import numpy as np
 
-        link = lts.column("link").to_numpy(zero_copy_only=False)
+        from .result import column_numpy
+
+        link = column_numpy(lts, "link")
         first = link == link[0]
-        t = lts.column("time_s").to_numpy()[first]
-        x, y = _decimate(t, lts.column("queue_len_pkts").to_numpy(zero_copy_only=False).astype(float)[first])
+        t = column_numpy(lts, "time_s")[first]
+        x, y = _decimate(t, column_numpy(lts, "queue_len_pkts").astype(float)[first])
         ax_q.plot(x, y, color="tab:red", lw=1.0, label="queue")
         if "red_avg" in lts.column_names:
-            avg = lts.column("red_avg").to_numpy(zero_copy_only=False).astype(float)[first]
+            avg = column_numpy(lts, "red_avg").astype(float)[first]
             if np.isfinite(avg).any():
                 x, y = _decimate(t, avg)
                 ax_q.plot(x, y, color="k", lw=1.2, ls="--", label="RED average")

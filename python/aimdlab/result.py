@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["Result", "canonical_json", "provenance", "scenario_sha256", "write_atomic"]
+__all__ = ["Result", "canonical_json", "column_numpy", "provenance", "scenario_sha256", "write_atomic"]
 
 _DTYPES = {"f64": "<f8", "u64": "<u8"}
 
@@ -24,6 +24,20 @@ def _numeric(values: "np.ndarray") -> pa.Array:
     kind = {np.dtype("<f8"): pa.float64(), np.dtype("<u8"): pa.uint64(), np.dtype("<u4"): pa.uint32()}[values.dtype]
     values = np.ascontiguousarray(values)
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def column_numpy(table: pa.Table, name: str) -> "np.ndarray":
+    """A numeric column of `table` as a numpy array, read from its buffer when it has no
+    nulls (`to_numpy` imports pandas on its way: 0.2-0.4 s the first time)."""
+    column = table.column(name)
+    array = column.chunk(0) if column.num_chunks == 1 else pa.concat_arrays(column.chunks)
+    kind = array.type
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+        if array.null_count == 0:
+            width = kind.bit_width // 8
+            dtype = np.dtype(f"<{'f' if pa.types.is_floating(kind) else 'u' if pa.types.is_unsigned_integer(kind) else 'i'}{width}")
+            return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * width)
+    return array.to_numpy(zero_copy_only=False)
 
 
 def _strings(texts: List[str]) -> pa.Array:
