@@ -39,8 +39,6 @@ def execute_run(task: Task) -> Dict[str, Any]:
     """Runs one task and returns `{"run_id", "status": "ok", "files": {name: bytes}, "wall_s"}`,
     or `{"run_id", "status": "failed", "error"}` for a run the engine refused or could not
     finish. `wall_s` is the engine call's wall time."""
-    import pandas  # noqa: F401  (imported by a first run; not part of its engine time)
-
     from .._core import EngineError, ScenarioError
     from ..runner import run
 

@@ -177,12 +177,12 @@ class Store:
         tmp = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
         tmp.mkdir()
         try:
+            # No fsync: after a machine crash a folder whose files did not all reach the disk
+            # fails its manifest's check on the next resume and runs again (remove_damaged).
             manifest = {"files": {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}}
             for name, data in [*files.items(), (MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())]:
                 with open(tmp / name, "wb") as f:
                     f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
             os.rename(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
