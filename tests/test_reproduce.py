@@ -142,6 +142,8 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     # Five items' figures, and Fig. 3-6's per-second trace drawn from the runs.
     assert "Quick run" in page and page.count("data:image/png;base64,") == 6
     assert (tmp_path / "r" / "index.html").is_file()
+    # The sweeps' own reports only on request (--sweep-reports): the page links their folders.
+    assert "href='sweeps/table1/'" in page and not list((tmp_path / "r").rglob("sweeps/*/report.html"))
     # The page renders in a real browser with every figure loaded.
     from test_report import browse, chromium
 
@@ -151,6 +153,11 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
                             "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
     assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
+    with_reports = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--sweep-reports",
+                                   "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
+    assert with_reports.returncode == 0, with_reports.stderr
+    assert (tmp_path / "r" / "new-aimd-utilization" / "sweeps" / "table1" / "report.html").is_file()
+    assert "href='sweeps/table1/report.html'" in (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
 
 
 def test_an_unknown_paper_is_an_error_listing_the_known_ones(tmp_path):

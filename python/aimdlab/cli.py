@@ -531,8 +531,11 @@ counted; calibrated, sensitivity and context items are shown beside them.
 @_dask_options
 @click.option("--experiments", "experiments_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The folder of paper definitions (default: ./experiments, or the source tree's).")
+@click.option("--sweep-reports", is_flag=True,
+              help="Also write each sweep's own report (its aggregate figures; half the time of a quick run). "
+                   "Without it, `aimdlab report FOLDER` writes one when wanted.")
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-              experiments_dir: Optional[Path]) -> None:
+              experiments_dir: Optional[Path], sweep_reports: bool) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
     from .reproduce import available_papers, find_experiments, load_paper, reproduce_paper, total_tally
@@ -570,8 +573,9 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
             finally:
                 for bar in bars.values():
                     bar.stop()
-            for store in result.sweeps.values():
-                write_report(store, run_figures=False)
+            if sweep_reports:
+                for store in result.sweeps.values():
+                    write_report(store, run_figures=False)
             page = write_paper_report(result, out_dir / p.id)
         except KeyboardInterrupt:
             _interrupted(f"interrupted: the runs finished so far are kept in {out_dir / p.id}; run the same command again to resume")

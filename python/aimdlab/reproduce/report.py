@@ -199,6 +199,13 @@ def _item_section(r: ItemResult) -> str:
     return "".join(parts)
 
 
+def _sweep_link(store: Path, out: Path) -> str:
+    """A link to a sweep's report when it has one (`--sweep-reports`), else to its folder."""
+    rel = store.relative_to(out).as_posix()
+    target = f"{rel}/report.html" if (store / "report.html").is_file() else f"{rel}/"
+    return f"<a href='{_e(target)}'>{_e(store.name)}</a>"
+
+
 def write_paper_report(result: PaperResult, out: Path) -> Path:
     """Writes `out/index.html`, the paper's page; returns its path."""
     p = result.paper
@@ -212,8 +219,9 @@ def write_paper_report(result: PaperResult, out: Path) -> Path:
                       f"<td class='text'>{badge(r.verdict.verdict)}{class_label(r.item.kind)}</td><td class='text'>{_e(r.verdict.detail)}</td></tr>"
                       for r in result.items)
             + "</table>",
-            "<p class='muted'>Sweeps (open with <code>aimdlab report</code> or <code>aimdlab.open_sweep</code>): "
-            + ", ".join(f"<a href='{_e(Path(s).relative_to(out).as_posix())}/report.html'>{_e(Path(s).name)}</a>" for s in result.sweeps.values()) + "</p>"]
+            "<p class='muted'>Sweeps (<code>aimdlab report FOLDER</code> writes a sweep's own report; "
+            "<code>aimdlab.open_sweep(FOLDER)</code> opens its tables): "
+            + ", ".join(_sweep_link(Path(s), out) for s in result.sweeps.values()) + "</p>"]
     body = "".join(head) + "".join(_item_section(r) for r in result.items)
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))
