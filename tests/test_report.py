@@ -83,7 +83,8 @@ def browse(report: Path, tmp_path: Path, browser: str) -> dict:
 
 
 def test_a_sweep_report_is_self_contained_and_lists_its_parts(sweep_dir):
-    path = write_report(sweep_dir)
+    assert "report-figures/" not in write_report(sweep_dir).read_text(encoding="utf-8")  # per-run figures on request
+    path = write_report(sweep_dir, run_figures=True)
     text = path.read_text(encoding="utf-8")
     assert not re.search(r"""(src|href)=['"]?(https?:)?//""", text), "no external asset"
     assert "<script" not in text
@@ -158,10 +159,10 @@ def test_an_empty_figure_left_by_a_full_disk_is_drawn_again(tmp_path):
                                                                 "access": {"rate": "50Mbps", "delay": "1ms"}}}},
             "axes": {"flows[0].count": [1, 2]}}
     sweep = run_sweep(parse_experiment(data, tmp_path, "s"), tmp_path / "st", jobs=1)
-    write_report(sweep.root, jobs=1)
+    write_report(sweep.root, run_figures=True, jobs=1)
     figures = sorted((sweep.root / "report-figures").iterdir())
     assert len(figures) == 2 and all(f.stat().st_size > 0 for f in figures)
     figures[0].write_bytes(b"")
-    write_report(sweep.root, jobs=1)
+    write_report(sweep.root, run_figures=True, jobs=1)
     assert figures[0].stat().st_size > 0
     assert not [p for p in (sweep.root / "report-figures").iterdir() if p.name.startswith(".")]  # no temporary left

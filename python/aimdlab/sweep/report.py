@@ -214,12 +214,13 @@ def _draw_overview(args: Tuple[str, str]) -> str:
     return dst
 
 
-def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = None, run_figures: bool = True,
+def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = None, run_figures: Optional[bool] = None,
                  progress: Optional[Callable[[int, int], None]] = None, jobs: Optional[int] = None) -> Path:
     """Writes the report of the sweep or run in `folder` to `out` (default
-    `folder/report.html`) and returns its path. For a sweep, each completed run's overview
-    figure is drawn into `report-figures/` beside the report (unless `run_figures` is False;
-    figures already there are kept), in parallel over `jobs` processes."""
+    `folder/report.html`) and returns its path. For a sweep with `run_figures` (default off:
+    a 1,000-run sweep's figures take minutes), each completed run's overview figure is drawn
+    into `report-figures/` beside the report (figures already there are kept), in parallel over
+    `jobs` processes. A run's folder gets its overview figure unless `run_figures` is False."""
     from .store import MARK, StoreError, Sweep
 
     folder = Path(folder)
@@ -233,7 +234,7 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
         except StoreError as e:
             raise ReportError(str(e)) from None
         figures: Dict[str, str] = {}
-        if run_figures:
+        if run_figures:  # (None: off for a sweep)
             fig_dir = out.parent / "report-figures"
             fig_dir.mkdir(exist_ok=True)
             cat = sweep.catalog.to_pandas()
@@ -248,7 +249,7 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
         from ..plots import overview
         from ..result import Result
 
-        text = run_html(folder, png_data_uri(overview(Result.load(folder))) if run_figures else None)
+        text = run_html(folder, png_data_uri(overview(Result.load(folder))) if run_figures is not False else None)
     else:
         raise ReportError(f"{folder}: holds neither a sweep (sweep.json) nor a run (summary.json)")
     from ..result import write_atomic
