@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import collections
+import json
+import os
 from typing import Any, Dict
 
-import pytest
-
 import aimdlab
+import pytest
 
 
 def dumbbell(
@@ -77,3 +79,19 @@ def examples_dir():
     from pathlib import Path
 
     return Path(__file__).resolve().parent.parent / "examples"
+
+
+def add_to_fuzz_report(tally: collections.Counter, examples: int) -> None:
+    """Adds a fuzz module's outcomes to the file `AIMDLAB_FUZZ_REPORT` names (if any), to what
+    another fuzz module of the same run wrote there."""
+    report = os.environ.get("AIMDLAB_FUZZ_REPORT")
+    if not report:
+        return
+    try:
+        with open(report) as f:
+            outcomes = collections.Counter(json.load(f).get("outcomes", {}))
+    except (OSError, ValueError):
+        outcomes = collections.Counter()
+    outcomes.update(tally)
+    with open(report, "w") as f:
+        json.dump({"examples_per_test": examples, "outcomes": dict(sorted(outcomes.items()))}, f, indent=2)

@@ -27,6 +27,7 @@ from aimdlab import ScenarioError
 from aimdlab.reproduce import load_paper
 from aimdlab.reproduce.paper import check_fields
 from aimdlab.sweep import StoreError, open_sweep, parse_experiment, run_sweep
+from conftest import add_to_fuzz_report
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,16 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module", autouse=True)
 def fuzz_report():
     yield
-    report = os.environ.get("AIMDLAB_FUZZ_REPORT")
-    if report:  # added to what the other fuzz module wrote there in the same run
-        try:
-            with open(report) as f:
-                outcomes = collections.Counter(json.load(f).get("outcomes", {}))
-        except (OSError, ValueError):
-            outcomes = collections.Counter()
-        outcomes.update(TALLY)
-        with open(report, "w") as f:
-            json.dump({"examples_per_test": EXAMPLES, "outcomes": dict(sorted(outcomes.items()))}, f, indent=2)
+    add_to_fuzz_report(TALLY, EXAMPLES)
 
 
 def _one_line(e: BaseException) -> str:

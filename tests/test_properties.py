@@ -17,18 +17,16 @@ import collections
 import copy
 import datetime
 import decimal
-import json
 import os
 import re
 import time
 
+import aimdlab
 import numpy as np
 import pytest
+from conftest import add_to_fuzz_report, assert_conserved
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import aimdlab
-from conftest import assert_conserved
 
 EXAMPLES = int(os.environ.get("AIMDLAB_FUZZ_EXAMPLES", "60"))
 TALLY: collections.Counter = collections.Counter()
@@ -40,16 +38,7 @@ FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*(?:\.[A-Za-z_][A-Za-z0-9
 @pytest.fixture(scope="module", autouse=True)
 def fuzz_report():
     yield
-    report = os.environ.get("AIMDLAB_FUZZ_REPORT")
-    if report:  # added to what the other fuzz module wrote there in the same run
-        try:
-            with open(report) as f:
-                outcomes = collections.Counter(json.load(f).get("outcomes", {}))
-        except (OSError, ValueError):
-            outcomes = collections.Counter()
-        outcomes.update(TALLY)
-        with open(report, "w") as f:
-            json.dump({"examples_per_test": EXAMPLES, "outcomes": dict(sorted(outcomes.items()))}, f, indent=2)
+    add_to_fuzz_report(TALLY, EXAMPLES)
 
 
 class _Budget(Exception):
