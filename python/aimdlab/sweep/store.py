@@ -160,10 +160,19 @@ class Store:
                 intact = False
             if not intact:
                 damaged.append(rid)
-                aside = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
-                os.rename(folder, aside)  # out of the way at once; then removed
-                shutil.rmtree(aside, ignore_errors=True)
+                self._discard(folder)
         return damaged
+
+    def _partial(self, rid: str) -> Path:
+        """A hidden name for run `rid`'s folder while it is written or removed (debris a killed
+        sweep leaves under it is cleaned by `_clean_debris`)."""
+        return self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
+
+    def _discard(self, folder: Path) -> None:
+        """Removes a run folder: renamed out of the way at once, then deleted."""
+        aside = self._partial(folder.name)
+        os.rename(folder, aside)
+        shutil.rmtree(aside, ignore_errors=True)
 
     def write_run(self, rid: str, files: Dict[str, bytes]) -> None:
         """Writes a run's files under a hidden name, then renames the folder into place."""
@@ -171,10 +180,8 @@ class Store:
         if (final / MANIFEST).is_file():
             return
         if final.exists():  # a folder without its manifest: damaged, replaced
-            aside = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
-            os.rename(final, aside)
-            shutil.rmtree(aside, ignore_errors=True)
-        tmp = self.runs / f".{rid}.partial-{os.getpid()}-{time.monotonic_ns()}"
+            self._discard(final)
+        tmp = self._partial(rid)
         tmp.mkdir()
         try:
             # No fsync: after a machine crash a folder whose files did not all reach the disk
