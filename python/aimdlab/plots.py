@@ -83,7 +83,8 @@ def _flow_matrices(ts, columns):
     flow = column_numpy(ts, "flow")
     time_s = column_numpy(ts, "time_s")
     # The engine's series is a grid, time-major: every sampled flow at every sample time.
-    first = int(np.argmax(flow[1:] <= flow[:-1])) + 1 if len(flow) > 1 and (flow[1:] <= flow[:-1]).any() else len(flow)
+    restarts = np.flatnonzero(flow[1:] <= flow[:-1])  # where the flow ids start over: the next time
+    first = int(restarts[0]) + 1 if len(restarts) else len(flow)
     if len(flow) % first == 0:
         grid = (len(flow) // first, first)
         if np.array_equal(flow.reshape(grid), np.broadcast_to(flow[:first], grid)) and (time_s.reshape(grid) == time_s[::first, None]).all():
@@ -114,17 +115,21 @@ def _moving_mean(m, window: int):
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
+def _bins(v, fill, columns: int):
+    """`v` padded with `fill` and reshaped to `columns` rows of consecutive values."""
+    import numpy as np
+
+    k = -(-len(v) // columns)
+    return np.concatenate([v, np.full(k * columns - len(v), fill)]).reshape(columns, k)
+
+
 def _decimate(x, y, columns: int = PIXEL_COLUMNS):
     """`(x, y)` reduced to each of `columns` bins' minimum and maximum, in time order."""
     import numpy as np
 
-    n = len(x)
-    if n <= 2 * columns:
+    if len(x) <= 2 * columns:
         return x, y
-    k = -(-n // columns)
-    pad = k * columns - n
-    yy = np.concatenate([y, np.full(pad, np.nan)]).reshape(columns, k)
-    xx = np.concatenate([x, np.full(pad, x[-1])]).reshape(columns, k)
+    yy, xx = _bins(y, np.nan, columns), _bins(x, x[-1], columns)
     keep = ~np.all(np.isnan(yy), axis=1)
     yy, xx = yy[keep], xx[keep]
     lo, hi = np.nanargmin(yy, axis=1), np.nanargmax(yy, axis=1)
@@ -138,23 +143,16 @@ def _decimate(x, y, columns: int = PIXEL_COLUMNS):
 def _envelope(x, low, high, columns: int = PIXEL_COLUMNS):
     """A band `low`-`high` over `x` reduced to `columns` bins: each bin's lowest low and
     highest high, at the bin's first x (a band drawn at the figure's resolution)."""
+    import warnings
+
     import numpy as np
 
-    n = len(x)
-    if n <= 2 * columns:
+    if len(x) <= 2 * columns:
         return x, low, high
-    k = -(-n // columns)
-    pad = k * columns - n
-
-    def bins(v, fill):
-        return np.concatenate([v, np.full(pad, fill)]).reshape(columns, k)
-
-    with np.errstate(invalid="ignore"):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # (a bin with no flow sampled yet)
-            return bins(x, x[-1])[:, 0], np.nanmin(bins(low, np.nan), axis=1), np.nanmax(bins(high, np.nan), axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (a bin with no flow sampled yet)
+        return (_bins(x, x[-1], columns)[:, 0], np.nanmin(_bins(low, np.nan, columns), axis=1),
+                np.nanmax(_bins(high, np.nan, columns), axis=1))
 
 
 def _row_quantiles(m, qs):
