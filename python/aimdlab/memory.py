@@ -18,7 +18,7 @@ from typing import List, Optional, Tuple, Union
 from . import _core
 from ._core import ScenarioError
 
-__all__ = ["MemoryLimitError", "default_limit", "default_limit_bytes", "explained", "limit_bytes", "limit_source", "parse_size"]
+__all__ = ["MemoryLimitError", "default_limit", "default_limit_bytes", "limit_bytes", "limit_source", "parse_size", "validate_within"]
 
 DEFAULT_FRACTION = 0.8
 """Share of the available memory one run may take by default."""
@@ -140,9 +140,15 @@ def limit_bytes(max_memory: Union[int, str, None] = None) -> int:
     return limit
 
 
-def explained(error: ScenarioError, max_memory: Union[int, str, None]) -> ScenarioError:
-    """`error` with the limit's source added when it is the engine's "above the memory limit"."""
-    text = str(error)
-    if "above the memory limit of" not in text:
-        return error
-    return type(error)(text.replace("; make the scenario smaller", f" ({limit_source(max_memory)}); make the scenario smaller", 1))
+def validate_within(scenario_json: str, max_memory: Union[int, str, None] = None) -> Tuple[float, int]:
+    """Validates a scenario (as the engine reads it: JSON) against the limit `max_memory`
+    gives; returns its duration in seconds and that limit. A scenario above the limit is a
+    `ScenarioError` that also says where the limit came from."""
+    limit = limit_bytes(max_memory)
+    try:
+        return _core.validate(scenario_json, limit), limit
+    except ScenarioError as e:
+        text = str(e)
+        if "above the memory limit of" not in text:
+            raise
+        raise type(e)(text.replace("; make the scenario smaller", f" ({limit_source(max_memory)}); make the scenario smaller", 1)) from None

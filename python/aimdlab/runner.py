@@ -43,17 +43,11 @@ def run(
     seed = _check_seed(seed)
     if progress is not None and not callable(progress):
         raise ScenarioError(f"progress: {progress!r} is not callable; expected a function progress(now_s, duration_s)")
-    from .memory import limit_bytes
+    from .memory import validate_within
 
-    limit = limit_bytes(max_memory)
     engine_scenario = engine_view(scenario)
     text = to_json(engine_scenario)
-    try:
-        duration_s = _core.validate(text, limit)
-    except ScenarioError as e:
-        from .memory import explained
-
-        raise explained(e, max_memory) from None
+    duration_s, limit = validate_within(text, max_memory)
     # Each flow's own copy of its group's controller, once the scenario is known to be valid
     # (a count of 2^32 - 1 is refused above, not copied for minutes first).
     controllers = _copy_controllers(scenario)
@@ -185,13 +179,10 @@ def _copy_controllers(scenario: Scenario) -> Optional[Dict[int, Controller]]:
     """Flow index → its own deep copy of its group's `Controller` (None without any)."""
     import copy
 
-    flows = scenario.get("flows")
-    if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
-        return None
     controllers = {}
     index = 0
-    for gi, g in enumerate(flows):
-        count = int(g.get("count", 1))  # (valid: the engine checked it)
+    for gi, g in enumerate(scenario["flows"]):  # (valid: the engine checked the groups)
+        count = int(g.get("count", 1))
         if isinstance(g.get("cc"), Controller):
             proto = g["cc"]
             for i in range(count):
@@ -204,4 +195,4 @@ def _copy_controllers(scenario: Scenario) -> Optional[Dict[int, Controller]]:
                         "or define __deepcopy__"
                     ) from None
         index += count
-    return controllers
+    return controllers or None

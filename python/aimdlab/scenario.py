@@ -174,15 +174,10 @@ def validate(scenario: Scenario, max_memory: Union[int, str, None] = None) -> No
     """Checks a scenario dict against the engine's schema and its estimated memory against
     `max_memory` (bytes or a size such as "4GB"; default: `aimdlab.memory.default_limit_bytes()`);
     raises `ScenarioError` naming the field if invalid."""
-    from .memory import explained, limit_bytes
-
     from .controller import engine_view
+    from .memory import validate_within
 
-    limit = limit_bytes(max_memory)
-    try:
-        _core.validate(to_json(engine_view(scenario)), limit)
-    except ScenarioError as e:
-        raise explained(e, max_memory) from None
+    validate_within(to_json(engine_view(scenario)), max_memory)
 
 
 def duration_s(scenario: Scenario) -> float:

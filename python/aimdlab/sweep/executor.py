@@ -64,7 +64,6 @@ def _worker_init(parent_pid: int) -> None:
         PR_SET_PDEATHSIG = 1
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     else:
-        import threading
 
         def watch() -> None:
             while os.getppid() == parent_pid:
