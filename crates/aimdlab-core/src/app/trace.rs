@@ -48,12 +48,24 @@ pub const MAX_TRACE_FILE_BYTES: u64 = 64 << 20;
 /// every picosecond and never let the simulated clock advance.
 pub const MIN_MEAN_FRAME_INTERVAL: SimDuration = SimDuration::from_micros(1);
 
+/// A trace's mean frame interval: its span over frames − 1 (40 ms for a single frame); the
+/// replay period is the span plus one such interval.
+fn mean_frame_interval(frames: &[(SimDuration, u64)]) -> SimDuration {
+    let span = frames.last().map_or(SimDuration::ZERO, |f| f.0);
+    if frames.len() > 1 {
+        SimDuration(span.0 / (frames.len() as u64 - 1))
+    } else {
+        SimDuration::from_millis(40)
+    }
+}
+
 /// The text of a trace file: a regular file (not a FIFO or a device, which could block or
 /// never end) of at most `MAX_TRACE_FILE_BYTES`, read with that limit.
 fn read_trace_file(path: &str) -> Result<String, ParamError> {
     use std::io::Read;
     let fail = |message: String| ParamError { field: "file", message };
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("{path:?} cannot be read: {e}")))?;
+    let unreadable = |e: std::io::Error| fail(format!("{path:?} cannot be read: {e}"));
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     if !meta.is_file() {
         return Err(fail(format!("{path:?} is not a regular file (a folder, FIFO or device); expected a frame-size trace file")));
     }
@@ -62,8 +74,8 @@ fn read_trace_file(path: &str) -> Result<String, ParamError> {
         return Err(too_big());
     }
     let mut text = String::new();
-    let file = std::fs::File::open(path).map_err(|e| fail(format!("{path:?} cannot be read: {e}")))?;
-    file.take(MAX_TRACE_FILE_BYTES + 1).read_to_string(&mut text).map_err(|e| fail(format!("{path:?} cannot be read: {e}")))?;
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    file.take(MAX_TRACE_FILE_BYTES + 1).read_to_string(&mut text).map_err(unreadable)?;
     if text.len() as u64 > MAX_TRACE_FILE_BYTES {
         return Err(too_big()); // (it grew while being read)
     }
@@ -164,7 +176,7 @@ impl AppParams for TraceSpec {
         let text = read_trace_file(&self.file)?;
         let frames = parse_trace(&text, self.time_unit).map_err(|m| ParamError { field: "file", message: format!("{}: {m}", self.file) })?;
         let span = frames.last().map_or(SimDuration::ZERO, |f| f.0);
-        let mean_gap = if frames.len() > 1 { SimDuration(span.0 / (frames.len() as u64 - 1)) } else { SimDuration::from_millis(40) };
+        let mean_gap = mean_frame_interval(&frames);
         if mean_gap < MIN_MEAN_FRAME_INTERVAL {
             let message = format!(
                 "{}: its {} frames span {span}, a mean frame interval of {mean_gap}; expected at least {MIN_MEAN_FRAME_INTERVAL} \
@@ -182,9 +194,7 @@ impl AppParams for TraceSpec {
     }
     fn peak_bps(cfg: &TraceConfig) -> Option<f64> {
         // The largest frame at every mean interval: above the trace's mean rate, as a peak is.
-        let n = cfg.frames.len() as f64;
-        let span = cfg.frames.last().map_or(0.0, |f| f.0.as_secs_f64());
-        let mean_interval = if n > 1.0 { span / (n - 1.0) } else { 0.04 };
+        let mean_interval = mean_frame_interval(&cfg.frames).as_secs_f64();
         cfg.frames.iter().map(|f| f.1).max().map(|b| b as f64 * 8.0 / mean_interval.max(1e-6))
     }
     fn held_bytes(cfg: &TraceConfig) -> u64 {
