@@ -5,6 +5,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 __version__: str
 __commit__: str
+FIXED_MEMORY_BYTES: int
 """The git commit the engine was built from (`-dirty`: with uncommitted changes); empty if unknown."""
 
 class ScenarioError(ValueError):

@@ -29,8 +29,8 @@ the engine thread's stack and a malloc arena. Without a limit, glibc and Arrow r
 1.2 GB more that is never resident; under one, they reserve less (a 10,000-flow dumbbell
 estimated at 692 MB runs under a 1 GiB cap)."""
 
-MIN_RUN_BYTES = 64_000_000
-"""What every run takes (the engine and its results), as the estimate counts it."""
+MIN_RUN_BYTES: int = _core.FIXED_MEMORY_BYTES
+"""What every run takes (the engine and its results), as the engine's estimate counts it."""
 
 
 class MemoryLimitError(ScenarioError):

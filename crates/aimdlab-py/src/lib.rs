@@ -223,6 +223,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<controller::PyCongestionEvent>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("AIMDLAB_GIT_COMMIT"))?;
+    m.add("FIXED_MEMORY_BYTES", aimdlab_core::scenario::memory_estimate::FIXED_BYTES)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
