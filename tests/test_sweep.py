@@ -21,7 +21,7 @@ import pytest
 
 import aimdlab
 from aimdlab import ScenarioError
-from aimdlab.sweep import load_experiment, open_sweep, parse_experiment, run_sweep
+from aimdlab.sweep import execute_run, load_experiment, open_sweep, parse_experiment, run_sweep
 from aimdlab.sweep.experiment import parse_range
 from aimdlab.sweep.stats import mean_std_ci95, t_quantile_975
 
@@ -204,6 +204,26 @@ def test_a_time_series_measure_is_a_statistic_over_the_samples_after_the_warm_up
     # A Python measure is a function of the run's Result.
     assert cat["test_sweep:flows_sent"][0] == sum(pq.read_table(tmp_path / "s" / "runs" / cat["run_id"][0] / "flows.parquet")
                                                   .column("data_pkts_sent").to_pylist())
+
+
+def test_measures_computed_where_the_runs_ran_are_what_their_folders_give(tmp_path):
+    # The workers compute each run's measures from its tables in memory; a catalog made again
+    # from the run folders alone (as when it is damaged) must hold the same values, bit for bit,
+    # for every kind of measure: summary, flows table, group, time series, ratio and Python.
+    base = {**BASE, "warmup": "1s", "flows": [{"name": "mr", "count": 2, "cc": "mr_aimd"}]}
+    exp = parse({"scenario": base, "seeds": 2, "axes": {"flows[0].count": [1, 2]},
+                 "measures": ["bottleneck.utilization", "flows.goodput_bps.mean", "groups.mr.retransmitted_pkts.sum",
+                              "timeseries.cwnd_pkts.max / timeseries.cwnd_pkts.min", "timeseries.mr.cwnd_pkts.cv",
+                              "test_sweep:flows_sent"]})
+    sweep = run_sweep(exp, tmp_path / "s", jobs=2)
+    assert set(sweep.catalog.column("status").to_pylist()) == {"ok"}
+    (tmp_path / "s" / "catalog.parquet").write_bytes(b"damaged")
+    again = open_sweep(tmp_path / "s")
+    assert again.catalog.equals(sweep.catalog) and again.aggregate.equals(sweep.aggregate)
+    # (and they were computed where the run ran: the run's outcome carries them)
+    outcome = execute_run({"run_id": "r", "scenario": exp.points()[0].scenario, "measures": exp.measures})
+    first = sweep.catalog.slice(0, 1).to_pylist()[0]
+    assert outcome["measures"] == {m: first[m] for m in exp.measures}
 
 
 def test_a_failing_run_is_recorded_with_its_scenario_and_the_others_finish(tmp_path):

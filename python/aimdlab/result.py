@@ -7,7 +7,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
@@ -136,6 +136,7 @@ class Result:
         pcaps: the libpcap traces of the links the scenario's `pcap` names, as a dict of link
             name → file bytes (saved as `<from>-<to>.pcap`).
         scenario: the scenario dict that was run, with the seed that was used.
+        provenance: what produced the run (see `provenance`), as its `summary.json` has it.
     """
 
     def __init__(self, raw: Dict[str, Any], scenario: Dict[str, Any]):
@@ -147,6 +148,7 @@ class Result:
         self.cwnd_trace: pa.Table = _to_table(raw["cwnd_trace"])
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = scenario
+        self.provenance: Optional[Dict[str, Any]] = provenance(scenario, self.summary["seed"])
 
     @classmethod
     def load(cls, folder: Union[str, Path]) -> "Result":

@@ -74,7 +74,9 @@ def _run_in_store(store: Store, experiment: Experiment, points: List[Point], ids
         first.setdefault(rid, p)
     todo = [rid for rid in first if rid not in done]
     state = SweepProgress(total=len(todo), reused=len(set(ids) & done), damaged=len(damaged))
-    tasks = [{"run_id": rid, "scenario": first[rid].scenario, "max_memory": max_memory} for rid in todo]
+    tasks = [{"run_id": rid, "scenario": first[rid].scenario, "max_memory": max_memory, "measures": list(experiment.measures)}
+             for rid in todo]
+    known: Dict[str, Dict[str, float]] = {}
 
     def started(where: str) -> None:
         state.executor = where
@@ -89,6 +91,8 @@ def _run_in_store(store: Store, experiment: Experiment, points: List[Point], ids
         if outcome["status"] == "ok":
             store.write_run(rid, outcome["files"])
             store.log(rid, "ok", outcome["wall_s"])
+            if "measures" in outcome:
+                known[rid] = outcome["measures"]
         else:
             store.write_failure(rid, first[rid], list(experiment.axes), outcome["error"])
             store.log(rid, "failed", None)
@@ -96,7 +100,7 @@ def _run_in_store(store: Store, experiment: Experiment, points: List[Point], ids
         state.done += 1
         if progress:
             progress(state)
-    catalog, agg = store.build_tables(experiment, points, ids)
+    catalog, agg = store.build_tables(experiment, points, ids, known)
     store.write_tables(catalog, agg)
     return Sweep(store.root)
 

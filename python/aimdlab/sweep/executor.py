@@ -20,6 +20,7 @@ A Dask cluster on SLURM or PBS, with dask-jobqueue (`pip install dask-jobqueue`)
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import os
 import signal
@@ -32,12 +33,13 @@ __all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "
 
 Task = Dict[str, Any]
 """A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
-`max_memory` (bytes)."""
+`max_memory` (bytes) and `measures` (the sweep's measures, computed where the run ran)."""
 
 
 def execute_run(task: Task) -> Dict[str, Any]:
-    """Runs one task and returns `{"run_id", "status": "ok", "files": {name: bytes}, "wall_s"}`,
-    or `{"run_id", "status": "failed", "error"}` for a run the engine refused or could not
+    """Runs one task and returns `{"run_id", "status": "ok", "files": {name: bytes}, "wall_s"}`
+    (with `"measures"` when the task names them and they could be computed), or
+    `{"run_id", "status": "failed", "error"}` for a run the engine refused or could not
     finish. `wall_s` is the engine call's wall time."""
     from .._core import EngineError, ScenarioError
     from ..runner import run
@@ -50,7 +52,28 @@ def execute_run(task: Task) -> Dict[str, Any]:
         files = result.file_bytes()
     except (ScenarioError, EngineError, MemoryError, OSError) as e:
         return {"run_id": run_id, "status": "failed", "error": f"{type(e).__name__}: {e}"}
-    return {"run_id": run_id, "status": "ok", "files": files, "wall_s": wall}
+    outcome = {"run_id": run_id, "status": "ok", "files": files, "wall_s": wall}
+    measures = _measures_here(task.get("measures") or [], files, result)
+    if measures is not None:
+        outcome["measures"] = measures
+    return outcome
+
+
+def _measures_here(names: List[str], files: Dict[str, bytes], result: Any) -> Optional[Dict[str, float]]:
+    """The measures `names` of a run just executed, from its tables in memory: what its folder
+    would give (the summary is read from its file's bytes; a Python measure is given the
+    `Result` itself). None when there are none or when one cannot be computed here (a Python
+    measure's module not importable, or its code raised): the sweep then reads the folder,
+    and reports the error."""
+    from .measures import run_measures
+
+    if not names:
+        return None
+    try:
+        summary = json.loads(files["summary.json"])
+        return run_measures(names, summary, result.flows.to_pandas, result.timeseries.to_pandas, lambda: result)
+    except Exception:  # noqa: BLE001 - the folder is read instead, and its error reported there
+        return None
 
 
 def _worker_init(parent_pid: int) -> None:
@@ -85,6 +108,34 @@ def local_pool(workers: int):
                                initargs=(os.getpid(),))
 
 
+_kept_pool: Optional[Tuple[int, Any]] = None
+"""The local pool `parallel_map` keeps between calls, with its worker count: a reproduction
+runs 16 sweeps, and starting two fresh interpreters for each cost more than its runs."""
+
+
+def _take_pool(workers: int):
+    """The kept local pool of `workers` processes, started if there is none of that size."""
+    global _kept_pool
+    if _kept_pool is not None and _kept_pool[0] != workers:
+        _drop_pool()
+    if _kept_pool is None:
+        _kept_pool = (workers, local_pool(workers))
+    return _kept_pool[1]
+
+
+def _drop_pool() -> None:
+    """Stops the kept pool's workers, mid-call or not (they ignore Ctrl-C; the caller
+    decides), and forgets it."""
+    global _kept_pool
+    if _kept_pool is None:
+        return
+    pool = _kept_pool[1]
+    _kept_pool = None
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
               on_start: Optional[Callable[[str], None]] = None) -> Iterator[Dict[str, Any]]:
     """Executes `tasks` and yields each outcome (see `execute_run`) as it completes (see
@@ -116,8 +167,8 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    workers = min(jobs, len(items))
-    pool = local_pool(workers)
+    workers = jobs
+    pool = _take_pool(workers)
     if on_start:
         on_start(f"on a local pool of {workers} processes")
     pending: Dict[Any, int] = {}
@@ -139,12 +190,10 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
                     pending[pool.submit(func, item)] = i
                 yield index, result
     finally:
-        for fut in pending:
-            fut.cancel()
-        # Stop the calls still going (the workers ignore Ctrl-C; the caller decides).
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pending:  # stopped early (an error, Ctrl-C, the caller closed us): no call may go on
+            for fut in pending:
+                fut.cancel()
+            _drop_pool()
 
 
 def ordered_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None,

@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 from .._core import ScenarioError
 
-__all__ = ["STATS", "MeasureError", "measure", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
+__all__ = ["STATS", "MeasureError", "measure", "run_measures", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
 
 STATS = ("mean", "median", "min", "max", "sum", "std", "cv")
 """The statistics a measure may take (over flows, or over a flow's samples)."""
@@ -180,6 +180,17 @@ def measure(name: str, summary: Dict[str, Any], flows, series=None, run=None) ->
     for p in parts:
         node = node.get(p) if isinstance(node, dict) else None
     return math.nan if node is None else float(node)
+
+
+def run_measures(measures: Sequence[str], summary: Dict[str, Any], flows: Callable[[], Any], series: Callable[[], Any],
+                 run: Callable[[], Any]) -> Dict[str, float]:
+    """Each of `measures` for one run (see `measure`); `flows`, `series` and `run` give the
+    run's flows table and time series (DataFrames) and its `Result`, each called only if a
+    measure reads it."""
+    table = flows() if any(is_table_measure(m) or is_series_measure(m) for m in measures) else None
+    samples = series() if any(is_series_measure(m) for m in measures) else None
+    result = run() if any(is_python_measure(m) for m in measures) else None
+    return {m: measure(m, summary, table, samples, result) for m in measures}
 
 
 def python_measure(name: str) -> Callable[[Any], Any]:

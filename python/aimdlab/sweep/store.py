@@ -37,13 +37,7 @@ import pyarrow.parquet as pq
 from ..result import canonical_json, write_atomic
 from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields
-from .measures import (
-    MeasureError,
-    is_python_measure,
-    is_series_measure,
-    is_table_measure,
-    measure,
-)
+from .measures import MeasureError, run_measures
 from .stats import mean_std_ci95
 
 __all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]
@@ -237,24 +231,25 @@ class Store:
         """The measures of a complete run, read from its folder."""
         folder = self.runs / rid
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-        flows = series = result = None
-        if any(is_table_measure(m) or is_series_measure(m) for m in measures):
-            flows = pq.read_table(folder / "flows.parquet").to_pandas()
-        if any(is_series_measure(m) for m in measures):
-            series = pq.read_table(folder / "timeseries.parquet").to_pandas()
-        if any(is_python_measure(m) for m in measures):
+
+        def result():
             from ..result import Result
 
-            result = Result.load(folder)
-        return {m: measure(m, summary, flows, series, result) for m in measures}
+            return Result.load(folder)
 
-    def build_tables(self, experiment: Experiment, points: List[Point], ids: List[str]) -> Tuple[pa.Table, pa.Table]:
+        return run_measures(measures, summary, lambda: pq.read_table(folder / "flows.parquet").to_pandas(),
+                            lambda: pq.read_table(folder / "timeseries.parquet").to_pandas(), result)
+
+    def build_tables(self, experiment: Experiment, points: List[Point], ids: List[str],
+                     known: Optional[Dict[str, Dict[str, float]]] = None) -> Tuple[pa.Table, pa.Table]:
         """The catalog (one row per run, in the experiment's order) and the aggregate (one row
-        per axis point), from the run folders, failure records and the journal."""
+        per axis point), from the run folders, failure records and the journal. `known`: the
+        measures of runs this sweep just executed, computed where they ran (the same values
+        their folders give), so their files need not be read back."""
         axes = list(experiment.axes)
         done = self.done()
         walls = self.wall_times()
-        cache: Dict[str, Any] = {}
+        cache: Dict[str, Any] = dict(known or {})
         rows: Dict[str, List[Any]] = {k: [] for k in ["run_id", "point", "replication", "seed", *axes, "status", "error", "engine_wall_s", *experiment.measures]}
         for p, rid in zip(points, ids):
             rows["run_id"].append(rid)
