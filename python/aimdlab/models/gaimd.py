@@ -7,6 +7,8 @@ acknowledged per ACK.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 __all__ = [
@@ -110,21 +112,20 @@ def error_integral(alpha, beta, threshold, t0_over_rtt=4.0, b=1, points=4000, fu
     """E_β(α) = ∫₀¹ w(p)·|T_{α,β}(p)/T_{1,1/2}(p) − 1| dp with the step weight w(p) = 1 for
     p < threshold, 0 above — eq. (8) and Fig. 8 (midpoint rule on `points` intervals). T is
     eq. (2), or with `full` the Appendix's eq. (55) (the paper does not say which its Fig. 9
-    integrates)."""
+    integrates). `alpha` may be an array: one integral each."""
     p = (np.arange(points) + 0.5) * threshold / points
-    if full:
-        ratio = sending_rate_full(alpha, beta, p, 1.0, t0_over_rtt, b) / sending_rate_full(1.0, 0.5, p, 1.0, t0_over_rtt, b)
-    else:
-        ratio = normalized_rate(alpha, beta, p, 1.0, t0_over_rtt, b)
-    return float(np.sum(np.abs(ratio - 1.0)) * threshold / points)
+    a = np.asarray(alpha, dtype=float)[..., np.newaxis]
+    rate = sending_rate_full if full else sending_rate
+    ratio = rate(a, beta, p, 1.0, t0_over_rtt, b) / rate(1.0, 0.5, p, 1.0, t0_over_rtt, b)
+    errors = np.sum(np.abs(ratio - 1.0), axis=-1) * threshold / points
+    return float(errors) if errors.ndim == 0 else errors
 
 
+@functools.lru_cache(maxsize=256)  # Fig. 10's curves ask for the same α* more than once
 def tcp_friendly_alpha_error_min(beta, threshold, t0_over_rtt=4.0, b=1, full=False):
     """α* minimizing eq. (8) for `beta` (the error-minimizing TCP-friendly curve of Fig. 10):
     a grid search on (0, 3] refined around its best point; `full` as for `error_integral`."""
     grid = np.linspace(0.005, 3.0, 600)
-    errs = [error_integral(a, beta, threshold, t0_over_rtt, b, full=full) for a in grid]
-    best = grid[int(np.argmin(errs))]
+    best = grid[int(np.argmin(error_integral(grid, beta, threshold, t0_over_rtt, b, full=full)))]
     fine = np.linspace(max(best - 0.01, 1e-4), best + 0.01, 201)
-    errs = [error_integral(a, beta, threshold, t0_over_rtt, b, full=full) for a in fine]
-    return float(fine[int(np.argmin(errs))])
+    return float(fine[int(np.argmin(error_integral(fine, beta, threshold, t0_over_rtt, b, full=full)))])
