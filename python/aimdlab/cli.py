@@ -576,7 +576,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
             if sweep_reports:
                 for store in result.sweeps.values():
                     write_report(store, run_figures=False)
-            page = write_paper_report(result, out_dir / p.id)
+            page = write_paper_report(result, out_dir / p.id, jobs=jobs)
         except KeyboardInterrupt:
             _interrupted(f"interrupted: the runs finished so far are kept in {out_dir / p.id}; run the same command again to resume")
         except (ScenarioError, RuntimeError, OSError) as e:

@@ -8,7 +8,7 @@ import json
 import math
 import textwrap
 from pathlib import Path
-from typing import List
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ..html_parts import esc as _e
 from ..html_parts import num as _fmt
@@ -137,18 +137,51 @@ def zoomable(src: str, alt: str) -> str:
     return f"<img class='zoom' src='{src}' alt='{_e(alt)}' title='click: full size' onclick=\"this.classList.toggle('full')\">"
 
 
-def _trace_figure(r: ItemResult) -> str:
-    """The item's trace figure, when it has one: aimdlab's, drawn like the paper's."""
-    if not r.trace or r.item.figure is None:
+_ITEM, _TRACE = "item", "trace"
+"""The two figures an item can have: its points against the paper's, and its trace."""
+
+
+def _figure_kinds(r: ItemResult) -> List[str]:
+    """The figures item result `r`'s section shows."""
+    kinds = [_ITEM] if r.x or r.item.cannot is None else []
+    return kinds + ([_TRACE] if r.trace and r.item.figure is not None else [])
+
+
+def draw_figure(task: Tuple[str, ItemResult]) -> str:
+    """One figure of an item's section, `(kind, item result)`, as a data URI (a module-level
+    function: the figures of a page are drawn on the sweeps' pool of processes)."""
+    kind, r = task
+    if kind == _ITEM:
+        return item_figure(r)
+    assert r.item.figure is not None
+    return draw_trace(r.trace, r.item.figure, "aimdlab: " + r.item.title)
+
+
+def draw_figures(result: PaperResult, jobs: Optional[int] = None,
+                 progress: Optional[Callable[[int, int], None]] = None) -> Dict[Tuple[int, str], str]:
+    """Every figure of the paper's page, by (item index, kind), drawn `jobs` at a time (default:
+    one per core) on the executor of the sweeps; `progress(done, total)` after each."""
+    from ..sweep.executor import ordered_map
+
+    keys = [(i, kind) for i, r in enumerate(result.items) for kind in _figure_kinds(r)]
+    uris = ordered_map(draw_figure, [(kind, result.items[i]) for i, kind in keys], jobs=jobs, progress=progress)
+    return dict(zip(keys, uris))
+
+
+def _trace_figure(r: ItemResult, uri: str) -> str:
+    """The item's trace figure (`uri`), when it has one: aimdlab's, drawn like the paper's."""
+    if _TRACE not in _figure_kinds(r):
         return ""
     spec = r.item.figure
+    assert spec is not None
     what = spec.label or column_words(spec.series, spec.y) or f"{spec.series}.{spec.y}"
     what += " (running total)" if spec.cumulative and "total" not in what else ""
-    return (f"<figure>{zoomable(draw_trace(r.trace, spec, 'aimdlab: ' + r.item.title), r.item.title)}"
+    return (f"<figure>{zoomable(uri, r.item.title)}"
             f"<figcaption>aimdlab's figure: {_e(what)}, the first seed of each point</figcaption></figure>")
 
 
-def _item_section(r: ItemResult) -> str:
+def _item_section(r: ItemResult, figures: Dict[str, str]) -> str:
+    """An item's section of its paper's page; `figures` its drawn figures by kind."""
     it = r.item
     role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
     of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
@@ -158,17 +191,17 @@ def _item_section(r: ItemResult) -> str:
         parts.append(f"<p class='muted'><b>Threshold from:</b> {_e(it.threshold_from)}.</p>")
     if it.cannot is not None:
         parts.append(f"<p>{_e(it.cannot)}</p>")
-        if r.x:
-            parts.append(f"<figure>{zoomable(item_figure(r), it.title)}<figcaption>aimdlab's figure: {_e(it.label or it.measure)}"
+        if _ITEM in figures:
+            parts.append(f"<figure>{zoomable(figures[_ITEM], it.title)}<figcaption>aimdlab's figure: {_e(it.label or it.measure)}"
                          f" against {_e(it.xlabel or it.x)} (means over the seeds, 95 % CI)</figcaption></figure>")
-        parts.append(_trace_figure(r))
+        parts.append(_trace_figure(r, figures.get(_TRACE, "")))
         return "".join(parts)
     if it.model:
         what = f"{it.label or model_words(it.model) or it.model} (the paper's model, evaluated by aimdlab)"
     else:
         what = it.label or f"{it.measure}" + (f" × {it.scale:g}" if it.scale != 1 else "")
     against = _plot_x_label(it) or it.xlabel or it.x
-    parts.append(f"<figure>{zoomable(item_figure(r), it.title)}<figcaption>{_e(what)} against {_e(against)}; "
+    parts.append(f"<figure>{zoomable(figures[_ITEM], it.title)}<figcaption>{_e(what)} against {_e(against)}; "
                  f"{'means over the seeds with their 95 % intervals' if any(n > 1 for n in r.runs) else 'one run per point (no interval)'}"
                  f"{', the paper’s numbers as red crosses' if it.published else ''}</figcaption></figure>")
     rows = []
@@ -186,7 +219,7 @@ def _item_section(r: ItemResult) -> str:
     parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th>" + plotted_head
                  + "<th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
-    parts.append(_trace_figure(r))
+    parts.append(_trace_figure(r, figures.get(_TRACE, "")))
     if r.sensitivity:
         rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
                        f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
@@ -206,9 +239,12 @@ def _sweep_link(store: Path, out: Path) -> str:
     return f"<a href='{_e(target)}'>{_e(store.name)}</a>"
 
 
-def write_paper_report(result: PaperResult, out: Path) -> Path:
-    """Writes `out/index.html`, the paper's page; returns its path."""
+def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = None,
+                       progress: Optional[Callable[[int, int], None]] = None) -> Path:
+    """Writes `out/index.html`, the paper's page, its figures drawn `jobs` at a time (see
+    `draw_figures`, also for `progress`); returns its path."""
     p = result.paper
+    figures = draw_figures(result, jobs, progress)
     head = [f"<h1>{_e(p.title)}</h1>",
             f"<p class='muted'>shared/papers/{_e(p.paper)}; the paper ran on {_e(p.ran_on or 'an unstated simulator')}."
             f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
@@ -222,7 +258,8 @@ def write_paper_report(result: PaperResult, out: Path) -> Path:
             "<p class='muted'>Sweeps (<code>aimdlab report FOLDER</code> writes a sweep's own report; "
             "<code>aimdlab.open_sweep(FOLDER)</code> opens its tables): "
             + ", ".join(_sweep_link(Path(s), out) for s in result.sweeps.values()) + "</p>"]
-    body = "".join(head) + "".join(_item_section(r) for r in result.items)
+    body = "".join(head) + "".join(_item_section(r, {kind: uri for (k, kind), uri in figures.items() if k == i})
+                                   for i, r in enumerate(result.items))
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))
     return path
