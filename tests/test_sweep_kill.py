@@ -84,3 +84,30 @@ def test_ctrl_c_under_dask_is_one_line_and_exit_130(tmp_path):
         sweep.stderr.close()
         for pid in _session(sweep.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_of_a_reproduction_is_one_line_exit_130_and_leaves_no_process(tmp_path):
+    # A reproduction runs every paper's sweeps as one batch on the kept pool, evaluates papers in
+    # a thread and draws their figures on the same pool as it goes: Ctrl-C must stop all of it.
+    repro = subprocess.Popen([sys.executable, "-m", "aimdlab.cli", "reproduce", "gaimd", "--quick", "--out", str(tmp_path / "r"),
+                              "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        for line in repro.stderr:  # wait until the workers are running the runs
+            if line.startswith("executing"):
+                break
+        time.sleep(1.0)
+        os.killpg(repro.pid, signal.SIGINT)
+        rest = repro.stderr.read()
+        assert repro.wait(timeout=120) == 130
+        assert "Traceback" not in rest, rest[-2000:]
+        assert rest.strip().splitlines()[-1].startswith("interrupted: "), rest[-500:]
+        deadline = time.monotonic() + 5.0
+        while _session(repro.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _session(repro.pid) == [], "processes of the interrupted reproduction are still alive 5 s later"
+    finally:
+        if repro.poll() is None:
+            os.killpg(repro.pid, signal.SIGKILL)
+        repro.stderr.close()
+        for pid in _session(repro.pid):
+            os.kill(pid, signal.SIGKILL)

@@ -538,8 +538,9 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
               experiments_dir: Optional[Path], sweep_reports: bool) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
-    from .reproduce import available_papers, find_experiments, load_paper, reproduce_paper, total_tally
-    from .reproduce.report import write_index, write_paper_report
+    from .reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
+    from .reproduce.report import submit_figures, write_index, write_paper_report
+    from .sweep.executor import stop_pool
     from .sweep.report import write_report
 
     _check_dask_options(use_dask, scheduler)
@@ -553,35 +554,32 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         papers = [load_paper(root / name) for name in chosen]
     except (ScenarioError, FileNotFoundError) as e:
         raise click.ClickException(str(e)) from None
-    results = []
     t0 = time.perf_counter()
     for p in papers:
         click.echo(f"{p.id}: {len(p.items)} figures, tables and claims; {len(p.sweeps())} sweeps{' (quick)' if quick else ''}", err=True)
-        bars: dict = {}
+    figures: Dict[str, Dict] = {}  # each paper's figures, drawn on the workers as soon as it is evaluated
 
-        def follow(name: str, state) -> None:
-            if name not in bars:
-                for other in bars.values():
-                    other.stop()
-                click.echo(f"  sweep {name}", err=True)
-                bars[name] = _SweepBar()
-            bars[name].update(state)
+    def evaluated(result) -> None:
+        figures[result.paper.id] = submit_figures(result, jobs)
 
-        try:
-            try:
-                result = reproduce_paper(p, out_dir / p.id, quick=quick, jobs=jobs, dask=use_dask, scheduler=scheduler, progress=follow)
-            finally:
-                for bar in bars.values():
-                    bar.stop()
-            if sweep_reports:
+    try:
+        with _SweepBar() as bar:
+            results = reproduce_papers([(p, out_dir / p.id) for p in papers], quick=quick, jobs=jobs, dask=use_dask,
+                                       scheduler=scheduler, progress=bar.update, evaluated=evaluated)
+        if sweep_reports:
+            for result in results:
                 for store in result.sweeps.values():
                     write_report(store, run_figures=False)
-            page = write_paper_report(result, out_dir / p.id, jobs=jobs)
-        except KeyboardInterrupt:
-            _interrupted(f"interrupted: the runs finished so far are kept in {out_dir / p.id}; run the same command again to resume")
-        except (ScenarioError, RuntimeError, OSError) as e:
-            raise click.ClickException(str(e)) from None
-        results.append(result)
+        click.echo(f"drawing {sum(len(f) for f in figures.values())} figures", err=True)
+        pages = [write_paper_report(r, out_dir / r.paper.id, jobs=jobs, figures=figures.get(r.paper.id)) for r in results]
+    except KeyboardInterrupt:
+        stop_pool()
+        _interrupted(f"interrupted: the runs finished so far are kept in {out_dir}; run the same command again to resume")
+    except (ScenarioError, RuntimeError, OSError) as e:
+        stop_pool()
+        raise click.ClickException(str(e)) from None
+    for result, page in zip(results, pages):
+        click.echo(f"{result.paper.id}:")
         for r in result.items:
             kind = "" if r.item.kind == "result" else f"[{r.item.kind}] "
             click.echo(f"  {r.verdict.verdict:<21} {kind}{r.item.title} — {r.verdict.detail}")

@@ -11,12 +11,13 @@ import json
 import math
 import numbers
 import weakref
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._core import ScenarioError
-from ..sweep import Sweep, SweepProgress, load_experiment, open_sweep, run_sweep
+from ..sweep import Experiment, Sweep, SweepProgress, load_experiment, open_sweep, run_sweeps
 from ..sweep.experiment import axis_fields
 from ..sweep.stats import mean_std_ci95
 from .axes import axis_values, same_x, select_rows
@@ -37,7 +38,7 @@ from .verdict import (
     worst,
 )
 
-__all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "find_experiments", "total_tally",
+__all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "reproduce_papers", "find_experiments", "total_tally",
            "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "CLASSES", "RESULT"]
 
 
@@ -115,24 +116,56 @@ def available_papers(experiments: Path) -> List[str]:
 
 
 def reproduce_paper(paper: Paper, out: Union[str, Path], quick: bool = False, jobs: Optional[int] = None, dask: bool = False,
-                    scheduler: Optional[str] = None, progress: Optional[Callable[[str, SweepProgress], None]] = None) -> PaperResult:
+                    scheduler: Optional[str] = None, progress: Optional[Callable[[SweepProgress], None]] = None) -> PaperResult:
     """Runs (or resumes) every sweep of `paper` into `out/sweeps/<name>` and evaluates its
-    items. `progress(sweep name, state)` follows each sweep."""
-    out = Path(out)
-    stores: Dict[str, Path] = {}
-    sweeps: Dict[str, Sweep] = {}
-    experiments = {}
-    for path in paper.sweeps():  # every item checked against its sweep before anything runs
-        exp = experiments[path] = load_experiment(path, quick=quick)
-        fields = [f for axis in exp.axes for f in dict.fromkeys([axis, *axis_fields(axis)])]
-        check_fields(paper, path, fields, exp.measures)
-    for path, exp in experiments.items():
-        store = out / "sweeps" / path.stem
-        sweeps[str(path)] = run_sweep(exp, store, jobs=jobs, dask=dask, scheduler=scheduler,
-                                      progress=(lambda s, name=path.stem: progress(name, s)) if progress else None)
-        stores[str(path)] = store
-    results = [evaluate(item, sweeps.get(str(item.sweep))) for item in paper.items]
-    return PaperResult(paper, results, stores, quick)
+    items. `progress(state)` follows the runs (see `run_sweeps`)."""
+    return reproduce_papers([(paper, Path(out))], quick, jobs, dask, scheduler, progress)[0]
+
+
+def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, jobs: Optional[int] = None, dask: bool = False,
+                     scheduler: Optional[str] = None, progress: Optional[Callable[[SweepProgress], None]] = None,
+                     evaluated: Optional[Callable[[PaperResult], None]] = None) -> List[PaperResult]:
+    """`reproduce_paper` for each `(paper, out)`, the sweeps of all of them run as one batch
+    (`run_sweeps`): a paper's items are evaluated as soon as its sweeps are complete, in a
+    thread of this process, while the other papers' runs go on; `evaluated(result)` is then
+    called in that thread. Every item is checked against its sweep before anything runs."""
+    batch: List[Tuple[Experiment, Path]] = []
+    owner: List[Tuple[int, str]] = []
+    for k, (paper, out) in enumerate(papers):
+        for path in paper.sweeps():
+            exp = load_experiment(path, quick=quick)
+            fields = [f for axis in exp.axes for f in dict.fromkeys([axis, *axis_fields(axis)])]
+            check_fields(paper, path, fields, exp.measures)
+            batch.append((exp, Path(out) / "sweeps" / path.stem))
+            owner.append((k, str(path)))
+    sweeps: List[Dict[str, Sweep]] = [{} for _ in papers]
+    left = [len(paper.sweeps()) for paper, _ in papers]
+    evaluator = ThreadPoolExecutor(1, thread_name_prefix="aimdlab-evaluate")
+    results: List[Optional[Future]] = [None] * len(papers)
+
+    def evaluate_paper(k: int) -> PaperResult:
+        paper = papers[k][0]
+        result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items],
+                             {str(path): sweeps[k][str(path)].root for path in paper.sweeps()}, quick)
+        if evaluated:
+            evaluated(result)
+        return result
+
+    def finished(i: int, sweep: Sweep) -> None:
+        k, path = owner[i]
+        sweeps[k][path] = sweep
+        left[k] -= 1
+        if not left[k]:
+            results[k] = evaluator.submit(evaluate_paper, k)
+
+    try:
+        for k in range(len(papers)):
+            if not left[k]:  # a paper of models only
+                results[k] = evaluator.submit(evaluate_paper, k)
+        run_sweeps(batch, jobs=jobs, dask=dask, scheduler=scheduler, progress=progress, finished=finished)
+        return [future.result() for future in results if future is not None]
+    finally:
+        evaluator.shutdown(wait=False, cancel_futures=True)
 
 
 def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:

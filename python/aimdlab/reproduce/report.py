@@ -8,7 +8,8 @@ import json
 import math
 import textwrap
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from concurrent.futures import Future
+from typing import Dict, List, Optional, Tuple
 
 from ..html_parts import esc as _e
 from ..html_parts import num as _fmt
@@ -157,15 +158,12 @@ def draw_figure(task: Tuple[str, ItemResult]) -> str:
     return draw_trace(r.trace, r.item.figure, "aimdlab: " + r.item.title)
 
 
-def draw_figures(result: PaperResult, jobs: Optional[int] = None,
-                 progress: Optional[Callable[[int, int], None]] = None) -> Dict[Tuple[int, str], str]:
-    """Every figure of the paper's page, by (item index, kind), drawn `jobs` at a time (default:
-    one per core) on the executor of the sweeps; `progress(done, total)` after each."""
-    from ..sweep.executor import ordered_map
+def submit_figures(result: PaperResult, jobs: Optional[int] = None) -> Dict[Tuple[int, str], Future]:
+    """Every figure of the paper's page, by (item index, kind), handed to the sweeps' kept pool
+    of `jobs` processes (default: one per core; see `executor.submit`): futures of data URIs."""
+    from ..sweep.executor import submit
 
-    keys = [(i, kind) for i, r in enumerate(result.items) for kind in _figure_kinds(r)]
-    uris = ordered_map(draw_figure, [(kind, result.items[i]) for i, kind in keys], jobs=jobs, progress=progress)
-    return dict(zip(keys, uris))
+    return {(i, kind): submit(draw_figure, (kind, r), jobs) for i, r in enumerate(result.items) for kind in _figure_kinds(r)}
 
 
 def _trace_figure(r: ItemResult, uri: str) -> str:
@@ -240,11 +238,11 @@ def _sweep_link(store: Path, out: Path) -> str:
 
 
 def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = None,
-                       progress: Optional[Callable[[int, int], None]] = None) -> Path:
-    """Writes `out/index.html`, the paper's page, its figures drawn `jobs` at a time (see
-    `draw_figures`, also for `progress`); returns its path."""
+                       figures: Optional[Dict[Tuple[int, str], Future]] = None) -> Path:
+    """Writes `out/index.html`, the paper's page, and returns its path. Its figures: `figures`
+    as `submit_figures` gave them, else drawn now, `jobs` at a time."""
     p = result.paper
-    figures = draw_figures(result, jobs, progress)
+    drawn = {key: future.result() for key, future in (figures if figures is not None else submit_figures(result, jobs)).items()}
     head = [f"<h1>{_e(p.title)}</h1>",
             f"<p class='muted'>shared/papers/{_e(p.paper)}; the paper ran on {_e(p.ran_on or 'an unstated simulator')}."
             f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
@@ -258,7 +256,7 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
             "<p class='muted'>Sweeps (<code>aimdlab report FOLDER</code> writes a sweep's own report; "
             "<code>aimdlab.open_sweep(FOLDER)</code> opens its tables): "
             + ", ".join(_sweep_link(Path(s), out) for s in result.sweeps.values()) + "</p>"]
-    body = "".join(head) + "".join(_item_section(r, {kind: uri for (k, kind), uri in figures.items() if k == i})
+    body = "".join(head) + "".join(_item_section(r, {kind: uri for (k, kind), uri in drawn.items() if k == i})
                                    for i, r in enumerate(result.items))
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .executor import execute_run, run_tasks
+from .executor import execute_run, parallel_map
 from .experiment import (
     EXPERIMENT_SCHEMA,
     Experiment,
@@ -27,7 +27,7 @@ from .experiment import (
 from .store import Store, StoreError, Sweep, engine_version, open_sweep, run_id
 
 __all__ = ["EXPERIMENT_SCHEMA", "Experiment", "Point", "Store", "StoreError", "Sweep", "SweepProgress", "execute_run",
-           "load_experiment", "open_sweep", "parse_experiment", "run_sweep", "run_id", "engine_version"]
+           "load_experiment", "open_sweep", "parse_experiment", "run_sweep", "run_sweeps", "run_id", "engine_version"]
 
 
 @dataclass
@@ -55,54 +55,109 @@ def run_sweep(experiment: Experiment, out: Union[str, Path], jobs: Optional[int]
     `catalog` says which failed. `progress(p)` is called when the sweep starts and after each
     run. Ctrl-C (KeyboardInterrupt) stops the workers; every run finished so far is kept, and
     the same call resumes. See `executor.run_tasks` for `jobs`, `dask` and `scheduler`."""
+    return run_sweeps([(experiment, out)], jobs, dask, scheduler, progress, max_memory)[0]
+
+
+@dataclass
+class _Plan:
+    """One sweep of a batch: its store, points and run ids, each distinct run's first point,
+    the runs left to execute and the measures the workers computed."""
+
+    store: Store
+    experiment: Experiment
+    points: List[Point]
+    ids: List[str]
+    first: Dict[str, Point]
+    todo: List[str]
+    reused: int
+    """Runs found complete in the store."""
+    damaged: int
+    """Run folders found damaged (removed: they run again)."""
+    known: Dict[str, Dict[str, float]]
+
+
+def run_sweeps(sweeps: Sequence[Tuple[Experiment, Union[str, Path]]], jobs: Optional[int] = None, dask: bool = False,
+               scheduler: Optional[str] = None, progress: Optional[Callable[[SweepProgress], None]] = None,
+               max_memory: Optional[int] = None, finished: Optional[Callable[[int, Sweep], None]] = None) -> List[Sweep]:
+    """Runs several sweeps, `(experiment, out)` each, as one batch (see `run_sweep`): their runs
+    share the workers, so none waits for the last runs of the sweep before it. `finished(i,
+    sweep)` is called as sweep `i` completes (its catalog written) while the others' runs go
+    on; `progress(p)` follows the batch's runs together. Returns the sweeps in order."""
     engine = engine_version()
-    points: List[Point] = experiment.points()
-    ids = [run_id(p.scenario, engine) for p in points]
-    store = Store.prepare(out, experiment, engine)
+    stores: List[Store] = []
     try:
-        return _run_in_store(store, experiment, points, ids, jobs, dask, scheduler, progress, max_memory)
+        plans = []
+        for experiment, out in sweeps:
+            points: List[Point] = experiment.points()
+            ids = [run_id(p.scenario, engine) for p in points]
+            stores.append(Store.prepare(out, experiment, engine))
+            plans.append(_plan(stores[-1], experiment, points, ids))
+        return _run_plans(plans, jobs, dask, scheduler, progress, max_memory, finished)
     finally:
-        store.release()
+        for store in stores:
+            store.release()
 
 
-def _run_in_store(store: Store, experiment: Experiment, points: List[Point], ids: List[str], jobs: Optional[int], dask: bool,
-                  scheduler: Optional[str], progress: Optional[Callable[[SweepProgress], None]], max_memory: Optional[int]) -> Sweep:
+def _plan(store: Store, experiment: Experiment, points: List[Point], ids: List[str]) -> _Plan:
+    """What a sweep has left to run: its damaged run folders removed, each distinct run once
+    (two points may resolve to one scenario), in order, less those complete in the store."""
     damaged = store.remove_damaged(ids)
     done = store.done()
-    first: Dict[str, Point] = {}  # each run once (two points may resolve to one scenario), in order
+    first: Dict[str, Point] = {}
     for p, rid in zip(points, ids):
         first.setdefault(rid, p)
-    todo = [rid for rid in first if rid not in done]
-    state = SweepProgress(total=len(todo), reused=len(set(ids) & done), damaged=len(damaged))
-    tasks = [{"run_id": rid, "scenario": first[rid].scenario, "max_memory": max_memory, "measures": list(experiment.measures)}
-             for rid in todo]
-    known: Dict[str, Dict[str, float]] = {}
+    return _Plan(store, experiment, points, ids, first, [rid for rid in first if rid not in done], len(set(ids) & done),
+                 len(damaged), {})
+
+
+def _run_plans(plans: List[_Plan], jobs: Optional[int], dask: bool, scheduler: Optional[str],
+               progress: Optional[Callable[[SweepProgress], None]], max_memory: Optional[int],
+               finished: Optional[Callable[[int, Sweep], None]]) -> List[Sweep]:
+    owner = [k for k, plan in enumerate(plans) for _ in plan.todo]
+    tasks = [{"run_id": rid, "scenario": plan.first[rid].scenario, "max_memory": max_memory, "measures": list(plan.experiment.measures)}
+             for plan in plans for rid in plan.todo]
+    state = SweepProgress(total=len(tasks), reused=sum(p.reused for p in plans), damaged=sum(p.damaged for p in plans))
+    left = [len(plan.todo) for plan in plans]
+    sweeps: List[Optional[Sweep]] = [None] * len(plans)
+
+    def complete(k: int) -> None:
+        plan = plans[k]
+        catalog, agg = plan.store.build_tables(plan.experiment, plan.points, plan.ids, plan.known)
+        plan.store.write_tables(catalog, agg)
+        sweeps[k] = Sweep(plan.store.root)
+        if finished:
+            finished(k, sweeps[k])
 
     def started(where: str) -> None:
         state.executor = where
         if progress:
             progress(state)
 
-    outcomes = run_tasks(tasks, jobs=jobs, dask=dask, scheduler=scheduler, on_start=started) if tasks else iter(())
     if not tasks:
         started("nothing to run")
-    for outcome in outcomes:
-        rid = outcome["run_id"]
+    for k in range(len(plans)):
+        if not left[k]:
+            complete(k)
+    outcomes = parallel_map(execute_run, tasks, jobs=jobs, dask=dask, scheduler=scheduler, on_start=started) if tasks else iter(())
+    for index, outcome in outcomes:
+        k, rid = owner[index], outcome["run_id"]
+        plan = plans[k]
         if outcome["status"] == "ok":
-            store.write_run(rid, outcome["files"])
-            store.log(rid, "ok", outcome["wall_s"])
+            plan.store.write_run(rid, outcome["files"])
+            plan.store.log(rid, "ok", outcome["wall_s"])
             if "measures" in outcome:
-                known[rid] = outcome["measures"]
+                plan.known[rid] = outcome["measures"]
         else:
-            store.write_failure(rid, first[rid], list(experiment.axes), outcome["error"])
-            store.log(rid, "failed", None)
+            plan.store.write_failure(rid, plan.first[rid], list(plan.experiment.axes), outcome["error"])
+            plan.store.log(rid, "failed", None)
             state.failed += 1
         state.done += 1
         if progress:
             progress(state)
-    catalog, agg = store.build_tables(experiment, points, ids, known)
-    store.write_tables(catalog, agg)
-    return Sweep(store.root)
+        left[k] -= 1
+        if not left[k]:
+            complete(k)
+    return [s for s in sweeps if s is not None]
 
 
 def default_out(experiment: Experiment) -> Path:

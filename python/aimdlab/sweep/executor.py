@@ -29,7 +29,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "run_tasks"]
+__all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "run_tasks", "stop_pool", "submit"]
 
 Task = Dict[str, Any]
 """A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
@@ -113,27 +113,60 @@ _kept_pool: Optional[Tuple[int, Any]] = None
 runs 16 sweeps, and starting two fresh interpreters for each cost more than its runs."""
 
 
+_pool_lock = threading.Lock()
+"""Held while the kept pool is taken or dropped (a reproduction submits from two threads)."""
+
+
 def _take_pool(workers: int):
     """The kept local pool of `workers` processes, started if there is none of that size."""
     global _kept_pool
-    if _kept_pool is not None and _kept_pool[0] != workers:
-        _drop_pool()
-    if _kept_pool is None:
-        _kept_pool = (workers, local_pool(workers))
-    return _kept_pool[1]
+    with _pool_lock:
+        if _kept_pool is not None and _kept_pool[0] != workers:
+            _stop(_kept_pool[1])
+            _kept_pool = None
+        if _kept_pool is None:
+            _kept_pool = (workers, local_pool(workers))
+        return _kept_pool[1]
 
 
 def _drop_pool() -> None:
-    """Stops the kept pool's workers, mid-call or not (they ignore Ctrl-C; the caller
-    decides), and forgets it."""
+    """Stops the kept pool's workers, mid-call or not, and forgets it."""
     global _kept_pool
-    if _kept_pool is None:
-        return
-    pool = _kept_pool[1]
-    _kept_pool = None
+    with _pool_lock:
+        if _kept_pool is not None:
+            _stop(_kept_pool[1])
+            _kept_pool = None
+
+
+def _stop(pool) -> None:
+    """Stops a pool's workers, mid-call or not (they ignore Ctrl-C; the caller decides)."""
     for proc in list(getattr(pool, "_processes", {}).values()):
         proc.terminate()
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+def submit(func: Callable[[Any], Any], item: Any, jobs: Optional[int] = None):
+    """`func(item)` on the kept local pool of `jobs` processes (default: one per core) as a
+    `concurrent.futures.Future`, while this process goes on; `jobs = 1` calls it here and now.
+    Calls submitted this way run before the calls a `parallel_map` submits after them.
+    `stop_pool()` stops them."""
+    from concurrent.futures import Future
+
+    jobs = jobs or os.cpu_count() or 1
+    if jobs > 1:
+        return _take_pool(jobs).submit(func, item)
+    done: Future = Future()
+    try:
+        done.set_result(func(item))
+    except Exception as e:  # noqa: BLE001 - handed over as the future's exception, as the pool does
+        done.set_exception(e)
+    return done
+
+
+def stop_pool() -> None:
+    """Stops the kept local pool's workers and what they are running (Ctrl-C, an error): the
+    next call starts a new pool."""
+    _drop_pool()
 
 
 def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
