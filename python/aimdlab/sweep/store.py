@@ -29,7 +29,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, TextIO, Tuple, Union
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -75,6 +75,7 @@ class Store:
         self.runs = self.root / "runs"
         self.failed = self.root / "failed"
         self.journal = self.root / "journal.jsonl"
+        self._journal_file: Optional[TextIO] = None
 
     @classmethod
     def prepare(cls, root: Union[str, Path], experiment: Experiment, engine: str) -> "Store":
@@ -120,7 +121,10 @@ class Store:
         self._lock_file.flush()
 
     def release(self) -> None:
-        """Gives the store's lock back (the next sweep may use the folder)."""
+        """Closes the journal and gives the store's lock back (the next sweep may use the folder)."""
+        if self._journal_file is not None:
+            self._journal_file.close()
+            self._journal_file = None
         lock = getattr(self, "_lock_file", None)
         if lock is not None and not lock.closed:
             lock.close()
@@ -208,9 +212,10 @@ class Store:
     def log(self, rid: str, status: str, wall_s: Optional[float]) -> None:
         """Appends a finished run to the journal."""
         line = json.dumps({"run_id": rid, "status": status, "engine_wall_s": wall_s}) + "\n"
-        with open(self.journal, "a", encoding="utf-8") as f:
-            f.write(line)
-            f.flush()
+        if self._journal_file is None:  # opened once, closed by `release`
+            self._journal_file = open(self.journal, "a", encoding="utf-8")
+        self._journal_file.write(line)
+        self._journal_file.flush()
 
     def wall_times(self) -> Dict[str, float]:
         """Engine wall time of each run the journal holds (the last entry wins; a line cut
