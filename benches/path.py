@@ -3,7 +3,8 @@ engine alone.
 
     python benches/path.py                      # every row, 5 alternated runs each
     python benches/path.py --runs 9 --ns3 PATH  # and the ns-3 peer on the same scenario
-    python benches/path.py --skip reproduce     # without the 50 s row
+    python benches/path.py --skip reproduce     # without the 20 s row
+    python benches/path.py --work /dev/shm      # files written to memory: aimdlab's own cost
 
 Rows (scenario S3 is benches/a-48mbps-100flows.toml: 100 Reno flows, 48 Mbit/s RED+ECN,
 100 s, 10 ms samples):
@@ -14,7 +15,10 @@ Rows (scenario S3 is benches/a-48mbps-100flows.toml: 100 Reno flows, 48 Mbit/s R
 - the 6,000-flow dumbbell (1 Gbit/s, 1 s) with its figure;
 - `aimdlab reproduce all --quick` into an empty folder;
 - a sweep's overhead per run at `--jobs 1`: the slope of wall time from a 40-run to an 80-run
-  sweep of 10 ms runs, less the engine time their journals record.
+  sweep of 10 ms runs (in one process, so its start-up is not in it), less the engine time
+  their journals record. Each run writes eight files: the disk's cost of creating them is in
+  this row, and on some disks it varies from minute to minute (`--work` on a tmpfs such as
+  /dev/shm leaves it out).
 
 Each pair (a row and the engine alone) runs alternately, A B A B ..., so that a machine whose
 speed drifts affects both; the medians are printed. With `--ns3` the ns-3 3.44 peer
@@ -74,15 +78,39 @@ def alternated(a, b, runs: int, cwd: Path):
     return statistics.median(ta), statistics.median(tb)
 
 
+def sweep_overhead_s(work: Path, runs: int) -> float:
+    """Seconds a sweep spends per run beside the engine, at `--jobs 1` (see the module doc)."""
+    import tomllib
+
+    from aimdlab.sweep import parse_experiment, run_sweep
+
+    def one(seeds: int) -> float:
+        exp = parse_experiment(tomllib.loads(SWEEP.replace("seeds = 20", f"seeds = {seeds}")), work, "overhead")
+        shutil.rmtree(work / f"sw{seeds}", ignore_errors=True)
+        t0 = time.perf_counter()
+        run_sweep(exp, work / f"sw{seeds}", jobs=1)
+        t = time.perf_counter() - t0
+        journal = [json.loads(line) for line in (work / f"sw{seeds}" / "journal.jsonl").read_text().splitlines()]
+        return t - sum(j["engine_wall_s"] or 0 for j in journal)
+
+    one(5)  # warm-up: imports, caches
+    walls: dict = {20: [], 40: []}
+    for _ in range(runs):
+        for seeds in walls:
+            walls[seeds].append(one(seeds))
+    return (statistics.median(walls[40]) - statistics.median(walls[20])) / 40
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5, help="alternated runs per row (default 5)")
     ap.add_argument("--ns3", help="the ns-3 peer binary (../shared/peers/ns3/build.sh prints its path)")
     ap.add_argument("--skip", action="append", default=[], choices=["reproduce", "sweep", "6000"], help="leave a row out")
+    ap.add_argument("--work", type=Path, default=None, help="the folder the rows write into (default: a new temporary folder)")
     args = ap.parse_args()
     aimdlab = shutil.which("aimdlab") or sys.exit("aimdlab is not on PATH: pip install . first")
     engine = [sys.executable, "-c", ENGINE, str(S3)]
-    work = Path(tempfile.mkdtemp(prefix="aimdlab-path-"))
+    work = Path(tempfile.mkdtemp(prefix="aimdlab-path-", dir=args.work))
     rows = []
 
     run_nofig, eng = alternated([aimdlab, "run", str(S3), "--out", "r", "--no-figure"], engine, args.runs, work)
@@ -104,19 +132,7 @@ def main() -> None:
         t_rep = wall([aimdlab, "reproduce", "all", "--quick", "--out", "rep", "--experiments", str(ROOT / "experiments")], work)
         rows.append(("aimdlab reproduce all --quick (empty store)", t_rep, "one run"))
     if "sweep" not in args.skip:
-        # The slope between a 40-run and an 80-run sweep: per-run cost, without start-up,
-        # imports and the catalog's fixed costs; the engine time of the runs taken out.
-        walls = {}
-        for seeds in (20, 40):
-            (work / f"s{seeds}.toml").write_text(SWEEP.replace("seeds = 20", f"seeds = {seeds}"))
-            times = []
-            for rep in range(args.runs):
-                shutil.rmtree(work / f"sw{seeds}", ignore_errors=True)
-                t = wall([aimdlab, "sweep", f"s{seeds}.toml", "--out", f"sw{seeds}", "--jobs", "1"], work)
-                journal = [json.loads(line) for line in (work / f"sw{seeds}" / "journal.jsonl").read_text().splitlines()]
-                times.append(t - sum(j["engine_wall_s"] or 0 for j in journal))
-            walls[seeds] = statistics.median(times)
-        per_run_ms = 1000 * (walls[40] - walls[20]) / 40
+        per_run_ms = 1000 * sweep_overhead_s(work, args.runs)
         rows.append(("sweep overhead per run (--jobs 1)", per_run_ms / 1000,
                      f"{per_run_ms:.1f} ms: the slope from 40 to 80 runs, engine time taken out"))
     width = max(len(r[0]) for r in rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import signal
 import sys
@@ -532,7 +533,7 @@ counted; calibrated, sensitivity and context items are shown beside them.
 @click.option("--experiments", "experiments_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The folder of paper definitions (default: ./experiments, or the source tree's).")
 @click.option("--sweep-reports", is_flag=True,
-              help="Also write each sweep's own report (its aggregate figures; half the time of a quick run). "
+              help="Also write each sweep's own report (its aggregate figures; about half again the time of a quick run). "
                    "Without it, `aimdlab report FOLDER` writes one when wanted.")
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
               experiments_dir: Optional[Path], sweep_reports: bool) -> None:
@@ -540,7 +541,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     published ones with a verdict each, and write an HTML report."""
     from .reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
     from .reproduce.report import submit_figures, write_index, write_paper_report
-    from .sweep.executor import stop_pool
+    from .sweep.executor import stop_pool, submit
     from .sweep.report import write_report
 
     _check_dask_options(use_dask, scheduler)
@@ -556,7 +557,8 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         raise click.ClickException(str(e)) from None
     t0 = time.perf_counter()
     for p in papers:
-        click.echo(f"{p.id}: {len(p.items)} figures, tables and claims; {len(p.sweeps())} sweeps{' (quick)' if quick else ''}", err=True)
+        n = len(p.sweeps())
+        click.echo(f"{p.id}: {len(p.items)} figures, tables and claims; {n} sweep{'' if n == 1 else 's'}{' (quick)' if quick else ''}", err=True)
     figures: Dict[str, Dict] = {}  # each paper's figures, drawn on the workers as soon as it is evaluated
 
     def evaluated(result) -> None:
@@ -566,10 +568,11 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         with _SweepBar() as bar:
             results = reproduce_papers([(p, out_dir / p.id) for p in papers], quick=quick, jobs=jobs, dask=use_dask,
                                        scheduler=scheduler, progress=bar.update, evaluated=evaluated)
-        if sweep_reports:
-            for result in results:
-                for store in result.sweeps.values():
-                    write_report(store, run_figures=False)
+        if sweep_reports:  # (drawn on the workers beside the pages' figures; before the pages, which link them)
+            reports = [submit(functools.partial(write_report, run_figures=False), store, jobs)
+                       for result in results for store in result.sweeps.values()]
+            for report in reports:
+                report.result()
         click.echo(f"drawing {sum(len(f) for f in figures.values())} figures", err=True)
         pages = [write_paper_report(r, out_dir / r.paper.id, jobs=jobs, figures=figures.get(r.paper.id)) for r in results]
     except KeyboardInterrupt:
