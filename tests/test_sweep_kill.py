@@ -111,3 +111,22 @@ def test_ctrl_c_of_a_reproduction_is_one_line_exit_130_and_leaves_no_process(tmp
         repro.stderr.close()
         for pid in _session(repro.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_workers_started_from_a_thread_outlive_it():
+    # A reproduction evaluates papers in a thread that hands figures to the pool, and so may be
+    # the thread that starts a worker. Tying the workers' lives to that thread (PR_SET_PDEATHSIG
+    # does: it follows the parent *thread*) killed them when it ended: "A process in the process
+    # pool was terminated abruptly" on a resumed reproduction.
+    import threading
+
+    from aimdlab.sweep import executor
+
+    executor.stop_pool()
+    starter = threading.Thread(target=lambda: executor.submit(abs, -1, 2).result())
+    starter.start()
+    starter.join()
+    try:
+        assert [executor.submit(abs, -i, 2).result(timeout=60) for i in range(6)] == [0, 1, 2, 3, 4, 5]
+    finally:
+        executor.stop_pool()

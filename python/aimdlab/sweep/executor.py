@@ -24,7 +24,6 @@ import json
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -78,23 +77,27 @@ def _measures_here(names: List[str], files: Dict[str, bytes], result: Any) -> Op
 
 def _worker_init(parent_pid: int) -> None:
     """A local pool's worker: leaves Ctrl-C to the sweep, which stops it itself, and dies with
-    the sweep — killed with it by the kernel on Linux (PR_SET_PDEATHSIG), elsewhere by a
-    thread that sees it orphaned within a second — so a SIGKILLed sweep leaves no worker."""
+    the sweep's process — SIGKILL and the OOM killer included — at once: a thread waits on the
+    pipe its parent holds open while it lives (`multiprocessing.parent_process().sentinel`).
+    (Not PR_SET_PDEATHSIG: that follows the thread that started the worker, and a reproduction
+    starts workers from a thread that ends before the pool does.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        import ctypes
+    import multiprocessing
+    from multiprocessing.connection import wait
 
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    else:
+    parent = multiprocessing.parent_process()
+    sentinel = getattr(parent, "sentinel", None)
 
-        def watch() -> None:
+    def watch() -> None:
+        if sentinel is not None:
+            wait([sentinel])
+        else:  # (no sentinel: look every second)
             while os.getppid() == parent_pid:
                 time.sleep(1.0)
-            os._exit(1)
+        os._exit(1)
 
-        threading.Thread(target=watch, daemon=True).start()
-    if os.getppid() != parent_pid:  # the sweep died before the line above took effect
+    threading.Thread(target=watch, daemon=True, name="aimdlab-watch-parent").start()
+    if os.getppid() != parent_pid:  # the sweep died before the thread above started
         os._exit(1)
 
 
