@@ -21,6 +21,7 @@ from ._core import EngineError, ScenarioError
 EXAMPLES = """
 \b
 Examples:
+  aimdlab examples --copy examples        the example scenarios, to run and change
   aimdlab run examples/utilization.toml
   aimdlab run examples/utilization.toml --out results/u4 --set flows[0].count=4
   aimdlab run examples/long-delay.toml --seed 7 --format pdf
@@ -531,7 +532,7 @@ counted; calibrated, sensitivity and context items are shown beside them.
 @click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
 @_dask_options
 @click.option("--experiments", "experiments_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The folder of paper definitions (default: ./experiments, or the source tree's).")
+              help="The folder of paper definitions (default: ./experiments if it holds any, else those inside the package).")
 @click.option("--sweep-reports", is_flag=True,
               help="Also write each sweep's own report (its aggregate figures; about half again the time of a quick run). "
                    "Without it, `aimdlab report FOLDER` writes one when wanted.")
@@ -648,6 +649,39 @@ def _report_progress():
             state["bar"].stop()
 
     return update
+
+
+EXAMPLES_EXAMPLES = """
+\b
+Examples:
+  aimdlab examples                       list the examples that ship with aimdlab
+  aimdlab examples --copy examples       copy them into ./examples, then:
+  aimdlab run examples/utilization.toml
+  aimdlab sweep examples/sweeps/utilization-flows.toml --quick
+"""
+
+
+@main.command(epilog=EXAMPLES_EXAMPLES)
+@click.option("--copy", "copy_to", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Copy every example into DIR (created if missing; a file already there is never overwritten).")
+def examples(copy_to: Optional[Path]) -> None:
+    """List the example scenarios and sweeps that ship with aimdlab, or copy them out to run
+    and change."""
+    from .package_data import CopyError, copy_examples
+    from .package_data import examples as listed
+
+    if copy_to is None:
+        entries = listed()
+        width = max(len(name) for name, _ in entries)
+        for name, what in entries:
+            click.echo(f"examples/{name:<{width}}  {what}")
+        click.echo("\naimdlab examples --copy DIR copies them out; aimdlab run DIR/utilization.toml runs one.")
+        return
+    try:
+        written = copy_examples(copy_to)
+    except (CopyError, OSError) as e:
+        raise click.ClickException(str(e) if isinstance(e, CopyError) else _os_error_text(e)) from None
+    click.echo(f"copied {len(written)} examples into {copy_to}; try: aimdlab run {copy_to / 'utilization.toml'}")
 
 
 @main.command()

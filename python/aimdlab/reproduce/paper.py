@@ -434,15 +434,16 @@ def load_paper(folder: Union[str, Path]) -> Paper:
 
 
 def find_experiments(start: Optional[Path] = None) -> Path:
-    """The `experiments/` folder: under the current folder, or the source tree aimdlab was
-    installed from (an editable or in-tree install)."""
-    candidates = [Path.cwd() / "experiments", Path(__file__).resolve().parents[3] / "experiments"]
+    """The paper definitions: `start` if given, else `./experiments` if there is one, else the
+    copy that ships inside the package (`aimdlab/experiments`)."""
     if start is not None:
-        candidates.insert(0, Path(start))
-    for c in candidates:
-        if c.is_dir():
-            return c
-    raise ScenarioError("no experiments/ folder here; run aimdlab reproduce from the aimdlab source folder, or give --experiments DIR")
+        if not Path(start).is_dir():
+            raise ScenarioError(f"--experiments {start}: is not a folder; expected one holding <paper>/paper.toml")
+        return Path(start)
+    from ..package_data import package_folder
+
+    here = Path.cwd() / "experiments"
+    return here if (here.is_dir() and any(here.glob("*/paper.toml"))) else package_folder("experiments")
 
 
 def is_number(x: Any) -> bool:
