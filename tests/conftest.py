@@ -8,6 +8,7 @@ import os
 from typing import Any, Dict
 
 import aimdlab
+from aimdlab.package_data import package_folder
 import pytest
 
 
@@ -76,9 +77,8 @@ def every_run_conserves_packets(monkeypatch):
 
 @pytest.fixture
 def examples_dir():
-    from pathlib import Path
 
-    return Path(__file__).resolve().parent.parent / "examples"
+    return package_folder("examples")
 
 
 def add_to_fuzz_report(tally: collections.Counter, examples: int) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 import aimdlab
 from aimdlab.papers import dccp_thesis as thesis
+from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +44,7 @@ def test_tw_ramps_up_sooner_and_smoother_than_tcp_like_on_the_300ms_link():
 
 
 def test_the_experiment_script_lists_and_rejects_an_unknown_id():
-    script = ROOT / "experiments" / "dccp-thesis" / "run.py"
+    script = package_folder("experiments") / "dccp-thesis" / "run.py"
     listed = subprocess.run([sys.executable, str(script), "--list"], capture_output=True, text=True, check=True)
     assert listed.stdout.startswith("4: udp short not fully;")
     bad = subprocess.run([sys.executable, str(script), "--only", "7-1"], capture_output=True, text=True)
@@ -51,7 +52,7 @@ def test_the_experiment_script_lists_and_rejects_an_unknown_id():
 
 
 def test_the_experiment_script_writes_tables_and_figures(tmp_path):
-    script = ROOT / "experiments" / "dccp-thesis" / "run.py"
+    script = package_folder("experiments") / "dccp-thesis" / "run.py"
     subprocess.run([sys.executable, str(script), "--only", "4", "ramp", "--out", str(tmp_path), "--jobs", "2"], capture_output=True, text=True, check=True)
     text = (tmp_path / "tables.md").read_text()
     assert "## Experiment 4" in text and "## Ramp-up on the 300 ms link" in text

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 import aimdlab
+from aimdlab.package_data import package_folder
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.toml"))
+EXAMPLES = sorted(package_folder("examples").glob("*.toml"))
 
 
 def test_there_are_examples():

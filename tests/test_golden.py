@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 
 import aimdlab
+from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = sorted(ROOT.glob("examples/*.toml")) + sorted(ROOT.glob("benches/*.toml"))
+SCENARIOS = sorted(package_folder("examples").glob("*.toml")) + sorted(ROOT.glob("benches/*.toml"))
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 

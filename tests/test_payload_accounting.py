@@ -15,9 +15,10 @@ from typing import Any, Dict
 import pytest
 
 import aimdlab
+from aimdlab.package_data import package_folder
 from conftest import dumbbell
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.toml"))
+EXAMPLES = sorted(package_folder("examples").glob("*.toml"))
 PROFILES = ["rfc", "linux", "linux26", "ns3", "ns2"]
 # Odd, so that the last segment is short under every MSS a profile or example sets.
 TRANSFER_BYTES = 123_457

@@ -17,6 +17,7 @@ import pytest
 import aimdlab
 from aimdlab.sweep import open_sweep, parse_experiment, run_sweep
 from aimdlab.sweep.report import write_report
+from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +109,7 @@ def test_a_sweep_report_renders_in_chromium_with_every_image_loaded(sweep_dir, t
 
 def test_a_run_report_renders_in_chromium(tmp_path):
     browser = chromium()
-    sc = aimdlab.load(ROOT / "examples" / "utilization.toml")
+    sc = aimdlab.load(package_folder("examples") / "utilization.toml")
     sc["duration"] = "10s"
     aimdlab.run(sc).save(tmp_path / "run")
     path = write_report(tmp_path / "run")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from aimdlab import ScenarioError
+from aimdlab.package_data import package_folder
 from aimdlab.reproduce import available_papers, find_experiments, load_paper
 from aimdlab.reproduce.paper import check_fields
 from aimdlab.reproduce.verdict import (
@@ -89,7 +90,7 @@ def test_a_published_number_is_judged_by_the_interval_around_the_mean():
 
 
 def test_a_paper_definition_names_its_mistakes(tmp_path):
-    (tmp_path / "s.toml").write_text((ROOT / "experiments/new-aimd-utilization/table1.toml").read_text())
+    (tmp_path / "s.toml").write_text((package_folder("experiments") / "new-aimd-utilization/table1.toml").read_text())
     base = 'id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\nx = "flows[0].count"\nmeasure = "jain_index"\n'
     cases = [(base + "publishd = 3\n", "items[0].publishd: unknown field"),
              (base + 'published = { x = [2], value = [0.9] }\n', "items[0].tolerance: is missing"),
@@ -123,7 +124,7 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
 
 
 def test_every_paper_definition_loads():
-    root = find_experiments(ROOT / "experiments")
+    root = find_experiments(package_folder("experiments"))
     names = available_papers(root)
     assert {"new-aimd-utilization", "new-aimd-delay", "mr-aimd", "gaimd", "dccp-tcp-like-tw"} <= set(names)
     for name in names:
@@ -133,7 +134,7 @@ def test_every_paper_definition_loads():
 
 def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp_path):
     out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--jobs", "2",
-                          "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
+                          "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "reproduced" in out.stdout and "cannot be reproduced" in out.stdout
     page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
@@ -151,26 +152,26 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     assert len(seen["images"]) == 6 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
     # Again: every run is in the store; nothing executes, the verdicts are the same.
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
-                            "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
+                            "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
     with_reports = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--sweep-reports",
-                                   "--out", str(tmp_path / "r"), "--experiments", str(ROOT / "experiments")], capture_output=True, text=True)
+                                   "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert with_reports.returncode == 0, with_reports.stderr
     assert (tmp_path / "r" / "new-aimd-utilization" / "sweeps" / "table1" / "report.html").is_file()
     assert "href='sweeps/table1/report.html'" in (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
 
 
 def test_an_unknown_paper_is_an_error_listing_the_known_ones(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd", "--experiments", str(ROOT / "experiments")],
+    out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd", "--experiments", str(package_folder("experiments"))],
                          capture_output=True, text=True)
-    known = ", ".join(available_papers(ROOT / "experiments"))
+    known = ", ".join(available_papers(package_folder("experiments")))
     assert out.returncode == 1 and f"'new-aimd' is not a paper aimdlab can reproduce yet; expected one of {known} or all" in out.stderr
 
 
 def test_items_select_rows_by_an_axis_or_a_field_of_a_linked_axis(tmp_path):
     from aimdlab.reproduce import reproduce_paper
 
-    paper = load_paper(ROOT / "experiments" / "mr-aimd")
+    paper = load_paper(package_folder("experiments") / "mr-aimd")
     result = reproduce_paper(paper, tmp_path / "mr", quick=True, jobs=2)
     by_id = {r.item.id: r for r in result.items}
     # The sweep crosses a (5 values) x flows (2) x wired/wireless (a linked axis of 4 fields);
@@ -187,7 +188,7 @@ def test_a_baseline_item_divides_point_by_point(tmp_path):
     from aimdlab import open_sweep
     from aimdlab.reproduce import reproduce_paper
 
-    paper = load_paper(ROOT / "experiments" / "new-aimd-delay")
+    paper = load_paper(package_folder("experiments") / "new-aimd-delay")
     result = reproduce_paper(paper, tmp_path / "d", quick=True, jobs=2)
     ratio = next(r for r in result.items if r.item.id == "twelve-percent")
     agg = open_sweep(result.sweeps[str(paper.folder / "completion.toml")]).aggregate.to_pandas()
@@ -227,7 +228,7 @@ def test_a_ratio_is_judged_by_the_interval_of_its_per_seed_ratios(tmp_path):
 def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
     from aimdlab.reproduce import evaluate, reproduce_paper
 
-    paper = load_paper(ROOT / "experiments" / "new-aimd-utilization")
+    paper = load_paper(package_folder("experiments") / "new-aimd-utilization")
     result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
     item = next(i for i in paper.items if i.id == "claim-above-94")
     item.select = {"flows[0].count": 9}
@@ -274,7 +275,7 @@ def test_a_trace_figure_draws_one_line_per_panel_and_line_value_from_the_first_s
 def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path):
     from aimdlab.reproduce import evaluate, reproduce_paper
 
-    paper = load_paper(ROOT / "experiments" / "new-aimd-utilization")
+    paper = load_paper(package_folder("experiments") / "new-aimd-utilization")
     result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=2)
     table = next(r for r in result.items if r.item.id == "table-1")
     # Judged on the Linux stack (NCTUns's), and again on each other profile of the sweep.
@@ -292,7 +293,7 @@ def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path
 def test_a_model_item_judges_the_papers_analytic_model_without_a_sweep(tmp_path):
     from aimdlab.reproduce import evaluate
 
-    paper = load_paper(ROOT / "experiments" / "gaimd")
+    paper = load_paper(package_folder("experiments") / "gaimd")
     items = {i.id: i for i in paper.items}
     alpha = evaluate(items["fig10-tcp-friendly-alpha"], None)
     # eq. (7): α = 4(1 - β²)/3, 0.3125 at β = 7/8 against the paper's rounded 0.31.
@@ -311,7 +312,7 @@ def test_an_item_that_cannot_be_judged_still_draws_aimdlabs_figure_with_more_mea
     from aimdlab.reproduce import reproduce_paper
     from aimdlab.reproduce.report import write_paper_report
 
-    paper = load_paper(ROOT / "experiments" / "gaimd")
+    paper = load_paper(package_folder("experiments") / "gaimd")
     paper.items = [i for i in paper.items if i.id == "fig13-normalized"]
     result = reproduce_paper(paper, tmp_path / "g", quick=True, jobs=2)
     r = result.items[0]
@@ -328,7 +329,7 @@ def test_an_item_that_cannot_be_judged_still_draws_aimdlabs_figure_with_more_mea
 def test_an_item_naming_a_field_its_sweep_does_not_vary_is_refused_before_anything_runs(tmp_path):
     from aimdlab.reproduce import reproduce_paper
 
-    paper = load_paper(ROOT / "experiments" / "new-aimd-utilization")
+    paper = load_paper(package_folder("experiments") / "new-aimd-utilization")
     paper.items[0].select = {**paper.items[0].select, "flows[0].cuont": 2}
     with pytest.raises(ScenarioError, match=r"items\[0\]\.select\.flows\[0\]\.cuont: 'flows\[0\]\.cuont' is not an axis of table1\.toml; "
                                              r"its axes set flows\[0\]\.count, tcp\.profile"):
@@ -341,7 +342,7 @@ def test_new_aimds_per_second_utilization_stays_within_a_segment_of_its_average_
     from aimdlab.papers.new_aimd import lowest_utilization_per_second_pct
     from aimdlab.scenario import loads
 
-    sc = loads((ROOT / "experiments/new-aimd-utilization/table1.toml").read_text())["scenario"]
+    sc = loads((package_folder("experiments") / "new-aimd-utilization/table1.toml").read_text())["scenario"]
     sc["duration"] = "30s"
     r = aimdlab.run(sc)
     average_pct = r.flows.to_pandas()["goodput_bps"].sum() / 5e6 * 100
@@ -388,7 +389,7 @@ def test_a_transfer_behind_a_bdp_buffer_keeps_the_bottleneck_busy_until_it_compl
     from aimdlab.papers.new_aimd import busy_until_done_pct
     from aimdlab.scenario import loads
 
-    sc = loads((ROOT / "experiments/new-aimd-delay/completion.toml").read_text())["scenario"]
+    sc = loads((package_folder("experiments") / "new-aimd-delay/completion.toml").read_text())["scenario"]
     sc["flows"][0].update(count=1, cc="reno")
     sc["duration"] = "60s"
     r = aimdlab.run(sc)
@@ -411,7 +412,7 @@ def test_axes_and_traces_are_named_in_words_from_the_schema_and_the_column_docs(
     assert column_words("timeseries", "cwnd_pkts").endswith(", packets")
     assert model_words("aimdlab.papers.gaimd:tcp_friendly_alpha").startswith("Fig. 10: the TCP-friendly α of eq. (7)")
     # No item of any paper is left with a raw key where a reader sees the axis or the measure.
-    root = find_experiments(ROOT / "experiments")
+    root = find_experiments(package_folder("experiments"))
     for name in available_papers(root):
         for item in load_paper(root / name).items:
             for words in (item.xlabel if item.x else "x", item.group_label if item.group else "g",
@@ -422,7 +423,7 @@ def test_axes_and_traces_are_named_in_words_from_the_schema_and_the_column_docs(
 def test_a_malformed_item_names_its_field_before_anything_runs(tmp_path):
     # paper_malformed_item_tracebacks.sh: tracebacks for tolerance = 1.5, scale = "x", items = true,
     # select = 0, xlabel = inf, and a KeyError 'x_mean' after the sweeps ran for an unknown measure.
-    (tmp_path / "s.toml").write_text((ROOT / "experiments/new-aimd-utilization/table1.toml").read_text())
+    (tmp_path / "s.toml").write_text((package_folder("experiments") / "new-aimd-utilization/table1.toml").read_text())
     base = ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\n'
             'x = "flows[0].count"\nmeasure = "jain_index"\nclaim = { kind = "at_least", threshold = 0.1 }\nthreshold_from = "t"\n')
     cases = [(base + "tolerance = 1.5\n", "items[0].tolerance: 1.5 is not a table"),

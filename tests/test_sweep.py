@@ -24,6 +24,7 @@ from aimdlab import ScenarioError
 from aimdlab.sweep import execute_run, load_experiment, open_sweep, parse_experiment, run_sweep
 from aimdlab.sweep.experiment import parse_range
 from aimdlab.sweep.stats import mean_std_ci95, t_quantile_975
+from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,7 +102,7 @@ def test_an_experiment_file_error_names_the_file_and_the_field(tmp_path):
     path.write_text('scenario = "../nowhere.toml"\n')
     with pytest.raises(ScenarioError, match=r"e\.toml: scenario: .*nowhere\.toml: no such file"):
         load_experiment(path)
-    path.write_text(f'scenario = "{ROOT / "examples/utilization.toml"}"\n[axes]\n"flows[0].cuont" = [1]\n')
+    path.write_text(f'scenario = "{package_folder("examples") / "utilization.toml"}"\n[axes]\n"flows[0].cuont" = [1]\n')
     with pytest.raises(ScenarioError, match=r"e\.toml: axes \(flows\[0\]\.cuont = 1\): flows\[0\]\.cuont: unknown field"):
         load_experiment(path)
 
@@ -341,7 +342,7 @@ def test_a_store_refuses_a_folder_of_other_files(tmp_path):
 
 
 def test_experiment_example_runs_quick_from_the_cli(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "sweep", str(ROOT / "examples/sweeps/utilization-flows.toml"),
+    out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "sweep", str(package_folder("examples") / "sweeps/utilization-flows.toml"),
                           "--quick", "--jobs", "2", "--out", str(tmp_path / "s")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "8 runs" in out.stdout and (tmp_path / "s" / "aggregate.csv").is_file()
