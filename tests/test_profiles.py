@@ -1,6 +1,6 @@
 """Stack profiles (`tcp.profile`): presets of transport behaviours and defaults taken from the
 RFCs, Linux, ns-3 3.44 and ns-2.35, that any field given explicitly still overrides. Each test
-states a behaviour of one profile that would fail without it (docs/profiles.md has the table)."""
+states a behaviour of one profile that would fail without it (docs/explanation/profiles.md has the table)."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ A Dask cluster on SLURM or PBS, with dask-jobqueue (`pip install dask-jobqueue`)
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import json
 import logging
@@ -129,7 +130,18 @@ def _take_pool(workers: int):
             _kept_pool = None
         if _kept_pool is None:
             _kept_pool = (workers, local_pool(workers))
+            atexit.register(_close_at_exit)
         return _kept_pool[1]
+
+
+def _close_at_exit() -> None:
+    """Lets the kept pool's workers finish and exit with this process, while its modules are
+    still there (collected later, the pool printed 'Exception ignored in: weakref_cb')."""
+    global _kept_pool
+    with _pool_lock:
+        if _kept_pool is not None:
+            _kept_pool[1].shutdown(wait=True, cancel_futures=True)
+            _kept_pool = None
 
 
 def _drop_pool() -> None:

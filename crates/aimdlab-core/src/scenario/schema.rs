@@ -233,7 +233,7 @@ pub struct TcpParams {
     /// Whose TCP to run: `"rfc"` (the RFCs, the default), `"linux"` (6.x), `"linux26"` (2.6.31,
     /// NCTUns 6.0's), `"ns3"` (3.44) or `"ns2"` (2.35) — a preset of the fields below and of
     /// some controller parameters, each of which a field given explicitly still overrides
-    /// (docs/profiles.md lists every value and its source). In `[tcp]` it also sets the links'
+    /// (docs/explanation/profiles.md lists every value and its source). In `[tcp]` it also sets the links'
     /// default `framing` and their RED queues' rules.
     pub profile: Option<crate::transport::profile::StackProfile>,
     /// Maximum segment size (payload per packet). Default `"1460B"`.
@@ -251,7 +251,7 @@ pub struct TcpParams {
     /// the default) or `"ns2"` (as ns-2.35's agents implement them: a second fast retransmit
     /// only once the cumulative ACK passes what was sent when the last one began, Newreno's
     /// timer restarted on the first partial ACK only, and `recovery = "sack"` as Sack1 with
-    /// its `pipe_` counter; docs/profiles.md has the full list).
+    /// its `pipe_` counter; docs/explanation/profiles.md has the full list).
     pub recovery_rules: Option<crate::transport::config::RecoveryRules>,
     /// How a loss is found before the retransmission timer: `"dupack"` (three duplicate ACKs,
     /// or three SACKed segments above a hole, RFC 5681/6675; the default) or `"rack_tlp"`

@@ -1,6 +1,6 @@
 //! Stack profiles (`tcp.profile`): run a flow's TCP as the RFCs, Linux, ns-3 or ns-2 would —
 //! a preset of transport behaviours and defaults that any field given explicitly still
-//! overrides. The table of every behaviour with the source it mimics is `docs/profiles.md`;
+//! overrides. The table of every behaviour with the source it mimics is `docs/explanation/profiles.md`;
 //! each value below names its source in a comment.
 //!
 //! Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_recovery.c`,

@@ -17,7 +17,7 @@ MR-AIMD wired set-up: TCP-SACK flows for 200 s over a 1 Mbit/s, 20 ms RED backbo
 and retransmissions for 2 and 4 flows. Silent there, chosen here: ns-2's RED defaults
 (ns-2's rules under every profile: min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle), 1000-byte segments, 10 Mbit/s 1 ms
 access links, starts in [0, 1) s; `recovery = "sack"` under every profile, which the ns2
-profile's `recovery_rules = "ns2"` makes ns-2's Sack1 (docs/profiles.md).
+profile's `recovery_rules = "ns2"` makes ns-2's Sack1 (docs/explanation/profiles.md).
 """
 
 from __future__ import annotations

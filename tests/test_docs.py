@@ -1,0 +1,61 @@
+"""The documentation site: its reference pages are the code's (a page that drifts from the code
+fails here), it builds in strict mode (a broken link or reference fails), and its pages open in
+a browser."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_report import browse, chromium
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def reference_tool():
+    spec = importlib.util.spec_from_file_location("docs_reference", ROOT / "tools" / "docs_reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_reference_pages_are_what_the_code_gives():
+    tool = reference_tool()
+    for name, text in tool.pages().items():
+        page = ROOT / "docs" / "reference" / name
+        assert page.read_text(encoding="utf-8") == text, f"docs/reference/{name} is out of date: run python tools/docs_reference.py"
+    # and they hold what a reader looks for there
+    pages = tool.pages()
+    assert "| `duration` | [Duration](#duration) | required |" in pages["scenario.md"]
+    assert "## flows" in pages["columns.md"] and "`goodput_bps`" in pages["columns.md"]
+    assert "## aimdlab reproduce" in pages["cli.md"] and "## aimdlab examples" in pages["cli.md"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    pytest.importorskip("mkdocs")
+    out = tmp_path_factory.mktemp("site")
+    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
+                           capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert build.returncode == 0, build.stderr[-3000:]
+    return out
+
+
+@pytest.mark.parametrize("page, needles", [
+    ("index.html", ["congestion-control laboratory", "Getting started"]),
+    ("getting-started/index.html", ["A first run", "A first sweep", "A first reproduction"]),
+    ("reference/scenario/index.html", ["Scenario files", "FlowGroup"]),
+    ("reference/python/index.html", ["aimdlab.run", "Result"]),
+])
+def test_the_site_builds_strictly_and_its_pages_open(site, tmp_path, page, needles):
+    html = (site / page).read_text(encoding="utf-8")
+    for needle in needles:
+        assert needle in html, needle
+    seen = browse(site / page, tmp_path, chromium())
+    assert all(image["ok"] for image in seen["images"]), seen["images"]
+    assert seen["errors"] == [], seen["errors"]  # (nothing fetched from elsewhere: it reads offline)
+    assert seen["title"].endswith("aimdlab") or seen["title"] == "aimdlab", seen["title"]

@@ -1,0 +1,155 @@
+"""Writes the documentation site's reference pages from the code, so that they cannot drift from
+it: every scenario field from the engine's JSON Schema (its type, default and description),
+every result column from the engine's column registry, every command from the CLI.
+
+    python tools/docs_reference.py          # writes docs/reference/{scenario,columns,cli}.md
+    python tools/docs_reference.py --check  # exits 1 if a page differs from what the code gives
+
+(`tests/test_docs.py` runs the check.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ROOT / "docs" / "reference"
+HEADER = "<!-- Written by tools/docs_reference.py from the code: edit the code, then run it. -->\n\n"
+
+
+def _cell(text: Any) -> str:
+    """Text for a Markdown table cell: one line, pipes escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _type_of(spec: Dict[str, Any]) -> str:
+    """A field's type in words: its JSON type, the definition it refers to, or its choices."""
+    if "$ref" in spec:
+        name = spec["$ref"].split("/")[-1]
+        return f"[{name}](#{name.lower()})"
+    if "enum" in spec:
+        return " \\| ".join(f"`{json.dumps(v)}`" for v in spec["enum"])
+    if "const" in spec:
+        return f"`{json.dumps(spec['const'])}`"
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in spec:
+            kinds = [_type_of(s) for s in spec[key] if s.get("type") != "null"]
+            return " or ".join(dict.fromkeys(k for k in kinds if k)) or "null"
+    kind = spec.get("type")
+    if isinstance(kind, list):
+        kind = " or ".join(k for k in kind if k != "null")
+    if kind == "array":
+        return f"list of {_type_of(spec.get('items', {})) or 'values'}"
+    return str(kind or "")
+
+
+def _fields_table(spec: Dict[str, Any]) -> List[str]:
+    """A table of an object's fields, required ones marked."""
+    props = spec.get("properties", {})
+    if not props:
+        return []
+    required = set(spec.get("required", []))
+    lines = ["| field | type | default | what it is |", "|---|---|---|---|"]
+    for name, field in props.items():
+        given = field.get("default")  # (null: the description says what applies)
+        default = f"`{json.dumps(given)}`" if given is not None else ("required" if name in required else "")
+        lines.append(f"| `{name}` | {_cell(_type_of(field))} | {_cell(default)} | {_cell(field.get('description', ''))} |")
+    return lines
+
+
+def scenario_page() -> str:
+    """Every field of a scenario file, from `aimdlab._core.schema()`."""
+    from aimdlab import _core
+
+    schema = json.loads(_core.schema())
+    out = [HEADER + "# Scenario files", "",
+           "A scenario is a TOML file (or a dict in Python); the engine checks it against this schema and "
+           "names the field, the value and what is accepted when something is wrong. Sizes, rates and times are "
+           "text with a unit: `\"5Mbps\"`, `\"30ms\"`, `\"100pkt\"`, `\"20000KB\"`. "
+           "`aimdlab schema` prints the JSON Schema itself.", "",
+           "## The scenario", "", _cell(schema.get("description", "")), "", *_fields_table(schema), ""]
+    for name, spec in sorted(schema.get("definitions", {}).items()):
+        out += [f"## {name}", ""]
+        if spec.get("description"):
+            out += [_cell(spec["description"]), ""]
+        table = _fields_table(spec)
+        if table:
+            out += [*table, ""]
+        elif "enum" in spec or "oneOf" in spec or "anyOf" in spec:
+            choices = spec.get("oneOf") or spec.get("anyOf") or []
+            if "enum" in spec:
+                out += [f"One of {_type_of(spec)}.", ""]
+            for choice in choices:
+                what = _type_of(choice) or ", ".join(f"`{k}`" for k in choice.get("properties", {}))
+                out += [f"- {what}" + (f": {_cell(choice['description'])}" if choice.get("description") else ""), ""]
+                out += [*_fields_table(choice), ""] if choice.get("properties") else []
+        elif spec.get("type"):
+            out += [f"A {_type_of(spec)}.", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def columns_page() -> str:
+    """Every column of the result tables, from `aimdlab._core.columns()`."""
+    from aimdlab import _core
+
+    out = [HEADER + "# Result columns", "",
+           "What each column of a run's tables means, with its unit (`aimdlab columns` prints the same). "
+           "`Result.flows`, `.links`, `.timeseries`, `.link_timeseries` and `.cwnd_trace` are Arrow tables; "
+           "a run's folder holds them as Parquet files of the same names.", ""]
+    table = None
+    for t, name, unit, doc in _core.columns():
+        if t != table:
+            out += ["", f"## {t}", "", "| column | unit | what it is |", "|---|---|---|"]
+            table = t
+        out.append(f"| `{name}` | {_cell(unit)} | {_cell(doc)} |")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def cli_page() -> str:
+    """Every command's help, as `aimdlab COMMAND --help` prints it."""
+    import click
+
+    from aimdlab.cli import main
+
+    out = [HEADER + "# The `aimdlab` command", "", "Each command's `--help`, as it prints it.", ""]
+
+    def walk(command: click.Command, path: List[str]) -> None:
+        with click.Context(command, info_name=" ".join(path), terminal_width=100, max_content_width=100) as ctx:
+            text = command.get_help(ctx)
+        out.extend([f"## {' '.join(path)}", "", "```text", text.rstrip(), "```", ""])
+        if isinstance(command, click.Group):
+            for name in sorted(command.commands):
+                walk(command.commands[name], [*path, name])
+
+    walk(main, ["aimdlab"])
+    return "\n".join(out).rstrip() + "\n"
+
+
+def pages() -> Dict[str, str]:
+    """Each reference page's file name and text."""
+    return {"scenario.md": scenario_page(), "columns.md": columns_page(), "cli.md": cli_page()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="compare the pages with the code instead of writing them")
+    args = ap.parse_args()
+    stale = []
+    for name, text in pages().items():
+        path = PAGES / name
+        if args.check:
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+                stale.append(str(path.relative_to(ROOT)))
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        sys.exit(f"out of date with the code: {', '.join(stale)}; run python tools/docs_reference.py")
+
+
+if __name__ == "__main__":
+    main()
