@@ -59,3 +59,27 @@ def test_the_site_builds_strictly_and_its_pages_open(site, tmp_path, page, needl
     assert all(image["ok"] for image in seen["images"]), seen["images"]
     assert seen["errors"] == [], seen["errors"]  # (nothing fetched from elsewhere: it reads offline)
     assert seen["title"].endswith("aimdlab") or seen["title"] == "aimdlab", seen["title"]
+
+
+def test_the_tutorial_runs_as_written_and_says_what_it_shows(tmp_path, monkeypatch):
+    # Its code blocks, in order, in one namespace (as a notebook runs them), in an empty folder.
+    import re
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 4
+    names: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/tutorial.md", "exec"), names)
+    assert (tmp_path / "tutorial-friendliness.png").stat().st_size > 10_000
+    ratio = {alpha: (mean, half) for alpha, mean, half in names["rows"]}
+    # "the ratio crosses 1 between α = 0.1 and 0.2" and "eq. (7)'s 0.31 takes about 1.4 times"
+    assert ratio[0.1][0] + ratio[0.1][1] < 1.0 < ratio[0.2][0] - ratio[0.2][1], ratio
+    assert 1.35 <= ratio[0.31][0] < 1.5, ratio
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
