@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import aimdlab
+
 from test_report import browse, chromium
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,3 +85,29 @@ def test_the_tutorial_runs_as_written_and_says_what_it_shows(tmp_path, monkeypat
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def runnable_blocks(page: Path) -> list:
+    """A page's Python blocks, but those that need a SLURM cluster (dask_jobqueue)."""
+    import re
+
+    return [b for b in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S) if "dask_jobqueue" not in b]
+
+
+HOW_TO_WITH_PYTHON = sorted(p.name for p in (ROOT / "docs" / "how-to").glob("*.md") if runnable_blocks(p))
+
+
+@pytest.mark.parametrize("page", HOW_TO_WITH_PYTHON)
+def test_the_python_of_each_how_to_runs_as_written(tmp_path, monkeypatch, page):
+    # In a folder of the reader's own, with the examples copied out as the guides say.
+    from aimdlab.package_data import copy_examples
+
+    monkeypatch.chdir(tmp_path)
+    copy_examples(tmp_path / "examples")
+    runs = []
+    real_run = aimdlab.run
+    monkeypatch.setattr(aimdlab, "run", lambda *args, **kwargs: runs.append(args) or real_run(*args, **kwargs))
+    names: dict = {}
+    for block in runnable_blocks(ROOT / "docs" / "how-to" / page):
+        exec(compile(block, f"docs/how-to/{page}", "exec"), names)
+    assert runs, "the guide's code runs a scenario"

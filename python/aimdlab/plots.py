@@ -268,7 +268,10 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ax_gp.set_ylabel("goodput (Mbit/s)")
     ax_gp.set_xlabel("time (s)")
     ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)" + sampled)
-    if bneck.get("rate_bps") and flows:
+    # A dumbbell's flows all cross its bottleneck; on an explicit topology a flow may cross
+    # other links or none of the monitored ones, so no share of one link is drawn for it.
+    all_cross = "dumbbell" in ((result.scenario or {}).get("topology") or {})
+    if bneck.get("rate_bps") and flows and all_cross:
         share = bneck["rate_bps"] / n_all / 1e6
         label = "bottleneck rate" if n_all == 1 else f"fair share (rate / {n_all})"
         ax_gp.axhline(share, color="grey", ls="--", lw=0.9, label=label)
