@@ -110,17 +110,37 @@ def columns_page() -> str:
 
 
 def cli_page() -> str:
-    """Every command's help, as `aimdlab COMMAND --help` prints it."""
+    """Every command: its usage, what it does, its options and its examples, from the click
+    commands themselves (not click's help text, whose spacing changes between its versions)."""
+    import inspect
+
     import click
 
     from aimdlab.cli import main
 
-    out = [HEADER + "# The `aimdlab` command", "", "Each command's `--help`, as it prints it.", ""]
+    out = [HEADER + "# The `aimdlab` command", "",
+           "Every command, its options and examples, as `aimdlab COMMAND --help` gives them.", ""]
 
     def walk(command: click.Command, path: List[str]) -> None:
-        with click.Context(command, info_name=" ".join(path), terminal_width=100, max_content_width=100) as ctx:
-            text = command.get_help(ctx)
-        out.extend([f"## {' '.join(path)}", "", "```text", text.rstrip(), "```", ""])
+        with click.Context(command, info_name=" ".join(path)) as ctx:
+            usage = " ".join([*path, *command.collect_usage_pieces(ctx)])
+        out.extend([f"## {' '.join(path)}", "", "```text", usage, "```", ""])
+        if command.help:
+            text, _, examples = inspect.cleandoc(command.help).replace("\b\n", "").partition("Examples:")
+            out.extend([text.strip(), ""])
+            if examples.strip():
+                out.extend(["```text", "Examples:" + examples.rstrip(), "```", ""])
+        options = [p for p in command.params if isinstance(p, click.Option) and not p.hidden]
+        if options:
+            out.extend(["| option | what it does |", "|---|---|"])
+            for opt in options:
+                value = "" if opt.is_flag or opt.count else f" {opt.metavar or opt.type.name.upper()}"
+                names = ", ".join(f"`{n}{value}`" for n in opt.opts) + "".join(f", `{n}`" for n in opt.secondary_opts)
+                extra = f" (default: `{opt.default}`)" if opt.show_default and opt.default not in (None, False) else ""
+                out.append(f"| {names} | {_cell((opt.help or '') + extra)} |")
+            out.append("")
+        if command.epilog:
+            out.extend(["```text", inspect.cleandoc(command.epilog).replace("\b\n", "").strip(), "```", ""])
         if isinstance(command, click.Group):
             for name in sorted(command.commands):
                 walk(command.commands[name], [*path, name])
