@@ -111,3 +111,16 @@ def test_the_python_of_each_how_to_runs_as_written(tmp_path, monkeypatch, page):
     for block in runnable_blocks(ROOT / "docs" / "how-to" / page):
         exec(compile(block, f"docs/how-to/{page}", "exec"), names)
     assert runs, "the guide's code runs a scenario"
+
+
+def test_the_readme_is_short_and_every_link_in_it_resolves():
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    links = re.findall(r"\]\(([^)#]+)", text)
+    assert len(links) >= 15
+    assert [link for link in links if not (ROOT / link).exists()] == []
+    # the two quickstart commands
+    assert "    pip install . && aimdlab reproduce all --quick\n" in text
+    assert "    pip install '.[test]' && python -m pytest && cargo test\n" in text
