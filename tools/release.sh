@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Makes the release files in dist/: an abi3 wheel for x86_64 Linux with the manylinux2014 tag
-# (glibc 2.17: RHEL/CentOS 7 and later, Ubuntu 14.04 and later; linked with zig, which installs
-# with pip, so no old distribution is needed to build it), checked with auditwheel, and the
-# source distribution, which records the commit it was cut from (crates/aimdlab-py/COMMIT).
+# Makes the release files in dist/: abi3 wheels for x86_64 and aarch64 Linux with the
+# manylinux2014 tag (glibc 2.17: RHEL/CentOS 7 and later, Ubuntu 14.04 and later; linked with
+# zig, which installs with pip, so no old distribution is needed to build them), checked with
+# auditwheel, and the source distribution, which records the commit it was cut from
+# (crates/aimdlab-py/COMMIT). The aarch64 wheel needs Rust's aarch64 standard library
+# (rustup target add aarch64-unknown-linux-gnu); without it, that wheel is left out, said so.
 #
 #   bash tools/release.sh        # from a clean checkout; needs a Rust toolchain and pip
 set -euo pipefail
@@ -14,7 +16,12 @@ fi
 python3 -m pip install -q "maturin>=1.5,<2" ziglang auditwheel
 rm -rf dist
 maturin build --release --zig --compatibility manylinux2014 -o dist
-auditwheel show dist/*.whl
+if rustup target add aarch64-unknown-linux-gnu >/dev/null 2>&1; then
+  maturin build --release --zig --target aarch64-unknown-linux-gnu --compatibility manylinux2014 -o dist
+else
+  echo "release.sh: no aarch64 standard library for Rust here; the aarch64 wheel is left out" >&2
+fi
+for wheel in dist/*.whl; do auditwheel show "$wheel"; done
 git rev-parse HEAD > crates/aimdlab-py/COMMIT
 trap 'rm -f crates/aimdlab-py/COMMIT' EXIT
 maturin sdist -o dist
