@@ -124,3 +124,17 @@ def test_the_readme_is_short_and_every_link_in_it_resolves():
     # the two quickstart commands
     assert "    pip install . && aimdlab reproduce all --quick\n" in text
     assert "    pip install '.[test]' && python -m pytest && cargo test\n" in text
+
+
+@pytest.mark.parametrize("name", ["first-run", "sweep"])
+def test_the_notebooks_run_and_show_their_figures(tmp_path, name):
+    # Executed as a reader's Jupyter would, in an empty folder (each copies the examples it needs).
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = nbformat.read(ROOT / "docs" / "notebooks" / f"{name}.ipynb", as_version=4)
+    assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), "kept without outputs"
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count for cell in code)
+    images = [o for cell in code for o in cell.outputs if "image/png" in o.get("data", {})]
+    assert len(images) >= 1 if name == "sweep" else len(images) >= 2
