@@ -35,6 +35,9 @@ def test_the_reference_pages_are_what_the_code_gives():
     assert "| `duration` | [Duration](#duration) | required |" in pages["scenario.md"]
     assert "## flows" in pages["columns.md"] and "`goodput_bps`" in pages["columns.md"]
     assert "## aimdlab reproduce" in pages["cli.md"] and "## aimdlab examples" in pages["cli.md"]
+    for name in ("reno", "gaimd", "cubic", "red", "fq_codel", "voip"):
+        assert f"### `{name}`" in pages["components.md"], name
+    assert "RFC 9438" in pages["components.md"] and "Floyd and V. Jacobson" in pages["components.md"]
 
 
 @pytest.fixture(scope="module")

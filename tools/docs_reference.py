@@ -149,9 +149,50 @@ def cli_page() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+#: The folders of the engine whose files are one component each, and the files that are not.
+COMPONENTS = [("Congestion controllers", "cc", {"congestion_control", "hystart", "testing", "rate_control"}),
+              ("Queue disciplines", "net/queue", {"discipline", "fifo", "log"}),
+              ("Applications (traffic sources)", "app", {"source"})]
+PLUMBING = {"mod", "params", "registry", "spec"}
+
+
+def _module_doc(path: Path) -> str:
+    """A Rust file's leading `//!` comment as Markdown: its paragraphs and its lists."""
+    blocks: List[List[str]] = [[]]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("//!"):
+            break
+        text = line[3:].strip()
+        if not text:
+            blocks.append([])
+        elif text.startswith("- ") or not blocks[-1]:
+            if text.startswith("- ") and blocks[-1] and not blocks[-1][0].startswith("- "):
+                blocks.append([])  # a list after a paragraph starts a block of its own
+            blocks[-1].append(text)
+        else:
+            blocks[-1][-1] += " " + text
+    return "\n\n".join("\n".join(block) for block in blocks if block)
+
+
+def components_page() -> str:
+    """Each controller, queue discipline and traffic source with the paper or RFC it follows,
+    from the doc comment at the top of its file in the engine."""
+    src = ROOT / "crates" / "aimdlab-core" / "src"
+    out = [HEADER + "# Controllers, queues and sources", "",
+           "Each is one file of the engine, which names the paper or RFC it follows at its top; this page is "
+           "those comments. Their parameters are in [scenario files](scenario.md).", ""]
+    for title, folder, helpers in COMPONENTS:
+        out += [f"## {title}", ""]
+        for path in sorted((src / folder).glob("*.rs")):
+            if path.stem in PLUMBING or path.stem in helpers:
+                continue
+            out += [f"### `{path.stem}`", "", f"`crates/aimdlab-core/src/{folder}/{path.name}`", "", _module_doc(path), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
 def pages() -> Dict[str, str]:
     """Each reference page's file name and text."""
-    return {"scenario.md": scenario_page(), "columns.md": columns_page(), "cli.md": cli_page()}
+    return {"scenario.md": scenario_page(), "columns.md": columns_page(), "cli.md": cli_page(), "components.md": components_page()}
 
 
 def main() -> None:
