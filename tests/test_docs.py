@@ -141,3 +141,19 @@ def test_the_notebooks_run_and_show_their_figures(tmp_path, name):
     assert all(cell.execution_count for cell in code)
     images = [o for cell in code for o in cell.outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 1 if name == "sweep" else len(images) >= 2
+
+
+def test_the_long_description_renders_outside_the_repository():
+    # A package index shows DESCRIPTION.md: no link or image may point into the source tree.
+    import re
+
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    text = (ROOT / project["readme"]).read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]+)\)", text) + re.findall(r"<img[^>]+src=['\"]([^'\"]+)", text)
+    assert all(t.startswith("https://") for t in targets), targets
+    assert "aimdlab reproduce all --quick" in text
