@@ -124,9 +124,9 @@ def _run_plans(plans: List[_Plan], jobs: Optional[int], dask: bool, scheduler: O
         plan = plans[k]
         catalog, agg = plan.store.build_tables(plan.experiment, plan.points, plan.ids, plan.known)
         plan.store.write_tables(catalog, agg)
-        sweeps[k] = Sweep(plan.store.root)
+        sweep = sweeps[k] = Sweep(plan.store.root)
         if finished:
-            finished(k, sweeps[k])
+            finished(k, sweep)
 
     def started(where: str) -> None:
         state.executor = where
