@@ -62,3 +62,19 @@ def test_reproduce_finds_the_papers_inside_the_package_from_any_folder(tmp_path)
     assert (tmp_path / "rep" / "new-aimd-utilization" / "index.html").is_file()
     missing = aimdlab("reproduce", "all", "--experiments", "nowhere", cwd=tmp_path)
     assert missing.returncode == 1 and "--experiments nowhere: is not a folder" in missing.stderr, missing.stderr
+
+
+def test_the_parking_lot_overview_draws_every_monitored_hop_and_no_single_fair_share():
+    # Its three hops are monitored: the queue panel names each; a dumbbell's "fair share
+    # (rate / N)" would be wrong here (each hop is shared by two of the four flows).
+    import aimdlab
+    from aimdlab.plots import overview
+
+    result = aimdlab.run(aimdlab.load(package_folder("examples") / "parking-lot.toml"))
+    cwnd, queue, goodput = overview(result).axes
+    assert queue.get_legend_handles_labels()[1] == ["r1->r2", "r2->r3", "r3->r4"]
+    assert not any("fair share" in label for label in goodput.get_legend_handles_labels()[1])
+    assert [line.get_label() for line in queue.get_lines()] == ["r1->r2", "r2->r3", "r3->r4"]
+    # while a dumbbell's, where all four flows cross the bottleneck, keeps it
+    dumbbell = overview(aimdlab.run(aimdlab.load(package_folder("examples") / "utilization.toml"))).axes[2]
+    assert "fair share (rate / 4)" in dumbbell.get_legend_handles_labels()[1]

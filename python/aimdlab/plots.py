@@ -250,17 +250,29 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
         from .result import column_numpy
 
         link = column_numpy(lts, "link")
-        first = link == link[0]
-        t = column_numpy(lts, "time_s")[first]
-        x, y = _decimate(t, column_numpy(lts, "queue_len_pkts").astype(float)[first])
-        ax_q.plot(x, y, color="tab:red", lw=1.0, label="queue")
-        if "red_avg" in lts.column_names:
-            avg = column_numpy(lts, "red_avg").astype(float)[first]
-            if np.isfinite(avg).any():
-                x, y = _decimate(t, avg)
-                ax_q.plot(x, y, color="k", lw=1.2, ls="--", label="RED average")
-                ax_q.legend(loc="upper right", fontsize=8)
-        ax_q.set_title(f"Bottleneck queue ({bneck.get('link', 'link ' + str(link[0]))})")
+        monitored = list(dict.fromkeys(link.tolist()))
+        if len(monitored) > 1:  # e.g. a parking lot's hops: every monitored link's queue, named
+            names = dict(zip(result.links.column("link").to_pylist(), result.links.column("name").to_pylist())) \
+                if result.links.num_rows else {}
+            for k in monitored[:MAX_LABELLED_FLOWS]:
+                rows = link == k
+                x, y = _decimate(column_numpy(lts, "time_s")[rows], column_numpy(lts, "queue_len_pkts").astype(float)[rows])
+                ax_q.plot(x, y, lw=1.0, label=str(names.get(k, f"link {k}")))
+            ax_q.legend(loc="upper right", fontsize=8, ncol=2)
+            more = f", the first {MAX_LABELLED_FLOWS}" if len(monitored) > MAX_LABELLED_FLOWS else ""
+            ax_q.set_title(f"Queues of the {len(monitored)} monitored links{more}")
+        else:
+            first = link == link[0]
+            t = column_numpy(lts, "time_s")[first]
+            x, y = _decimate(t, column_numpy(lts, "queue_len_pkts").astype(float)[first])
+            ax_q.plot(x, y, color="tab:red", lw=1.0, label="queue")
+            if "red_avg" in lts.column_names:
+                avg = column_numpy(lts, "red_avg").astype(float)[first]
+                if np.isfinite(avg).any():
+                    x, y = _decimate(t, avg)
+                    ax_q.plot(x, y, color="k", lw=1.2, ls="--", label="RED average")
+                    ax_q.legend(loc="upper right", fontsize=8)
+            ax_q.set_title(f"Bottleneck queue ({bneck.get('link', 'link ' + str(link[0]))})")
     else:
         ax_q.text(0.5, 0.5, "no monitored link", ha="center", va="center", transform=ax_q.transAxes)
         ax_q.set_title("Bottleneck queue")
