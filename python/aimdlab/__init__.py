@@ -13,7 +13,7 @@ control, driven from Python::
 from __future__ import annotations
 
 from . import _core
-from ._core import EngineError, RunCancelled, ScenarioError
+from ._core import AckEvent, CongestionEvent, EngineError, RunCancelled, ScenarioError
 from .controller import Controller
 from .result import Result
 from .runner import run
@@ -22,6 +22,8 @@ from .sweep import open_sweep
 
 __version__ = _core.__version__
 __all__ = [
+    "AckEvent",
+    "CongestionEvent",
     "Controller",
     "EngineError",
     "Result",

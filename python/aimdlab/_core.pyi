@@ -3,10 +3,32 @@ module by tests/test_stub.py)."""
 
 from typing import Any, Dict, List, Optional, Tuple, Union
 
+from typing_extensions import final
+
+__all__ = [
+    "__commit__",
+    "__version__",
+    "AckEvent",
+    "CongestionEvent",
+    "EngineError",
+    "FIXED_MEMORY_BYTES",
+    "RunCancelled",
+    "RunControl",
+    "ScenarioError",
+    "columns",
+    "controllers",
+    "memory_estimate",
+    "parse_bytes",
+    "run",
+    "schema",
+    "validate",
+]
+
 __version__: str
 __commit__: str
-FIXED_MEMORY_BYTES: int
 """The git commit the engine was built from (`-dirty`: with uncommitted changes); empty if unknown."""
+FIXED_MEMORY_BYTES: int
+"""What every run takes whatever its scenario (the engine's fixed memory), bytes."""
 
 class ScenarioError(ValueError):
     """An invalid scenario; the message names the field, the value and what is accepted."""
@@ -17,6 +39,7 @@ class EngineError(RuntimeError):
 class RunCancelled(RuntimeError):
     """The run was cancelled through its RunControl."""
 
+@final
 class RunControl:
     """Watches and stops a run from another thread."""
 
@@ -24,6 +47,7 @@ class RunControl:
     def now_s(self) -> float: ...
     def cancel(self) -> None: ...
 
+@final
 class AckEvent:
     """What a Python controller sees of an acknowledgement."""
 
@@ -36,6 +60,7 @@ class AckEvent:
     in_recovery: bool
     pkts_in_flight: int
 
+@final
 class CongestionEvent:
     """What a Python controller sees of a congestion signal."""
 

@@ -34,7 +34,10 @@ the time series. An exception in a hook stops the run and is raised by `aimdlab.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._core import AckEvent, CongestionEvent
 
 __all__ = ["Controller"]
 
@@ -53,13 +56,13 @@ class Controller:
         self.ssthresh: Optional[float] = None
         self.pacing_rate_bps: Optional[float] = None
 
-    def on_ack(self, ack) -> None:
-        """An ACK arrived. `ack` has `now_s`, `newly_acked_pkts` (0 for a duplicate),
-        `rtt_s`, `srtt_s`, `min_rtt_s`, `ece`, `in_recovery`, `pkts_in_flight`."""
+    def on_ack(self, ack: "AckEvent") -> None:
+        """An ACK arrived. `ack` (an `aimdlab.AckEvent`) has `now_s`, `newly_acked_pkts` (0 for
+        a duplicate), `rtt_s`, `srtt_s`, `min_rtt_s`, `ece`, `in_recovery`, `pkts_in_flight`."""
 
-    def on_congestion(self, event) -> None:
-        """A congestion signal. `event.kind` is "loss" (fast retransmit), "timeout" or
-        "ecn"; also `now_s`, `pkts_in_flight`, `srtt_s`."""
+    def on_congestion(self, event: "CongestionEvent") -> None:
+        """A congestion signal (an `aimdlab.CongestionEvent`). `event.kind` is "loss" (fast
+        retransmit), "timeout" or "ecn"; also `now_s`, `pkts_in_flight`, `srtt_s`."""
 
     def state(self) -> Dict[str, float]:
         """Named numbers to record in the time series at every sample (default: none)."""
