@@ -16,7 +16,7 @@ import pytest
 
 import aimdlab
 from aimdlab.sweep import open_sweep, parse_experiment, run_sweep
-from aimdlab.sweep.report import write_report
+from aimdlab.sweep.report import ReportError, write_report
 from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,3 +167,12 @@ def test_an_empty_figure_left_by_a_full_disk_is_drawn_again(tmp_path):
     write_report(sweep.root, run_figures=True, jobs=1)
     assert figures[0].stat().st_size > 0
     assert not [p for p in (sweep.root / "report-figures").iterdir() if p.name.startswith(".")]  # no temporary left
+
+
+def test_a_report_goes_into_a_folder_that_does_not_exist_yet(sweep_dir, tmp_path):
+    # `aimdlab report DIR --out newdir/r.html` failed with "newdir/report-figures: No such file".
+    path = write_report(sweep_dir, tmp_path / "new" / "deeper" / "r.html", run_figures=True)
+    assert path.is_file() and any((tmp_path / "new" / "deeper" / "report-figures").glob("*.png"))
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(ReportError, match="is a file; expected the folder"):
+        write_report(sweep_dir, tmp_path / "a-file" / "r.html")

@@ -180,6 +180,20 @@ def test_a_sweep_aggregates_over_seeds_and_resumes_with_nothing_to_run(tmp_path)
     assert open_sweep(tmp_path / "s").aggregate.equals(sweep.aggregate)
 
 
+def test_the_tables_keep_full_precision_and_their_types(tmp_path):
+    # aggregate.csv wrote 6 significant digits; the catalog's error column was typed null when
+    # nothing failed (so two catalogs of one sweep could differ in schema).
+    import pandas as pd
+
+    sweep = run_sweep(parse(experiment(seeds=2)), tmp_path / "s", jobs=1)
+    csv = pd.read_csv(tmp_path / "s" / "aggregate.csv")
+    parquet = sweep.aggregate.to_pandas()
+    column = "groups.reno.goodput_bps.mean_mean"
+    assert csv[column].tolist() == parquet[column].tolist()  # the same floats, bit for bit
+    assert sweep.catalog.schema.field("error").type == "string"
+    assert set(sweep.catalog.column("status").to_pylist()) == {"ok"}
+
+
 def flows_sent(result) -> int:
     """A Python measure for the test below: data packets sent by every flow."""
     return int(result.flows.to_pandas()["data_pkts_sent"].sum())

@@ -228,6 +228,9 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
         raise ReportError(f"{folder}: no such folder")
     out = Path(out) if out else folder / "report.html"
     _check_out(out)
+    if out.parent.exists() and not out.parent.is_dir():
+        raise ReportError(f"{out.parent}: is a file; expected the folder to write the report into")
+    out.parent.mkdir(parents=True, exist_ok=True)  # `--out newdir/r.html` makes newdir
     if (folder / MARK).is_file():
         try:
             sweep = Sweep(folder)

@@ -287,7 +287,8 @@ class Store:
             rows["engine_wall_s"].append(walls.get(rid, math.nan) if status == "ok" else math.nan)
             for m in experiment.measures:
                 rows[m].append(values[m])
-        catalog = pa.table({k: _column(v) for k, v in rows.items()})
+        # (`error` is text even when nothing failed, so catalogs of one sweep share one schema)
+        catalog = pa.table({k: pa.array(v, type=pa.string()) if k == "error" else _column(v) for k, v in rows.items()})
         return catalog, aggregate(catalog, axes, experiment.measures)
 
     def write_tables(self, catalog: pa.Table, agg: pa.Table) -> None:
@@ -296,7 +297,8 @@ class Store:
             buf = io.BytesIO()
             pq.write_table(table, buf)
             write_atomic(self.root / f"{name}.parquet", buf.getvalue())
-        write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False, float_format="%.6g").encode())
+        # (every float as the shortest text that reads back to the same number: full precision)
+        write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False).encode())
 
 
 def _is_store(root: Path) -> bool:
