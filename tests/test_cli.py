@@ -60,3 +60,18 @@ def test_validate_and_schema(examples_dir):
     r = CliRunner().invoke(main, ["schema"])
     schema = json.loads(r.output)
     assert "duration" in schema["required"] and "topology" in schema["properties"]
+
+
+def test_piped_output_keeps_every_digit(tmp_path, examples_dir):
+    # In a pipeline (stdout not a terminal) the tables used 80 columns and cut numbers: "342…".
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "aimdlab", "run", str(examples_dir / "utilization.toml"), "--out", str(tmp_path / "u"),
+                          "--no-figure", "--set", "duration=20s"], capture_output=True, text=True, timeout=300)
+    columns = subprocess.run([sys.executable, "-m", "aimdlab", "columns", "flows"], capture_output=True, text=True, timeout=300)
+    for out in (run, columns):
+        assert out.returncode == 0, out.stderr
+        assert "…" not in out.stdout, out.stdout
+    flows = json.loads((tmp_path / "u" / "summary.json").read_text())
+    assert f"{flows['goodput_total_bps'] / 1e6:.3f}" in run.stdout  # the full figure is there

@@ -110,6 +110,14 @@ def main() -> None:
     congestion control)."""
 
 
+def _stdout_console():
+    """A rich console for results on standard output: the terminal's width on a terminal; piped
+    or redirected, wide enough that no table cuts a number short ("342…")."""
+    from rich.console import Console
+
+    return Console() if sys.stdout.isatty() else Console(width=100_000)
+
+
 def _fmt_rate(bps) -> str:
     if bps is None or bps != bps:
         return "—"
@@ -132,7 +140,7 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
 
     from .result import pcap_file_name
 
-    console = Console()
+    console = _stdout_console()
     s = result.summary
     b = s.get("bottleneck") or {}
     head = Table(title=f"{s.get('name') or 'scenario'}: seed {s['seed']}, {s['duration_s']:g} s simulated, "
@@ -483,7 +491,7 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:
     from rich.table import Table
 
     # Not a terminal (a log, a pipe): wide lines rather than columns squeezed to 80 characters.
-    console = Console() if sys.stdout.isatty() else Console(width=200)
+    console = _stdout_console()
     agg = result.aggregate.to_pandas()
     t = Table(title=f"{result.experiment['name']}: mean [95 % CI] over seeds", title_justify="left")
     for a in result.axes:
@@ -706,7 +714,7 @@ def columns(table: Optional[str]) -> None:
         out.add_column(head)
     for t, name, unit, doc in rows:
         out.add_row(t, name, unit, doc)
-    Console().print(out)
+    _stdout_console().print(out)
 
 
 class _ValidateGroup(click.Group):
@@ -829,7 +837,7 @@ def _print_gaimd_table(table, v) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = _stdout_console()
     t = Table(title="GAIMD: eq. (2) prediction / measured sending rate (loss rate = window reductions / packets sent)",
               title_justify="left")
     for name in ("mode", "level", "β", "α", "loss %", "RTT ms", "TO share", "pred/meas", "eq. 55"):
