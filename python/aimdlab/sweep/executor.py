@@ -130,7 +130,6 @@ def _take_pool(workers: int):
             _kept_pool = None
         if _kept_pool is None:
             _kept_pool = (workers, local_pool(workers))
-            atexit.register(_close_at_exit)
         return _kept_pool[1]
 
 
@@ -144,8 +143,12 @@ def _close_at_exit() -> None:
             _kept_pool = None
 
 
-def _drop_pool() -> None:
-    """Stops the kept pool's workers, mid-call or not, and forgets it."""
+atexit.register(_close_at_exit)
+
+
+def stop_pool() -> None:
+    """Stops the kept local pool's workers and what they are running, mid-call or not (Ctrl-C,
+    an error), and forgets it: the next call starts a new pool."""
     global _kept_pool
     with _pool_lock:
         if _kept_pool is not None:
@@ -176,12 +179,6 @@ def submit(func: Callable[[Any], Any], item: Any, jobs: Optional[int] = None):
     except Exception as e:  # noqa: BLE001 - handed over as the future's exception, as the pool does
         done.set_exception(e)
     return done
-
-
-def stop_pool() -> None:
-    """Stops the kept local pool's workers and what they are running (Ctrl-C, an error): the
-    next call starts a new pool."""
-    _drop_pool()
 
 
 def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
@@ -241,7 +238,7 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
         if pending:  # stopped early (an error, Ctrl-C, the caller closed us): no call may go on
             for fut in pending:
                 fut.cancel()
-            _drop_pool()
+            stop_pool()
 
 
 def ordered_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None,
