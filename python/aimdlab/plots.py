@@ -252,12 +252,12 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
         link = column_numpy(lts, "link")
         monitored = list(dict.fromkeys(link.tolist()))
         if len(monitored) > 1:  # e.g. a parking lot's hops: every monitored link's queue, named
-            names = dict(zip(result.links.column("link").to_pylist(), result.links.column("name").to_pylist())) \
+            link_names = dict(zip(result.links.column("link").to_pylist(), result.links.column("name").to_pylist())) \
                 if result.links.num_rows else {}
+            t, queue = column_numpy(lts, "time_s"), column_numpy(lts, "queue_len_pkts").astype(float)
             for k in monitored[:MAX_LABELLED_FLOWS]:
-                rows = link == k
-                x, y = _decimate(column_numpy(lts, "time_s")[rows], column_numpy(lts, "queue_len_pkts").astype(float)[rows])
-                ax_q.plot(x, y, lw=1.0, label=str(names.get(k, f"link {k}")))
+                x, y = _decimate(t[link == k], queue[link == k])
+                ax_q.plot(x, y, lw=1.0, label=str(link_names.get(k, f"link {k}")))
             ax_q.legend(loc="upper right", fontsize=8, ncol=2)
             more = f", the first {MAX_LABELLED_FLOWS}" if len(monitored) > MAX_LABELLED_FLOWS else ""
             ax_q.set_title(f"Queues of the {len(monitored)} monitored links{more}")

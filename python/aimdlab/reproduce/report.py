@@ -166,12 +166,11 @@ def submit_figures(result: PaperResult, jobs: Optional[int] = None) -> Dict[Tupl
     return {(i, kind): submit(draw_figure, (kind, r), jobs) for i, r in enumerate(result.items) for kind in _figure_kinds(r)}
 
 
-def _trace_figure(r: ItemResult, uri: str) -> str:
-    """The item's trace figure (`uri`), when it has one: aimdlab's, drawn like the paper's."""
-    if _TRACE not in _figure_kinds(r):
-        return ""
+def _trace_figure(r: ItemResult, uri: Optional[str]) -> str:
+    """The item's trace figure (`uri`; None: it has none): aimdlab's, drawn like the paper's."""
     spec = r.item.figure
-    assert spec is not None
+    if uri is None or spec is None:
+        return ""
     what = spec.label or column_words(spec.series, spec.y) or f"{spec.series}.{spec.y}"
     what += " (running total)" if spec.cumulative and "total" not in what else ""
     return (f"<figure>{zoomable(uri, r.item.title)}"
@@ -192,7 +191,7 @@ def _item_section(r: ItemResult, figures: Dict[str, str]) -> str:
         if _ITEM in figures:
             parts.append(f"<figure>{zoomable(figures[_ITEM], it.title)}<figcaption>aimdlab's figure: {_e(it.label or it.measure)}"
                          f" against {_e(it.xlabel or it.x)} (means over the seeds, 95 % CI)</figcaption></figure>")
-        parts.append(_trace_figure(r, figures.get(_TRACE, "")))
+        parts.append(_trace_figure(r, figures.get(_TRACE)))
         return "".join(parts)
     if it.model:
         what = f"{it.label or model_words(it.model) or it.model} (the paper's model, evaluated by aimdlab)"
@@ -217,7 +216,7 @@ def _item_section(r: ItemResult, figures: Dict[str, str]) -> str:
     parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th>" + plotted_head
                  + "<th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
-    parts.append(_trace_figure(r, figures.get(_TRACE, "")))
+    parts.append(_trace_figure(r, figures.get(_TRACE)))
     if r.sensitivity:
         rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
                        f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
@@ -256,8 +255,10 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
             "<p class='muted'>Sweeps (<code>aimdlab report FOLDER</code> writes a sweep's own report; "
             "<code>aimdlab.open_sweep(FOLDER)</code> opens its tables): "
             + ", ".join(_sweep_link(Path(s), out) for s in result.sweeps.values()) + "</p>"]
-    body = "".join(head) + "".join(_item_section(r, {kind: uri for (k, kind), uri in drawn.items() if k == i})
-                                   for i, r in enumerate(result.items))
+    by_item: Dict[int, Dict[str, str]] = {}
+    for (i, kind), uri in drawn.items():
+        by_item.setdefault(i, {})[kind] = uri
+    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {})) for i, r in enumerate(result.items))
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))
     return path
