@@ -5,6 +5,7 @@ a browser."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -68,14 +69,11 @@ def test_the_site_builds_strictly_and_its_pages_open(site, tmp_path, page, needl
 
 def test_the_tutorial_runs_as_written_and_says_what_it_shows(tmp_path, monkeypatch):
     # Its code blocks, in order, in one namespace (as a notebook runs them), in an empty folder.
-    import re
-
     import matplotlib
 
     matplotlib.use("Agg")
     monkeypatch.chdir(tmp_path)
-    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    blocks = runnable_blocks(ROOT / "docs" / "tutorial.md")
     assert len(blocks) == 4
     names: dict = {}
     for block in blocks:
@@ -92,8 +90,6 @@ def test_the_tutorial_runs_as_written_and_says_what_it_shows(tmp_path, monkeypat
 
 def runnable_blocks(page: Path) -> list:
     """A page's Python blocks, but those that need a SLURM cluster (dask_jobqueue)."""
-    import re
-
     return [b for b in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S) if "dask_jobqueue" not in b]
 
 
@@ -117,8 +113,6 @@ def test_the_python_of_each_how_to_runs_as_written(tmp_path, monkeypatch, page):
 
 
 def test_the_readme_is_short_and_every_link_in_it_resolves():
-    import re
-
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 200
     links = re.findall(r"\]\(([^)#]+)", text)
@@ -145,8 +139,6 @@ def test_the_notebooks_run_and_show_their_figures(tmp_path, name):
 
 def test_the_long_description_renders_outside_the_repository():
     # A package index shows DESCRIPTION.md: no link or image may point into the source tree.
-    import re
-
     try:
         import tomllib
     except ImportError:  # Python < 3.11

@@ -4,6 +4,7 @@ lived on, ~130 MB each, holding the sweep's output pipes)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -38,11 +39,46 @@ def _session(sid: int) -> list:
     return out
 
 
+@contextlib.contextmanager
+def _in_own_session(cmd, **popen):
+    """`cmd` started in a session of its own (as a terminal's job); on the way out, it and
+    whatever of its session is still alive are killed."""
+    proc = subprocess.Popen(cmd, start_new_session=True, **popen)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.stderr:
+            proc.stderr.close()
+        for pid in _session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _still_alive_after(sid: int, seconds: float) -> list:
+    """The processes of session `sid` still alive once they are all gone or `seconds` passed."""
+    deadline = time.monotonic() + seconds
+    while _session(sid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return _session(sid)
+
+
+def _ctrl_c_once_executing(proc, settle_s: float) -> str:
+    """Waits until `proc` says its workers run ("executing ..."), then `settle_s` more, then
+    sends its whole process group SIGINT, as Ctrl-C in a terminal does; returns what it writes
+    to stderr after that."""
+    for line in proc.stderr:
+        if line.startswith("executing"):
+            break
+    time.sleep(settle_s)
+    os.killpg(proc.pid, signal.SIGINT)
+    return proc.stderr.read()
+
+
 def test_sigkill_of_a_two_job_sweep_leaves_no_process_alive_within_5_s(tmp_path):
     (tmp_path / "long.toml").write_text(LONG)
-    sweep = subprocess.Popen([sys.executable, "-m", "aimdlab.cli", "sweep", "long.toml", "--out", "st", "--jobs", "2"],
-                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
+    with _in_own_session([sys.executable, "-m", "aimdlab.cli", "sweep", "long.toml", "--out", "st", "--jobs", "2"],
+                         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as sweep:
         deadline = time.monotonic() + 120
         while len(_session(sweep.pid)) < 3:  # the sweep and its two workers (at least)
             assert sweep.poll() is None and time.monotonic() < deadline, "the sweep's workers never started"
@@ -50,13 +86,7 @@ def test_sigkill_of_a_two_job_sweep_leaves_no_process_alive_within_5_s(tmp_path)
         time.sleep(1.0)  # the workers are inside their runs
         os.kill(sweep.pid, signal.SIGKILL)
         sweep.wait()
-        deadline = time.monotonic() + 5.0
-        while _session(sweep.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert _session(sweep.pid) == [], "processes of the killed sweep are still alive 5 s later"
-    finally:
-        for pid in _session(sweep.pid):
-            os.kill(pid, signal.SIGKILL)
+        assert _still_alive_after(sweep.pid, 5.0) == [], "processes of the killed sweep are still alive 5 s later"
 
 
 def test_ctrl_c_under_dask_is_one_line_and_exit_130(tmp_path):
@@ -64,53 +94,24 @@ def test_ctrl_c_under_dask_is_one_line_and_exit_130(tmp_path):
     # and printed 4 tracebacks (about 74 lines).
     pytest.importorskip("dask.distributed")
     (tmp_path / "long.toml").write_text(LONG)
-    sweep = subprocess.Popen([sys.executable, "-m", "aimdlab.cli", "sweep", "long.toml", "--out", "st", "--jobs", "2", "--dask"],
-                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        lines = []
-        for line in sweep.stderr:  # wait until the workers are running the sweep's runs
-            lines.append(line)
-            if line.startswith("executing"):
-                break
-        time.sleep(2.0)
-        os.killpg(sweep.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
-        rest = sweep.stderr.read()
+    with _in_own_session([sys.executable, "-m", "aimdlab.cli", "sweep", "long.toml", "--out", "st", "--jobs", "2", "--dask"],
+                         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as sweep:
+        rest = _ctrl_c_once_executing(sweep, 2.0)
         assert sweep.wait(timeout=120) == 130
         assert "Traceback" not in rest and "WARNING" not in rest, rest[-2000:]
         assert rest.strip().splitlines()[-1].startswith("interrupted: "), rest[-500:]
-    finally:
-        if sweep.poll() is None:
-            os.killpg(sweep.pid, signal.SIGKILL)
-        sweep.stderr.close()
-        for pid in _session(sweep.pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def test_ctrl_c_of_a_reproduction_is_one_line_exit_130_and_leaves_no_process(tmp_path):
     # A reproduction runs every paper's sweeps as one batch on the kept pool, evaluates papers in
     # a thread and draws their figures on the same pool as it goes: Ctrl-C must stop all of it.
-    repro = subprocess.Popen([sys.executable, "-m", "aimdlab.cli", "reproduce", "gaimd", "--quick", "--out", str(tmp_path / "r"),
-                              "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        for line in repro.stderr:  # wait until the workers are running the runs
-            if line.startswith("executing"):
-                break
-        time.sleep(1.0)
-        os.killpg(repro.pid, signal.SIGINT)
-        rest = repro.stderr.read()
+    with _in_own_session([sys.executable, "-m", "aimdlab.cli", "reproduce", "gaimd", "--quick", "--out", str(tmp_path / "r"),
+                          "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as repro:
+        rest = _ctrl_c_once_executing(repro, 1.0)
         assert repro.wait(timeout=120) == 130
         assert "Traceback" not in rest, rest[-2000:]
         assert rest.strip().splitlines()[-1].startswith("interrupted: "), rest[-500:]
-        deadline = time.monotonic() + 5.0
-        while _session(repro.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert _session(repro.pid) == [], "processes of the interrupted reproduction are still alive 5 s later"
-    finally:
-        if repro.poll() is None:
-            os.killpg(repro.pid, signal.SIGKILL)
-        repro.stderr.close()
-        for pid in _session(repro.pid):
-            os.kill(pid, signal.SIGKILL)
+        assert _still_alive_after(repro.pid, 5.0) == [], "processes of the interrupted reproduction are still alive 5 s later"
 
 
 def test_workers_started_from_a_thread_outlive_it():
