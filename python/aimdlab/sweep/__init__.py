@@ -54,7 +54,7 @@ def run_sweep(experiment: Experiment, out: Union[str, Path], jobs: Optional[int]
     is recorded (`failed/<run_id>.json`, with its scenario) and the others go on; the sweep's
     `catalog` says which failed. `progress(p)` is called when the sweep starts and after each
     run. Ctrl-C (KeyboardInterrupt) stops the workers; every run finished so far is kept, and
-    the same call resumes. See `executor.run_tasks` for `jobs`, `dask` and `scheduler`."""
+    the same call resumes. See `executor.parallel_map` for `jobs`, `dask` and `scheduler`."""
     return run_sweeps([(experiment, out)], jobs, dask, scheduler, progress, max_memory)[0]
 
 

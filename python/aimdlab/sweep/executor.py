@@ -29,7 +29,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "run_tasks", "stop_pool", "submit"]
+__all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "stop_pool", "submit"]
 
 Task = Dict[str, Any]
 """A run to execute: `run_id`, `scenario` (a plain dict with its seed) and optionally
@@ -179,14 +179,6 @@ def submit(func: Callable[[Any], Any], item: Any, jobs: Optional[int] = None):
     except Exception as e:  # noqa: BLE001 - handed over as the future's exception, as the pool does
         done.set_exception(e)
     return done
-
-
-def run_tasks(tasks: List[Task], jobs: Optional[int] = None, dask: bool = False, scheduler: Optional[str] = None,
-              on_start: Optional[Callable[[str], None]] = None) -> Iterator[Dict[str, Any]]:
-    """Executes `tasks` and yields each outcome (see `execute_run`) as it completes (see
-    `parallel_map` for `jobs`, `dask`, `scheduler` and `on_start`)."""
-    for _, outcome in parallel_map(execute_run, tasks, jobs=jobs, dask=dask, scheduler=scheduler, on_start=on_start):
-        yield outcome
 
 
 def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None, dask: bool = False,
