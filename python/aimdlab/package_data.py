@@ -25,10 +25,15 @@ def package_folder(name: str) -> Path:
     return Path(str(files("aimdlab") / name))
 
 
+def _example_files() -> List[Tuple[Path, Path]]:
+    """Each example file, sweeps included: (its path under `examples/`, where it is), in order."""
+    root = package_folder("examples")
+    return [(path.relative_to(root), path) for path in sorted(root.rglob("*.toml"))]
+
+
 def examples() -> List[Tuple[str, str]]:
     """Each example file as (its path under `examples/`, the first sentence of its comment)."""
-    root = package_folder("examples")
-    return [(path.relative_to(root).as_posix(), _first_sentence(path)) for path in sorted(root.rglob("*.toml"))]
+    return [(name.as_posix(), _first_sentence(path)) for name, path in _example_files()]
 
 
 def _first_sentence(path: Path, width: int = 72) -> str:
@@ -51,16 +56,15 @@ def copy_examples(dest: Union[str, Path]) -> List[Path]:
     dest = Path(dest)
     if dest.exists() and not dest.is_dir():
         raise CopyError(f"--copy {dest}: is a file; expected a folder to copy the examples into")
-    root = package_folder("examples")
-    files = [p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix == ".toml"]
-    clashes = [dest / p.relative_to(root) for p in files if (dest / p.relative_to(root)).exists()]
+    files = _example_files()
+    clashes = [dest / name for name, _ in files if (dest / name).exists()]
     if clashes:
         more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
         raise CopyError(f"--copy {dest}: {clashes[0]} exists{more}; choose an empty folder, or remove what is there first")
     written = []
-    for p in files:
-        target = dest / p.relative_to(root)
+    for name, path in files:
+        target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(p, target)
+        shutil.copyfile(path, target)
         written.append(target)
     return written
