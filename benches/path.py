@@ -81,7 +81,6 @@ def alternated(a, b, runs: int, cwd: Path):
 def sweep_overhead_s(work: Path, runs: int) -> float:
     """Seconds a sweep spends per run beside the engine, at `--jobs 1` (see the module doc)."""
     import tomllib
-
     from aimdlab.sweep import parse_experiment, run_sweep
 
     def one(seeds: int) -> float:

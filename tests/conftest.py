@@ -8,8 +8,8 @@ import os
 from typing import Any, Dict
 
 import aimdlab
-from aimdlab.package_data import package_folder
 import pytest
+from aimdlab.package_data import package_folder
 
 
 def dumbbell(

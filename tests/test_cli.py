@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
 from aimdlab.cli import main
+from click.testing import CliRunner
 
 
 def test_help_shows_examples():

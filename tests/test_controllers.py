@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
 from conftest import dumbbell, run_checked
 
 
@@ -39,7 +38,7 @@ def test_a_python_reno_gives_the_same_results_as_the_built_in_reno():
     sc_py = dict(sc, flows=[dict(sc["flows"][0], cc=PyReno())])
     python = run_checked(sc_py, seed=4)
     assert per_flow(python) == per_flow(builtin)
-    assert set(python.flows.to_pandas()["cc"]) == {"python"}
+    assert set(python.flows.to_pandas()["cc"]) == {"test_controllers:PyReno"}, "the flows table names the class"
     ts = python.timeseries.to_pandas()
     assert np.allclose(ts["py_cwnd"], ts["cwnd_pkts"]), "state() is recorded in the time series"
 
@@ -62,7 +61,7 @@ def test_an_exception_in_a_python_controller_reaches_the_caller():
 
 
 def test_python_cc_without_an_object_is_a_clear_error():
-    with pytest.raises(aimdlab.ScenarioError, match=r'flows\[0\]\.cc: "python" needs a controller object'):
+    with pytest.raises(aimdlab.ScenarioError, match=r'flows\[0\]\.cc: "python" needs a controller; name its class'):
         aimdlab.run(dumbbell(flow={"cc": "python"}))
 
 

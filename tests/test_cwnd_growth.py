@@ -4,10 +4,9 @@ a factor the papers' set-ups feel."""
 
 from __future__ import annotations
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
 from conftest import dumbbell, run_checked
 
 

@@ -3,12 +3,11 @@ cause, for the flows a scenario names."""
 
 import re
 
+import aimdlab
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-import aimdlab
 from aimdlab import ScenarioError
 from conftest import dumbbell
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
 from conftest import dumbbell, run_checked
 
 

@@ -7,12 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
-from aimdlab.papers import dccp_thesis as thesis
 from aimdlab.package_data import package_folder
+from aimdlab.papers import dccp_thesis as thesis
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import aimdlab
-
+import pytest
 from test_report import browse, chromium
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-
-import pytest
-
 import aimdlab
+import pytest
 from aimdlab.package_data import package_folder
 
 EXAMPLES = sorted(package_folder("examples").glob("*.toml"))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import copy
 
-import pytest
-
 import aimdlab
+import pytest
 from conftest import dumbbell, run_checked
 
 

@@ -16,9 +16,8 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
 import aimdlab
+import pytest
 from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent

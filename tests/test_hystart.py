@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 
-import pytest
-
 import aimdlab
+import pytest
 from conftest import dumbbell, run_checked
 
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from aimdlab.package_data import copy_examples, package_folder
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,9 +12,8 @@ import copy
 from pathlib import Path
 from typing import Any, Dict
 
-import pytest
-
 import aimdlab
+import pytest
 from aimdlab.package_data import package_folder
 from conftest import dumbbell
 

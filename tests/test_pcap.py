@@ -8,9 +8,8 @@ import shutil
 import subprocess
 from collections import Counter
 
-import pytest
-
 import aimdlab
+import pytest
 from conftest import dumbbell, run_checked
 
 TSHARK = shutil.which("tshark")

@@ -4,10 +4,9 @@ states a behaviour of one profile that would fail without it (docs/explanation/p
 
 from __future__ import annotations
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
 from conftest import dumbbell, run_checked
 from test_cwnd_growth import avoidance_segments_per_rtt, share_of_ecn_cuts_followed_by_growth, slow_start_factors
 

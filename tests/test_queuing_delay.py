@@ -4,10 +4,9 @@ of the packets sent in each sample interval) and New-AIMD's per-RTT average buil
 
 from __future__ import annotations
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
 from aimdlab.series import queuing_delay_per_rtt
 from conftest import dumbbell
 

@@ -3,9 +3,8 @@ as ns-2's Agent/TCP/Reno runs it)."""
 
 from __future__ import annotations
 
-import pytest
-
 import aimdlab
+import pytest
 from conftest import dumbbell, run_checked
 
 

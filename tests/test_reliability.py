@@ -8,17 +8,16 @@ import datetime
 import decimal
 import json
 import os
+import signal
 import subprocess
 import sys
-import signal
 import threading
 import time
 from pathlib import Path
 
+import aimdlab
 import numpy as np
 import pytest
-
-import aimdlab
 from aimdlab import ScenarioError
 from conftest import dumbbell
 
@@ -288,7 +287,7 @@ def test_bad_controller_values_name_class_attribute_and_flow(attr, value, why):
     with pytest.raises(ValueError) as e:
         aimdlab.run(sc)
     msg = str(e.value)
-    assert msg.startswith(f"controller _Setter of flow ") and f": {attr} " in msg and why in msg, msg
+    assert msg.startswith("controller _Setter of flow ") and f": {attr} " in msg and why in msg, msg
 
 
 def test_infinite_ssthresh_is_allowed():
@@ -404,9 +403,8 @@ def test_ctrl_c_in_a_script_stops_the_engine_and_exits_cleanly(controller, cc):
 # --- results folders -----------------------------------------------------------------------
 
 def test_out_is_checked_before_simulating(tmp_path, examples_dir, monkeypatch):
-    from click.testing import CliRunner
-
     from aimdlab.cli import main
+    from click.testing import CliRunner
 
     simulated = []
     monkeypatch.setattr(aimdlab._core, "run", lambda *args: simulated.append(args))

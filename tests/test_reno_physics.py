@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from conftest import dumbbell, run_checked
 
 # Single-flow path used below: 10 Mbps, 20 ms bottleneck; 100 Mbps, 1 ms access links;

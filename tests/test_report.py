@@ -12,12 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import aimdlab
+import pytest
+from aimdlab.package_data import package_folder
 from aimdlab.sweep import open_sweep, parse_experiment, run_sweep
 from aimdlab.sweep.report import ReportError, write_report
-from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 

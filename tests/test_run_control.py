@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import threading
 
-import pytest
-
 import aimdlab
+import pytest
 from aimdlab import _core
 from conftest import dumbbell
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import aimdlab
+import pytest
 from conftest import dumbbell
 
 

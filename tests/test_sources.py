@@ -3,9 +3,8 @@ that carry them."""
 
 from __future__ import annotations
 
-import pytest
-
 import aimdlab
+import pytest
 from conftest import dumbbell, run_checked
 
 

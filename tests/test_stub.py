@@ -24,6 +24,8 @@ def _stub():
                                   for n in node.body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))}
         elif isinstance(node, ast.AnnAssign):
             names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom):  # re-exported: `from aimdlab.errors import X as X`
+            names.update(a.asname for a in node.names if a.asname == a.name)
     return functions, classes, names
 
 

@@ -16,15 +16,14 @@ import sys
 import time
 from pathlib import Path
 
+import aimdlab
 import pyarrow.parquet as pq
 import pytest
-
-import aimdlab
 from aimdlab import ScenarioError
+from aimdlab.package_data import package_folder
 from aimdlab.sweep import execute_run, load_experiment, open_sweep, parse_experiment, run_sweep
 from aimdlab.sweep.experiment import parse_range
 from aimdlab.sweep.stats import mean_std_ci95, t_quantile_975
-from aimdlab.package_data import package_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
-
 from aimdlab.cli import main
 from aimdlab.validation import gaimd as v
+from click.testing import CliRunner
 
 
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.5), (0.2, 0.875)])

@@ -115,7 +115,6 @@ def cli_page() -> str:
     import inspect
 
     import click
-
     from aimdlab.cli import main
 
     out = [HEADER + "# The `aimdlab` command", "",

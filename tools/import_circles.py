@@ -111,7 +111,6 @@ class RustCrate:
                     if path is None:
                         continue
                     uses.append((path, is_pub))
-                    alias = re.search(r"as(\w+)$", p)
                     if is_pub and path:
                         re_map[path[-1]] = path
             self.reexports[m] = re_map

@@ -13,8 +13,19 @@ control, driven from Python::
 from __future__ import annotations
 
 from . import _core
-from ._core import AckEvent, CongestionEvent, EngineError, RunCancelled, ScenarioError
+from ._core import AckEvent, CongestionEvent
 from .controller import Controller
+from .errors import (
+    CopyError,
+    EngineError,
+    MeasureError,
+    MemoryLimitError,
+    OutputError,
+    ReportError,
+    RunCancelled,
+    ScenarioError,
+    StoreError,
+)
 from .result import Result
 from .runner import run
 from .scenario import Scenario, apply_overrides, load, loads, memory_estimate, plain, to_json, validate
@@ -25,19 +36,27 @@ __all__ = [
     "AckEvent",
     "CongestionEvent",
     "Controller",
+    "CopyError",
     "EngineError",
+    "MeasureError",
+    "MemoryLimitError",
+    "OutputError",
+    "ReportError",
     "Result",
     "RunCancelled",
     "Scenario",
     "ScenarioError",
+    "StoreError",
     "apply_overrides",
     "controllers",
     "load",
     "loads",
     "memory_estimate",
     "open_sweep",
+    "plain",
     "run",
     "schema",
+    "to_json",
     "validate",
 ]
 

@@ -24,20 +24,15 @@ __all__ = [
     "validate",
 ]
 
+from aimdlab.errors import EngineError as EngineError
+from aimdlab.errors import RunCancelled as RunCancelled
+from aimdlab.errors import ScenarioError as ScenarioError
+
 __version__: str
 __commit__: str
 """The git commit the engine was built from (`-dirty`: with uncommitted changes); empty if unknown."""
 FIXED_MEMORY_BYTES: int
 """What every run takes whatever its scenario (the engine's fixed memory), bytes."""
-
-class ScenarioError(ValueError):
-    """An invalid scenario; the message names the field, the value and what is accepted."""
-
-class EngineError(RuntimeError):
-    """A bug in the engine (a Rust panic), or a run whose clock stopped, reported instead of crashing or hanging."""
-
-class RunCancelled(RuntimeError):
-    """The run was cancelled through its RunControl."""
 
 @final
 class RunControl:

@@ -11,12 +11,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import click
 
 from . import __version__
-from ._core import EngineError, ScenarioError
+from .errors import EngineError, ScenarioError
 
 EXAMPLES = """
 \b
@@ -75,11 +75,12 @@ class _Main(click.Group):
 def _caused_by_interrupt(e: BaseException) -> bool:
     """Whether a KeyboardInterrupt is in the exception's chain of causes and contexts."""
     seen = set()
-    while e is not None and id(e) not in seen:
-        if isinstance(e, KeyboardInterrupt):
+    link: Optional[BaseException] = e
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
             return True
-        seen.add(id(e))
-        e = e.__cause__ or e.__context__
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
     return False
 
 
@@ -135,7 +136,6 @@ def _fmt(x, spec: str = ".2f") -> str:
 
 
 def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from .result import pcap_file_name
@@ -431,9 +431,9 @@ class _SweepBar:
     a line every 10 % otherwise. Started at the first update, after the workers exist."""
 
     def __init__(self) -> None:
-        self.state = None
-        self._progress = None
-        self._task = None
+        self.state: Any = None
+        self._progress: Any = None  # a rich Progress on a terminal
+        self._task: Any = None
         self._last_decile = -1
 
     def __enter__(self):
@@ -487,7 +487,6 @@ def _memory_error(e: ScenarioError) -> str:
 
 
 def _print_sweep_summary(result, state, wall_s: float) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     # Not a terminal (a log, a pipe): wide lines rather than columns squeezed to 80 characters.
@@ -703,10 +702,9 @@ def columns(table: Optional[str]) -> None:
       aimdlab columns flows
       aimdlab columns timeseries
     """
-    from . import _core
-
-    from rich.console import Console
     from rich.table import Table
+
+    from . import _core
 
     rows = [c for c in _core.columns() if table is None or c[0] == table]
     out = Table(show_header=True, header_style="bold")
@@ -799,8 +797,8 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int,
     as the paper does, window reductions / packets sent; the prediction uses the GAIMD flows'
     mean loss rate, RTT and T0. Prints the prediction/measurement ratio of every run and
     where it lies outside 0.8-1.25."""
-    from .plots import save_figure
     from .models.figures import gaimd_accuracy
+    from .plots import save_figure
     from .result import write_atomic
     from .validation import gaimd as v
 
@@ -834,7 +832,6 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int,
 
 
 def _print_gaimd_table(table, v) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     console = _stdout_console()

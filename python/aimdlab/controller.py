@@ -23,6 +23,17 @@ react in `on_ack` and `on_congestion`; pass an instance as a flow group's `cc`::
     scenario["flows"][0]["cc"] = MyAimd(alpha=0.31, beta=0.875)
     aimdlab.run(scenario)
 
+A scenario file, a sweep or a dict can name the class instead, with keyword arguments for
+its constructor beside it::
+
+    [[flows]]
+    cc = { python = "mymod:MyAimd", alpha = 0.31, beta = 0.875 }   # or cc = "mymod:MyAimd"
+
+The module is imported as `aimdlab.imports` says (`sys.path`, then the current folder), in
+whichever process runs the flow; the parameters are fields like any other (`--set
+flows[0].cc.alpha=0.5`, a sweep axis `"flows[0].cc.alpha"`), and the flows table's `cc`
+column records `mymod:MyAimd`. A run of an instance records `module:Class` of its class.
+
 A group of `count = N` flows runs N independent deep copies of the instance. The engine
 sets `cwnd`/`ssthresh` to the flow's initial window and threshold when they are None, calls
 the hooks from the simulation (each call takes the GIL: a few microseconds, see the README),
@@ -39,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional
 if TYPE_CHECKING:  # pragma: no cover
     from ._core import AckEvent, CongestionEvent
 
-__all__ = ["Controller"]
+__all__ = ["Controller", "build_controller", "controller_label", "engine_view", "is_class_spec", "python_controllers"]
 
 
 class Controller:
@@ -69,9 +80,100 @@ class Controller:
         return {}
 
 
+PYTHON_KEY = "python"
+"""The key of a `cc` table naming a Python class: `{ python = "module:Class", ... }`."""
+
+
+def is_class_spec(cc: Any) -> bool:
+    """Whether a flow group's `cc` names a Python class: a table with `python`, or a name
+    with a colon (`"mymod:MyAimd"`)."""
+    return (isinstance(cc, dict) and PYTHON_KEY in cc) or (isinstance(cc, str) and ":" in cc)
+
+
+def _is_python(cc: Any) -> bool:
+    return isinstance(cc, Controller) or is_class_spec(cc)
+
+
+def controller_label(cc: Any) -> str:
+    """What the flows table's `cc` column records for a Python controller: the class as the
+    scenario names it, or `module:Class` of an instance's class."""
+    if isinstance(cc, Controller):
+        return f"{type(cc).__module__}:{type(cc).__qualname__}"
+    from .imports import split_name
+
+    module, name = split_name(cc[PYTHON_KEY] if isinstance(cc, dict) else cc)
+    return f"{module}:{name}"
+
+
+def build_controller(cc: Any, where: str) -> Controller:
+    """The `Controller` a group's `cc` (at field `where`, e.g. `flows[0].cc`) stands for: the
+    instance itself, or a new instance of the class it names, made with its parameters.
+    Raises `ScenarioError` naming the field: a module or class that cannot be found, a class
+    that is not a `Controller`, a parameter its constructor does not take or refuses."""
+    import inspect
+
+    from .errors import ScenarioError
+    from .imports import ImportNameError, import_name
+
+    if isinstance(cc, Controller):
+        return cc
+    text = cc[PYTHON_KEY] if isinstance(cc, dict) else cc
+    params = {k: v for k, v in cc.items() if k != PYTHON_KEY} if isinstance(cc, dict) else {}
+    field = f"{where}.{PYTHON_KEY}" if isinstance(cc, dict) else where
+    try:
+        cls = import_name(text)
+    except ImportNameError as e:
+        raise ScenarioError(f"{field}: {e}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Controller)):
+        kind = "class" if isinstance(cls, type) else type(cls).__name__
+        raise ScenarioError(f"{field}: {text!r} is a {kind} that is not a subclass of aimdlab.Controller; "
+                            "expected a controller class (see aimdlab.Controller)")
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):  # (a class whose signature Python cannot tell)
+        signature = None
+    if signature is not None:
+        takes = [p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        open_ended = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
+        for name in params:
+            if name not in takes and not open_ended:
+                accepted = f"it takes {', '.join(takes)}" if takes else "it takes no parameters"
+                raise ScenarioError(f"{where}.{name}: is not a parameter of {text}; {accepted}")
+        missing = [p.name for p in signature.parameters.values()
+                   if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in params]
+        if missing:
+            raise ScenarioError(f"{where}: {text} needs {', '.join(missing)}; give {'them' if len(missing) > 1 else 'it'} "
+                                f"beside python = {text!r}")
+    try:
+        made = cls(**params)
+    except Exception as e:
+        shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        raise ScenarioError(f"{where}: {text}({shown}) raised {type(e).__name__}: {e}") from None
+    return made
+
+
+def python_controllers(scenario: Any) -> Dict[int, Controller]:
+    """Flow group index → the `Controller` its `cc` stands for (see `build_controller`), for
+    the groups with a Python controller."""
+    flows = scenario.get("flows") if isinstance(scenario, dict) else None
+    if not isinstance(flows, list):
+        return {}
+    return {i: build_controller(g["cc"], f"flows[{i}].cc") for i, g in enumerate(flows) if isinstance(g, dict) and _is_python(g.get("cc"))}
+
+
 def engine_view(scenario: Any) -> Any:
-    """`scenario` as the engine reads it: each flow group's `Controller` instance replaced by
-    the name "python" (the instance itself runs in Python, one copy per flow)."""
+    """`scenario` as the engine reads it: each flow group's Python controller (an instance or
+    a class it names) replaced by the name "python" (it runs in Python, one copy per flow)."""
+    flows = scenario.get("flows") if isinstance(scenario, dict) else None
+    if not isinstance(flows, list) or not any(isinstance(g, dict) and _is_python(g.get("cc")) for g in flows):
+        return scenario
+    return {**scenario, "flows": [dict(g, cc="python") if isinstance(g, dict) and _is_python(g.get("cc")) else g
+                                  for g in flows]}
+
+
+def recorded_view(scenario: Any) -> Any:
+    """`scenario` as a run records it: an instance replaced by "python" (an object is not
+    data); a class named with its parameters kept as written (a run of it can be repeated)."""
     flows = scenario.get("flows") if isinstance(scenario, dict) else None
     if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
         return scenario

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple, Union
 
 from . import _core
-from ._core import ScenarioError
+from .errors import MemoryLimitError, ScenarioError
 
 __all__ = ["MemoryLimitError", "default_limit", "default_limit_bytes", "limit_bytes", "limit_source", "parse_size", "validate_within"]
 
@@ -31,10 +31,6 @@ estimated at 692 MB runs under a 1 GiB cap)."""
 
 MIN_RUN_BYTES: int = _core.FIXED_MEMORY_BYTES
 """What every run takes (the engine and its results), as the engine's estimate counts it."""
-
-
-class MemoryLimitError(ScenarioError):
-    """The memory limit is too small for any run; the message says where it came from."""
 
 
 def parse_size(text: Union[int, str], what: str = "max_memory") -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._core import ScenarioError
+from .errors import ScenarioError
 
 __all__ = ["plain_name", "PLAIN_NAME_RULE"]
 

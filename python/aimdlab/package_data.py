@@ -11,11 +11,9 @@ import shutil
 from pathlib import Path
 from typing import List, Tuple, Union
 
+from .errors import CopyError
+
 __all__ = ["package_folder", "examples", "copy_examples", "CopyError"]
-
-
-class CopyError(Exception):
-    """The examples cannot be copied there; the message says why."""
 
 
 def package_folder(name: str) -> Path:

@@ -50,7 +50,7 @@ def _strings(texts: List[str]) -> pa.Array:
 
 def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
     arrays = []
-    for name, kind, data in columns:
+    for _name, kind, data in columns:
         if kind == "str":
             arrays.append(_strings(list(data)))
         elif kind == "dict":
@@ -149,6 +149,14 @@ class Result:
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = scenario
         self.provenance: Optional[Dict[str, Any]] = provenance(scenario, self.summary["seed"])
+
+    def label_controllers(self, labels: Dict[int, str]) -> None:
+        """Writes each Python controller's class (`labels`: group index → `module:Class`) into
+        the flows table's `cc` column, where the engine knows it only as "python"."""
+        groups = column_numpy(self.flows, "group")
+        names = [labels.get(int(g), cc) for g, cc in zip(groups, self.flows.column("cc").to_pylist())]
+        at = self.flows.column_names.index("cc")
+        self.flows = self.flows.set_column(at, "cc", _strings(names))
 
     @classmethod
     def load(cls, folder: Union[str, Path]) -> "Result":

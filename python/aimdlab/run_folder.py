@@ -22,6 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
+from .errors import OutputError
+
 __all__ = ["OutputError", "RunFolder", "RESULT_FILES"]
 
 RESULT_FILES = frozenset(
@@ -45,10 +47,6 @@ the link traces `*.pcap`."""
 def is_result_file(name: str) -> bool:
     """Whether a file of this name may be part of a run folder."""
     return name in RESULT_FILES or name.endswith(".pcap")
-
-
-class OutputError(OSError):
-    """The results folder cannot be used; the message names it and says why."""
 
 
 def _umask() -> int:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Union
 
 from . import _core
-from ._core import ScenarioError
-from .controller import Controller, engine_view
+from .controller import Controller, controller_label, engine_view, python_controllers, recorded_view
+from .errors import ScenarioError
 from .result import Result
 from .scenario import Scenario, load, plain, to_json
 
@@ -45,13 +45,14 @@ def run(
         raise ScenarioError(f"progress: {progress!r} is not callable; expected a function progress(now_s, duration_s)")
     from .memory import validate_within
 
-    engine_scenario = engine_view(scenario)
-    text = to_json(engine_scenario)
+    text = to_json(engine_view(scenario))
     duration_s, limit = validate_within(text, max_memory)
     # Each flow's own copy of its group's controller, once the scenario is known to be valid
     # (a count of 2^32 - 1 is refused above, not copied for minutes first).
-    controllers = _copy_controllers(scenario)
-    scenario = engine_scenario
+    groups = python_controllers(scenario)
+    controllers = _copy_controllers(scenario, groups)
+    labels = {i: controller_label(scenario["flows"][i]["cc"]) for i in groups}
+    scenario = recorded_view(scenario)
     control = _core.RunControl()
     outcome: Dict[str, Any] = {"finished": threading.Event()}
 
@@ -110,6 +111,8 @@ def run(
     if "error" in outcome:
         raise outcome["error"]
     result = Result(outcome["raw"], plain(scenario))
+    if labels:
+        result.label_controllers(labels)
     result.scenario["seed"] = result.summary["seed"]  # the seed that was used
     return result
 
@@ -175,16 +178,17 @@ def _load_path(path: Union[str, Path]) -> Scenario:
         raise ScenarioError(f"scenario: {text[:80]!r} cannot be read: {e.strerror or e}") from None
 
 
-def _copy_controllers(scenario: Scenario) -> Optional[Dict[int, Controller]]:
-    """Flow index → its own deep copy of its group's `Controller` (None without any)."""
+def _copy_controllers(scenario: Scenario, groups: Dict[int, Controller]) -> Optional[Dict[int, Controller]]:
+    """Flow index → its own deep copy of its group's `Controller` (`groups`: group index →
+    the prototype; None without any)."""
     import copy
 
     controllers = {}
     index = 0
     for gi, g in enumerate(scenario["flows"]):  # (valid: the engine checked the groups)
         count = int(g.get("count", 1))
-        if isinstance(g.get("cc"), Controller):
-            proto = g["cc"]
+        if gi in groups:
+            proto = groups[gi]
             for i in range(count):
                 try:
                     controllers[index + i] = copy.deepcopy(proto)

@@ -19,7 +19,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from . import _core
-from ._core import ScenarioError
+from .errors import ScenarioError
 
 Scenario = Dict[str, Any]
 """A scenario as a plain dict (the same shape as the TOML file)."""
@@ -174,21 +174,26 @@ def validate(scenario: Scenario, max_memory: Union[int, str, None] = None) -> No
     """Checks a scenario dict against the engine's schema and its estimated memory against
     `max_memory` (bytes or a size such as "4GB"; default: `aimdlab.memory.default_limit_bytes()`);
     raises `ScenarioError` naming the field if invalid."""
-    from .controller import engine_view
+    from .controller import engine_view, python_controllers
     from .memory import validate_within
 
     validate_within(to_json(engine_view(scenario)), max_memory)
+    python_controllers(scenario)  # each class named can be imported and made with its parameters
 
 
 def duration_s(scenario: Scenario) -> float:
     """The simulated duration of a valid scenario, seconds (parsed by the engine)."""
-    return _core.validate(to_json(scenario))
+    from .controller import engine_view
+
+    return _core.validate(to_json(engine_view(scenario)))
 
 
 def memory_estimate(scenario: Scenario) -> Dict[str, Any]:
     """The estimated memory of a run of a valid scenario: `total_bytes` and `parts`, a list of
     `(what, field, bytes)`, largest first."""
-    parts = _core.memory_estimate(to_json(scenario))
+    from .controller import engine_view
+
+    parts = _core.memory_estimate(to_json(engine_view(scenario)))
     return {"total_bytes": sum(b for _, _, b in parts), "parts": parts}
 
 

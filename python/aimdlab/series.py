@@ -69,7 +69,7 @@ def queuing_delay_per_rtt(result: Any, link: Optional[int] = None) -> "pd.DataFr
         while i <= end_busy:  # rounds end with the last sample that sent anything
             # The RTT the senders see at the round's start: the latest finite sample at or before it.
             j = np.searchsorted(rtt_times, start + 1e-12, side="right") - 1
-            finite = np.flatnonzero(np.isfinite(rtt_ms[: max(j, 0) + 1]))
+            finite = np.flatnonzero(np.isfinite(rtt_ms[: max(int(j), 0) + 1]))
             rtt = float(rtt_ms[finite[-1]]) if len(finite) else float(np.nanmin(rtt_ms))
             end = start + rtt / 1000.0
             last = max(i, int(np.searchsorted(times, end - 1e-12, side="left")))  # at least one sample

@@ -7,14 +7,14 @@
 mod controller;
 
 use aimdlab_core::monitor::table::{Column, Table};
-use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-create_exception!(aimdlab._core, ScenarioError, PyValueError, "An invalid scenario; the message names the field, the value and what is accepted.");
-create_exception!(aimdlab._core, EngineError, PyRuntimeError, "A bug in the engine (a Rust panic), reported instead of crashing the interpreter.");
-create_exception!(aimdlab._core, RunCancelled, PyRuntimeError, "The run was cancelled through its RunControl.");
+// The exceptions are Python classes (`aimdlab.errors`), so that they pickle with their message.
+import_exception!(aimdlab.errors, ScenarioError);
+import_exception!(aimdlab.errors, EngineError);
+import_exception!(aimdlab.errors, RunCancelled);
 
 /// Watches and stops a run from another thread: `now_s()` is the simulated time reached,
 /// `cancel()` asks the run to stop (it raises `RunCancelled`).
@@ -140,7 +140,7 @@ fn run(
             }
             (true, None) => {
                 return Err(ScenarioError::new_err(format!(
-                    "flows[{}].cc: \"python\" needs a controller object; pass an aimdlab.Controller instance as the group's cc through aimdlab.run",
+                    "flows[{}].cc: \"python\" needs a controller; name its class, cc = {{ python = \"module:Class\", ... }}, or pass an aimdlab.Controller instance through aimdlab.run",
                     f.group
                 )))
             }
@@ -191,7 +191,7 @@ fn run(
 /// raises `ValueError` naming the value and the accepted units.
 #[pyfunction]
 fn parse_bytes(text: &str) -> PyResult<u64> {
-    aimdlab_core::units::parse::parse_bytes(text).map(|b| b.0).map_err(PyValueError::new_err)
+    aimdlab_core::units::parse::parse_bytes(text).map(|b| b.0).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
 /// The JSON Schema of scenario files, as JSON text.

@@ -104,14 +104,14 @@ def tcp_friendly_curves(t0_over_rtt: float = 4.0, thresholds: Sequence[float] = 
     """gaimd.txt Fig. 10: the TCP-friendly α for each β from the TD terms (eq. 6), the TO
     terms (eq. 7), and error minimization (eq. 8) at the given weight thresholds."""
     plt = _plt()
-    betas = np.linspace(0.05, 0.95, 19) if betas is None else np.asarray(betas)
+    beta_values = np.linspace(0.05, 0.95, 19) if betas is None else np.asarray(betas)
     fine = np.linspace(0.01, 0.99, 199)
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
     ax.plot(fine, gaimd.tcp_friendly_alpha_td(fine), label="TD, eq. (6)")
     ax.plot(fine, gaimd.tcp_friendly_alpha_to(fine), label="TO, eq. (7)")
     for th in thresholds:
-        a = [gaimd.tcp_friendly_alpha_error_min(b, th, t0_over_rtt) for b in betas]
-        ax.plot(betas, a, "o--", ms=3, label=f"error-min., threshold {th:g}")
+        a = [gaimd.tcp_friendly_alpha_error_min(b, th, t0_over_rtt) for b in beta_values]
+        ax.plot(beta_values, a, "o--", ms=3, label=f"error-min., threshold {th:g}")
     ax.plot([0.5], [1.0], "k+", ms=10, label="TCP (1, 1/2)")
     _label(ax, "β", "TCP-friendly α", f"TCP-friendly curves (T0 = {t0_over_rtt:g}·RTT)")
     return fig

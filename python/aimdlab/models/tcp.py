@@ -17,7 +17,7 @@ from .gaimd import sending_rate
 __all__ = ["mathis_rate_bps", "padhye_rate", "tfrc_rate_bps"]
 
 
-def mathis_rate_bps(mss_bytes, rtt_s, p, c=np.sqrt(1.5)):
+def mathis_rate_bps(mss_bytes, rtt_s, p, c=1.5**0.5):
     """Mathis et al.'s square-root law, bits/s."""
     return 8.0 * mss_bytes / rtt_s * c / np.sqrt(p)
 

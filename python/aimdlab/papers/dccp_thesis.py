@@ -29,9 +29,12 @@ delay, average jitter; time to reach the link rate and the smoothness after it).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 BOTTLENECK_BPS = 2_000_000
 BOTTLENECK = "2Mbps"
@@ -111,7 +114,7 @@ def friendliness(kind: str, delay: str, fully_utilised: bool, seed: int = 1) -> 
 
 def initial_ssthresh(pkts: Optional[int]) -> Scenario:
     """Experiment 5-1: TCP-like with initial ssthresh `pkts` (None: unbounded)."""
-    settings = {} if pkts is None else {"initial_ssthresh": pkts}
+    settings: Dict[str, Any] = {} if pkts is None else {"initial_ssthresh": pkts}
     return scenario(f"5-1-ssthresh-{pkts or 'inf'}", LONG_DELAY, [dccp("tcp-like", **settings)])
 
 
@@ -191,7 +194,7 @@ def ramp_runs(delay: str = LONG_DELAY) -> Dict[str, Scenario]:
 # Measures.
 
 
-def flow_table(result) -> "pd.DataFrame":  # noqa: F821
+def flow_table(result) -> "pd.DataFrame":
     """Per flow group: average throughput (kbit/s), packet drop (packets lost / sent), average
     delay and jitter (ms) — the columns of the thesis's Tables 4.2, 5.1, 6.1–6.8."""
     f = result.flows.to_pandas()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._core import ScenarioError
+from ..errors import ScenarioError
 from ..sweep import Experiment, Sweep, SweepProgress, load_experiment, open_sweep, run_sweeps
 from ..sweep.experiment import axis_fields
 from ..sweep.stats import mean_std_ci95
@@ -260,6 +260,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     if sweep is None or (item.cannot is not None and item.measure is None):
         res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
         return res
+    x_axis = item.x or "x"  # (an item read from a file always has one)
     whole = sweep.aggregate.to_pandas()
     agg = select_rows(whole, item.select)
     if agg.empty:
@@ -281,10 +282,10 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
             res.verdict = Verdict(CANNOT, detail=f"no point of the sweep has {item.only}")
             return res
     if item.points is not None:
-        keep = [any(same_x(v, p) for p in item.points) for v in axis_values(agg, item.x)]
+        keep = [any(same_x(v, p) for p in item.points) for v in axis_values(agg, x_axis)]
         agg = agg[keep]
     # Column by column: a pandas row would turn the axis's integers into floats.
-    res.x = axis_values(agg, item.x)
+    res.x = axis_values(agg, x_axis)
     if item.plot_x is not None:
         column = f"{item.plot_x['measure']}_mean"
         if column not in agg.columns:
@@ -302,7 +303,9 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
         # Along the x axis (within each series), for trends and figures.
         key = (lambda i: (str(res.group[i]), res.x[i])) if res.group else (lambda i: res.x[i])
         order = sorted(range(len(res.x)), key=key)
-        res.x, res.mean, res.low, res.high, res.runs = ([seq[i] for i in order] for seq in (res.x, res.mean, res.low, res.high, res.runs))
+        res.x = [res.x[i] for i in order]
+        res.mean, res.low, res.high = ([seq[i] for i in order] for seq in (res.mean, res.low, res.high))
+        res.runs = [res.runs[i] for i in order]
         if res.plot_x:
             res.plot_x = [res.plot_x[i] for i in order]
         res.also = {label: [seq[i] for i in order] for label, seq in res.also.items()}
@@ -363,18 +366,18 @@ def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
                                        + (f"; {len(skipped)} published point(s) not run by --quick ({item.x} = "
                                           f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
-        judged = [i for i, x in enumerate(res.x) if item.at_x is None or any(same_x(x, a) for a in item.at_x)]
+        at = [i for i, x in enumerate(res.x) if item.at_x is None or any(same_x(x, a) for a in item.at_x)]
         if res.group:  # the claim holds in each series
             parts = []
             for g in dict.fromkeys(json.dumps(v) for v in res.group):
-                idx = [i for i in judged if json.dumps(res.group[i]) == g]
+                idx = [i for i in at if json.dumps(res.group[i]) == g]
                 v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
                                 [res.low[i] for i in idx], [res.high[i] for i in idx])
                 parts.append((v.verdict, f"{item.group_label or item.group} = {json.loads(g)}: {v.detail}"))
             outcomes.append(Verdict(worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
         else:
-            outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in judged], item.claim.get("threshold"),
-                                        [res.low[i] for i in judged], [res.high[i] for i in judged]))
+            outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in at], item.claim.get("threshold"),
+                                        [res.low[i] for i in at], [res.high[i] for i in at]))
     verdict = Verdict(worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None:
         verdict = dataclasses.replace(verdict, detail=verdict.detail + "; cause not tested")

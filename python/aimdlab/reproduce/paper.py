@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
-from .._core import ScenarioError
+from ..errors import ScenarioError
 from ..names import plain_name
 from ..scenario import loads
 from ..sweep.measures import checked_python_function

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import math
 import textwrap
-from pathlib import Path
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from ..html_parts import esc as _e
@@ -95,7 +95,7 @@ def item_figure(r: ItemResult) -> str:
     threshold = r.item.claim.get("threshold") if r.item.claim else None
     if isinstance(threshold, (list, tuple)):  # between: a band
         ax.axhspan(threshold[0], threshold[1], color="tab:gray", alpha=0.12, label=f"claim: between {threshold[0]:g} and {threshold[1]:g}")
-    elif threshold is not None:
+    elif threshold is not None and r.item.claim:
         ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {threshold:g}")
     if r.plot_x:
         if r.item.plot_x and r.item.plot_x.get("log"):
@@ -108,7 +108,7 @@ def item_figure(r: ItemResult) -> str:
         ax.set_xlabel(_plot_x_label(r.item))
     else:
         set_x_ticks(ax, xs, r.x)
-        ax.set_xlabel((r.item.xlabel or r.item.x) + (f" ({unit})" if unit else ""))
+        ax.set_xlabel((r.item.xlabel or r.item.x or "") + (f" ({unit})" if unit else ""))
     ax.set_ylabel("\n".join(textwrap.wrap(r.item.label or r.item.measure or "", 45)))
     _at_least_a_visible_range(ax)
     ax.grid(alpha=0.3)
@@ -218,12 +218,12 @@ def _item_section(r: ItemResult, figures: Dict[str, str]) -> str:
                  "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
     parts.append(_trace_figure(r, figures.get(_TRACE)))
     if r.sensitivity:
-        rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
+        sensitivity_rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
                        f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
-        reading = it.sensitivity_label or it.sensitivity
+        reading = it.sensitivity_label or it.sensitivity or ""
         parts.append(f"<p><b>Sensitivity</b> to {_e(reading)} (<code>{_e(it.sensitivity)}</code>; the item above is at "
-                     f"{_e(it.select[it.sensitivity])}):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
-                     f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + rows + "</table>")
+                     f"{_e(it.select[it.sensitivity or ''])}):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
+                     f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + sensitivity_rows + "</table>")
     if it.cause:
         parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(it.cause)}</p>")
     return "".join(parts)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from .._core import ScenarioError
+from ..errors import ScenarioError
 from ..plots import plain_text
 from .axes import axis_values, select_rows
 

@@ -41,7 +41,7 @@ def execute_run(task: Task) -> Dict[str, Any]:
     (with `"measures"` when the task names them and they could be computed), or
     `{"run_id", "status": "failed", "error"}` for a run the engine refused or could not
     finish. `wall_s` is the engine call's wall time."""
-    from .._core import EngineError, ScenarioError
+    from ..errors import EngineError, ScenarioError
     from ..runner import run
 
     run_id = task["run_id"]

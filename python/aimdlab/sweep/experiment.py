@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._core import ScenarioError
+from ..errors import ScenarioError
 from ..names import plain_name
 from ..scenario import load, loads, plain, regular_file, set_fields, validate
 from .measures import STATS, check_measures, is_series_measure, is_table_measure

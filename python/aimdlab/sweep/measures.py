@@ -13,17 +13,13 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Dict, Optional, Sequence
 
-from .._core import ScenarioError
+from ..errors import MeasureError, ScenarioError
+from ..imports import ImportNameError
 
 __all__ = ["STATS", "MeasureError", "measure", "run_measures", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
 
 STATS = ("mean", "median", "min", "max", "sum", "std", "cv")
 """The statistics a measure may take (over flows, or over a flow's samples)."""
-
-
-class MeasureError(Exception):
-    """A measure could not be taken of one run (a Python measure raised, or returned no
-    number); the sweep records it as that run's failure."""
 
 
 def _measure_error(where: str, m: str, why: str) -> ScenarioError:
@@ -193,12 +189,11 @@ def run_measures(measures: Sequence[str], summary: Dict[str, Any], flows: Callab
     return {m: measure(m, summary, table, samples, result) for m in measures}
 
 
-def python_measure(name: str) -> Callable[[Any], Any]:
-    """The function a Python measure `module:function` names (imported once per process)."""
-    import importlib
+def python_measure(name: str) -> Callable[..., Any]:
+    """The function a Python measure `module:function` names (see `aimdlab.imports`)."""
+    from ..imports import import_name
 
-    module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module.strip()), function.strip())
+    return import_name(name.strip())
 
 
 def checked_python_function(name: str) -> Callable[..., Any]:
@@ -206,7 +201,7 @@ def checked_python_function(name: str) -> Callable[..., Any]:
     Python measure, a reproduction's trace series or model)."""
     try:
         fn = python_measure(name)
-    except (ImportError, AttributeError, ValueError) as e:
+    except ImportNameError as e:
         raise ValueError(f"is not an importable function module:function ({e})") from None
     if not callable(fn):
         raise ValueError("is not callable")

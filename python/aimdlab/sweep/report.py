@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from ..errors import ReportError
 from ..html_parts import esc as _e
 from ..html_parts import num as _num
 from ..html_parts import page
@@ -25,10 +26,6 @@ from ..html_parts import table as _table
 from ..plots import plain_text
 
 __all__ = ["ReportError", "write_report", "sweep_html"]
-
-
-class ReportError(Exception):
-    """The folder holds neither a sweep nor a run; the message says what it holds."""
 
 
 def png_data_uri(fig) -> str:
@@ -105,8 +102,8 @@ def measure_figure(agg, axes: List[str], measure: str):
             else:
                 x = [categories.index(v) for v in rows[first]]
             label = ", ".join(f"{_short(a)} = {v}" for a, v in zip(rest, key)) if rest else None
-            m, l, h = rows[f"{measure}_mean"], rows[f"{measure}_ci95_low"], rows[f"{measure}_ci95_high"]
-            ax.errorbar(x, m, yerr=ci_yerr(m, l, h), marker="o", ms=4, capsize=3, lw=1.2, label=label)
+            m, low, high = rows[f"{measure}_mean"], rows[f"{measure}_ci95_low"], rows[f"{measure}_ci95_high"]
+            ax.errorbar(x, m, yerr=ci_yerr(m, low, high), marker="o", ms=4, capsize=3, lw=1.2, label=label)
         set_x_ticks(ax, xs_all, categories)
         ax.set_xlabel(f"{first}" + (f" ({unit})" if unit else ""))
         if rest:
@@ -160,7 +157,7 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
         parts.append(f"<figure><img src='{uri}' alt='{_e(m)} against {_e(axes[0] if axes else 'runs')}'>"
                      f"<figcaption>{_e(m)}</figcaption></figure>")
     parts.append("<h2>Aggregate (mean, 95 % Student-t confidence interval over seeds)</h2>")
-    fmt = {}
+    fmt: Dict[str, Callable[[Any], str]] = {}
     cols = [*axes, "runs_ok", "runs_failed"]
     for m in measures:
         col = f"{m} mean [95 % CI]"

@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple, Union
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..errors import StoreError
 from ..result import canonical_json, write_atomic
 from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields
@@ -47,10 +48,6 @@ LOCK = ".lock"
 """Held by the sweep writing the store (an advisory `flock`)."""
 MANIFEST = "complete.json"
 """A run folder's last file: the SHA-256 of each of its other files."""
-
-
-class StoreError(OSError):
-    """The folder cannot hold this sweep; the message says why."""
 
 
 def engine_version() -> str:

@@ -57,10 +57,28 @@ impl JsonSchema for CcSpec {
         by_name.metadata().description = Some("A controller by name, with its default parameters.".into());
         let mut any_of = vec![Schema::Object(by_name)];
         any_of.extend(table_schemas(gen));
+        any_of.push(python_class_schema());
         let mut s = SchemaObject { subschemas: Some(Box::new(SubschemaValidation { any_of: Some(any_of), ..Default::default() })), ..Default::default() };
         s.metadata().description = Some("The congestion controller: a name (`\"reno\"`), or a table with `name` and that controller's parameters; parameters that do not belong to `name` are rejected.".into());
         Schema::Object(s)
     }
+}
+
+/// The schema of `{ python = "module:Class", ... }`: a controller class written in Python, made
+/// with the other fields as its keyword arguments. The aimdlab package imports and builds it
+/// (the engine itself runs it as `"python"`).
+fn python_class_schema() -> Schema {
+    let mut class = SchemaObject { instance_type: Some(InstanceType::String.into()), ..Default::default() };
+    class.string().pattern = Some(r"^\s*[A-Za-z_][\w.]*\s*:\s*[A-Za-z_][\w.]*\s*$".into());
+    class.metadata().description = Some("A subclass of aimdlab.Controller, as module:Class (imported from sys.path, then the current folder).".into());
+    let mut s = SchemaObject { instance_type: Some(InstanceType::Object.into()), ..Default::default() };
+    s.metadata().description =
+        Some("A controller written in Python: `python` names its class; the other fields are its constructor's keyword arguments.".into());
+    let object = s.object();
+    object.properties.insert("python".into(), Schema::Object(class));
+    object.required.insert("python".into());
+    object.additional_properties = Some(Box::new(Schema::Bool(true)));
+    Schema::Object(s)
 }
 
 /// Resolves a `cc` entry found at `path` (e.g. `flows[0].cc`) for a flow of stack `profile`:
@@ -74,6 +92,12 @@ pub fn resolve(spec: &CcSpec, path: &str, profile: StackProfile) -> Result<CcCon
             let name = match t.get("name") {
                 Some(Value::String(n)) => n.as_str(),
                 Some(other) => return Err(ScenarioError::new(name_path, format!("{other} is not a name; expected a string such as \"reno\""))),
+                None if t.contains_key("python") => {
+                    return Err(ScenarioError::new(
+                        format!("{path}.python"),
+                        "names a Python class, which the aimdlab package builds; run the scenario through it",
+                    ))
+                }
                 None => return Err(ScenarioError::new(name_path, "is missing; a cc table needs the controller's name")),
             };
             (name, name_path, t)
