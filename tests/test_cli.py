@@ -21,7 +21,7 @@ def test_run_writes_results_and_a_figure(tmp_path, examples_dir):
     r = CliRunner().invoke(main, ["run", str(examples_dir / "utilization.toml"), "--out", str(out), "--set", "duration=20s"])
     assert r.exit_code == 0, r.output
     assert "utilization" in r.output and "Jain index" in r.output
-    for name in ["summary.json", "scenario.json", "flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet"]:
+    for name in ["summary.json", "scenario.json", "provenance.json", "flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet"]:
         assert (out / name).stat().st_size > 0, name
     png = (out / "overview.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000

@@ -3,10 +3,9 @@ worker process or a Dask worker hands it back whole), and the engine raises thes
 
 import pickle
 
-import pytest
-
 import aimdlab
 import aimdlab.package_data
+import pytest
 from aimdlab import errors
 from aimdlab.sweep.executor import ordered_map
 

@@ -10,6 +10,7 @@ file and byte for byte, either the previous run or the new one.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -38,7 +39,15 @@ def _cli(*args: str) -> list:
 
 
 def _digest(folder: Path) -> dict:
-    return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+    """Each file's hash; for `provenance.json` (its time and command line differ from run to
+    run) the run it names: the scenario's hash and the seed."""
+    def of(p: Path) -> str:
+        if p.name == "provenance.json":
+            prov = json.loads(p.read_text())
+            return f"{prov['scenario_sha256']} seed {prov['seed']}"
+        return hashlib.sha1(p.read_bytes()).hexdigest()
+
+    return {p.name: of(p) for p in sorted(folder.iterdir())}
 
 
 def _start(scenario: Path, out: Path) -> subprocess.Popen:

@@ -439,7 +439,7 @@ def test_a_stale_temporary_file_is_cleaned_with_the_folder(tmp_path):
     (out / ".flows.parquet.abc.tmp").write_bytes(b"stale")
     r.save(out)
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet", "scenario.json", "summary.json"])
+        ["flows.parquet", "links.parquet", "timeseries.parquet", "link_timeseries.parquet", "scenario.json", "summary.json", "provenance.json"])
 
 
 def test_ctrl_c_surfacing_as_another_exception_is_still_exit_130(tmp_path, monkeypatch, capsys):

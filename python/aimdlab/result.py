@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["Result", "canonical_json", "column_numpy", "provenance", "scenario_sha256", "write_atomic"]
+__all__ = ["PROVENANCE", "Result", "canonical_json", "column_numpy", "provenance", "scenario_sha256", "session_provenance", "write_atomic"]
 
 _DTYPES = {"f64": "<f8", "u64": "<u8"}
 
@@ -104,12 +104,37 @@ def scenario_sha256(scenario: Dict[str, Any]) -> str:
 
 
 def provenance(scenario: Dict[str, Any], seed: int) -> Dict[str, Any]:
-    """What produced a run: the aimdlab version, the engine's git commit (`-dirty`: built
-    with uncommitted changes; null where unknown), the scenario's hash and the seed."""
+    """What produced a run, as its `summary.json` records it: the aimdlab version, the
+    engine's git commit (`-dirty`: built with uncommitted changes; null where unknown), the
+    scenario's hash, the seed, and the versions of Python, numpy and pyarrow. The same for
+    every run of one scenario and seed on one installation, so run files stay identical."""
+    import platform
+
     from . import _core
 
     return {"aimdlab_version": _core.__version__, "engine_commit": _core.__commit__ or None,
-            "scenario_sha256": scenario_sha256(scenario), "seed": seed}
+            "scenario_sha256": scenario_sha256(scenario), "seed": seed,
+            "python_version": platform.python_version(), "numpy_version": np.__version__, "pyarrow_version": pa.__version__}
+
+
+def session_provenance() -> Dict[str, Any]:
+    """Where and when a run was made: the host, the platform, the UTC time (ISO 8601, to the
+    second) and the command line. Kept out of `summary.json` (it differs from run to run): a
+    run folder saves it as `provenance.json`; a sweep's journal has a line per session."""
+    import datetime
+    import platform
+    import shlex
+    import socket
+    import sys
+
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    argv = [Path(sys.argv[0]).name if i == 0 else a for i, a in enumerate(sys.argv)] if sys.argv and sys.argv[0] else []
+    return {"host": socket.gethostname(), "platform": platform.platform(), "time_utc": now.isoformat().replace("+00:00", "Z"),
+            "command_line": shlex.join(argv) if argv else None}
+
+
+PROVENANCE = "provenance.json"
+"""A run folder's record of what produced it and where and when (see `Result.provenance`)."""
 
 
 def pcap_file_name(link: str) -> str:
@@ -136,7 +161,9 @@ class Result:
         pcaps: the libpcap traces of the links the scenario's `pcap` names, as a dict of link
             name → file bytes (saved as `<from>-<to>.pcap`).
         scenario: the scenario dict that was run, with the seed that was used.
-        provenance: what produced the run (see `provenance`), as its `summary.json` has it.
+        provenance: what produced the run (`provenance`: versions, engine commit, scenario
+            hash, seed) and where and when (`session_provenance`: host, platform, UTC time,
+            command line); None for a folder saved without any.
     """
 
     def __init__(self, raw: Dict[str, Any], scenario: Dict[str, Any]):
@@ -148,7 +175,7 @@ class Result:
         self.cwnd_trace: pa.Table = _to_table(raw["cwnd_trace"])
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = scenario
-        self.provenance: Optional[Dict[str, Any]] = provenance(scenario, self.summary["seed"])
+        self.provenance: Optional[Dict[str, Any]] = {**provenance(scenario, self.summary["seed"]), **session_provenance()}
 
     def label_controllers(self, labels: Dict[int, str]) -> None:
         """Writes each Python controller's class (`labels`: group index → `module:Class`) into
@@ -161,11 +188,15 @@ class Result:
     @classmethod
     def load(cls, folder: Union[str, Path]) -> "Result":
         """Reads a run's folder (as `save` or `aimdlab run` wrote it) back into a `Result`; the
-        summary's `provenance` table, if any, becomes `result.provenance`."""
+        summary's `provenance` table and `provenance.json`, where present, become
+        `result.provenance`."""
         folder = Path(folder)
         self = cls.__new__(cls)
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
         self.provenance = summary.pop("provenance", None)
+        session = folder / PROVENANCE
+        if session.is_file():
+            self.provenance = {**(self.provenance or {}), **json.loads(session.read_text(encoding="utf-8"))}
         self.summary = summary
         for name in ("flows", "links", "timeseries", "link_timeseries", "cwnd_trace"):
             path = folder / f"{name}.parquet"
@@ -217,10 +248,12 @@ class Result:
         summary = {**self.summary, "provenance": provenance(self.scenario, self.summary["seed"])} if with_provenance else self.summary
         return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
-    def file_bytes(self) -> Dict[str, bytes]:
+    def file_bytes(self, session: bool = True) -> Dict[str, bytes]:
         """The run's files as bytes, by name: `summary.json` (with provenance),
-        `scenario.json`, the tables as Parquet (`cwnd_trace.parquet` when not empty) and the
-        link traces — what `write_files` writes."""
+        `scenario.json`, the tables as Parquet (`cwnd_trace.parquet` when not empty), the
+        link traces, and with `session` `provenance.json` (the whole `provenance`: the only
+        file that differs between two runs of one scenario and seed) — what `write_files`
+        writes."""
         import io
 
         files: Dict[str, bytes] = {}
@@ -234,6 +267,8 @@ class Result:
         files["summary.json"] = self.summary_json(with_provenance=True).encode("utf-8")
         for link, data in self.pcaps.items():
             files[pcap_file_name(link)] = data
+        if session and self.provenance:
+            files[PROVENANCE] = (json.dumps(self.provenance, indent=2, sort_keys=True) + "\n").encode("utf-8")
         return files
 
     def write_files(self, folder: Union[str, Path]) -> None:

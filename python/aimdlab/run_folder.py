@@ -30,6 +30,7 @@ RESULT_FILES = frozenset(
     {
         "summary.json",
         "scenario.json",
+        "provenance.json",
         "flows.parquet",
         "links.parquet",
         "timeseries.parquet",

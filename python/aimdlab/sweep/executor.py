@@ -49,7 +49,7 @@ def execute_run(task: Task) -> Dict[str, Any]:
         t0 = time.perf_counter()
         result = run(task["scenario"], max_memory=task.get("max_memory"))
         wall = time.perf_counter() - t0
-        files = result.file_bytes()
+        files = result.file_bytes(session=False)  # (identical bytes on every executor; the journal has the session)
     except (ScenarioError, EngineError, MemoryError, OSError) as e:
         return {"run_id": run_id, "status": "failed", "error": f"{type(e).__name__}: {e}"}
     outcome = {"run_id": run_id, "status": "ok", "files": files, "wall_s": wall}

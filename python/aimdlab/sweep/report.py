@@ -127,11 +127,15 @@ def ci_yerr(mean, lo, hi):
     return np.vstack([below, above])
 
 
-def _provenance(experiment: Dict[str, Any]) -> str:
+def _provenance(experiment: Dict[str, Any], sessions: List[Dict[str, Any]]) -> str:
     engine = experiment.get("engine", "?")
     version, _, commit = engine.partition("+")
+    last = sessions[-1] if sessions else {}
+    where = (f"; last run on {_e(last.get('host'))} at {_e(last.get('time_utc'))}"
+             + (f" by <code>{_e(last['command_line'])}</code>" if last.get("command_line") else "")
+             + (f" ({len(sessions)} sessions)" if len(sessions) > 1 else "")) if last else ""
     return (f"aimdlab {_e(version)}, engine commit {_e(commit) if commit else 'unknown'}; "
-            f"experiment file {_e(experiment.get('source') or 'inline')}{' (--quick)' if experiment.get('quick') else ''}")
+            f"experiment file {_e(experiment.get('source') or 'inline')}{' (--quick)' if experiment.get('quick') else ''}{where}")
 
 
 def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
@@ -142,7 +146,7 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
     cat = sweep.catalog.to_pandas()
     axes, measures = sweep.axes, sweep.measures
     parts = [f"<h1>{_e(exp['name'])}</h1>", f"<p>{_e(exp.get('description') or '')}</p>",
-             f"<p class='muted'>{_provenance(exp)}. {len(cat)} runs: {int((cat['status'] == 'ok').sum())} ok, "
+             f"<p class='muted'>{_provenance(exp, sweep.sessions)}. {len(cat)} runs: {int((cat['status'] == 'ok').sum())} ok, "
              f"{int((cat['status'] == 'failed').sum())} failed, {int((cat['status'] == 'missing').sum())} missing.</p>"]
     parts.append("<h2>Axes</h2><table><tr><th class='text'>field</th><th class='text'>values</th></tr>"
                  + "".join(f"<tr><td class='text'>{_e(a)}</td><td class='text'>{_e(', '.join(x if isinstance(x, str) else json.dumps(x) for x in v))}</td></tr>" for a, v in exp["axes"].items())
@@ -190,7 +194,9 @@ def run_html(folder: Path, figure_uri: Optional[str]) -> str:
     prov = r.provenance or {}
     parts = [f"<h1>{_e(r.summary.get('name') or folder.name)}</h1>",
              f"<p class='muted'>aimdlab {_e(prov.get('aimdlab_version', '?'))}, engine commit {_e(prov.get('engine_commit') or 'unknown')}, "
-             f"seed {_e(r.summary.get('seed'))}, scenario sha256 {_e(prov.get('scenario_sha256', '?'))}</p>", r._repr_html_()]
+             f"seed {_e(r.summary.get('seed'))}, scenario sha256 {_e(prov.get('scenario_sha256', '?'))}"
+             + (f"; run on {_e(prov['host'])} at {_e(prov.get('time_utc'))}" if prov.get("host") else "")
+             + (f" by <code>{_e(prov['command_line'])}</code>" if prov.get("command_line") else "") + "</p>", r._repr_html_()]
     if figure_uri:
         parts.append(f"<h2>Overview</h2><figure><img src='{figure_uri}' alt='overview'></figure>")
     links = r.links.to_pandas()

@@ -4,7 +4,8 @@
     DIR/sweep.json          the experiment as run (axes expanded, engine version)
     DIR/runs/<run_id>/      summary.json (with provenance), scenario.json, the Parquet tables
     DIR/failed/<run_id>.json  a run that failed: its error, axis values, seed and scenario
-    DIR/journal.jsonl       one line per finished run: its engine wall time
+    DIR/journal.jsonl       one line per finished run (its engine wall time), and one per session
+                            of the sweep: where and when it ran (host, UTC time, command line)
     DIR/catalog.parquet     one row per run: axis values, seed, run_id, status, wall time, measures
     DIR/aggregate.parquet   one row per axis point: mean, std and 95 % Student-t CI of each measure
     DIR/aggregate.csv       the same, as text
@@ -35,7 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import StoreError
-from ..result import canonical_json, write_atomic
+from ..result import canonical_json, session_provenance, write_atomic
 from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields
 from .measures import MeasureError, run_measures
@@ -94,6 +95,7 @@ class Store:
         record = {**experiment.to_dict(), "engine": engine}
         # Not sorted: the order of the axes is meaningful (the first is the figures' x axis).
         write_atomic(root / MARK, (json.dumps(record, indent=1) + "\n").encode())
+        store._write_journal({"session": {**session_provenance(), "engine": engine}})
         return store
 
     def _lock(self) -> None:
@@ -208,7 +210,10 @@ class Store:
 
     def log(self, rid: str, status: str, wall_s: Optional[float]) -> None:
         """Appends a finished run to the journal."""
-        line = json.dumps({"run_id": rid, "status": status, "engine_wall_s": wall_s}) + "\n"
+        self._write_journal({"run_id": rid, "status": status, "engine_wall_s": wall_s})
+
+    def _write_journal(self, entry: Dict[str, Any]) -> None:
+        line = json.dumps(entry) + "\n"
         if self._journal_file is None:  # opened once, closed by `release`
             self._journal_file = open(self.journal, "a", encoding="utf-8")
         self._journal_file.write(line)
@@ -382,6 +387,23 @@ class Sweep:
     def measures(self) -> List[str]:
         """The measures aggregated."""
         return list(self.experiment["measures"])
+
+    @property
+    def sessions(self) -> List[Dict[str, Any]]:
+        """Where and when the sweep ran, one entry per session (`aimdlab sweep` or
+        `run_sweep` started on this folder), oldest first: host, platform, UTC time, command
+        line, engine version."""
+        journal = self.root / "journal.jsonl"
+        out = []
+        if journal.is_file():
+            for line in journal.read_text(encoding="utf-8", errors="replace").splitlines():
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue  # (a line cut by a kill)
+                if isinstance(entry, dict) and isinstance(entry.get("session"), dict):
+                    out.append(entry["session"])
+        return out
 
     def run_dir(self, rid: str) -> Path:
         """The folder of run `rid`."""
