@@ -29,11 +29,16 @@ def test_run_writes_results_and_a_figure(tmp_path, examples_dir):
     assert summary["duration_s"] == 20.0 and summary["flows"] == 4
 
 
-def test_json_output_is_the_summary(tmp_path, examples_dir):
+def test_json_output_has_the_summary_the_files_and_the_provenance(tmp_path, examples_dir):
     r = CliRunner().invoke(main, ["run", str(examples_dir / "long-delay.toml"), "--out", str(tmp_path), "--json",
                                   "--no-figure", "--seed", "3", "--set", "duration=40s"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["seed"] == 3
+    out = json.loads(r.stdout)
+    saved = json.loads((tmp_path / "summary.json").read_text())
+    saved.pop("provenance")
+    assert out["summary"] == saved and out["summary"]["seed"] == 3
+    assert out["out_dir"] == str(tmp_path) and out["figure"] is None and "flows.parquet" in out["files"]
+    assert out["provenance"]["seed"] == 3 and out["provenance"]["command_line"]
     assert not (tmp_path / "overview.png").exists()
 
 

@@ -51,7 +51,7 @@ def _digest(folder: Path) -> dict:
 
 
 def _start(scenario: Path, out: Path) -> subprocess.Popen:
-    return subprocess.Popen(_cli("run", str(scenario), "--out", str(out), "--seed", "2"),
+    return subprocess.Popen(_cli("run", str(scenario), "--out", str(out), "--seed", "2", "--force"),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
 
 
@@ -126,7 +126,7 @@ def test_kill_at_any_moment_never_mixes_two_runs_and_the_next_save_cleans_up(run
     partial = runs["root"] / f".{out.name}.partial-999999999-x"
     partial.mkdir()
     (partial / "flows.parquet").write_bytes(b"half")
-    r = subprocess.run(_cli("run", str(runs["scenario"]), "--out", str(out), "--seed", "2"), capture_output=True)
+    r = subprocess.run(_cli("run", str(runs["scenario"]), "--out", str(out), "--seed", "2", "--force"), capture_output=True)
     assert r.returncode == 0, r.stderr
     assert not partial.exists()
     assert _digest(out) == runs["new"]

@@ -11,7 +11,7 @@ import platform
 import aimdlab
 import numpy as np
 import pyarrow as pa
-from aimdlab.result import Result
+from aimdlab.result import Result, scenario_sha256
 from aimdlab.sweep import open_sweep, parse_experiment, run_sweep
 from conftest import dumbbell
 
@@ -25,6 +25,7 @@ def test_a_fresh_result_and_its_folder_carry_the_whole_provenance(tmp_path):
     prov = result.provenance
     assert set(prov) == WHAT | WHERE
     assert prov["seed"] == 7 and prov["aimdlab_version"] == aimdlab.__version__
+    assert prov["scenario_sha256"] == scenario_sha256(result.scenario), "the scenario as run, its seed included"
     assert (prov["python_version"], prov["numpy_version"], prov["pyarrow_version"]) == (platform.python_version(), np.__version__, pa.__version__)
     assert before <= datetime.datetime.fromisoformat(prov["time_utc"].replace("Z", "+00:00")) <= datetime.datetime.now(datetime.timezone.utc)
     result.save(tmp_path / "a")

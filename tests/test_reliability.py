@@ -218,7 +218,7 @@ def test_a_set_that_shrinks_a_too_big_scenario_lets_it_run(tmp_path):
     r = _capped(["run", str(REPRO / name), "--set", "sample_interval=100ms", "--set", "duration=1s",
                  "--no-figure", "--json", "--out", str(tmp_path / "o")])
     assert r.returncode == 0, r.stderr.decode()[-500:]
-    assert json.loads(r.stdout)["packets"]["delivered"] > 0
+    assert json.loads(r.stdout)["summary"]["packets"]["delivered"] > 0
     r = _capped(["run", str(REPRO / name), "--set", "duration=5s", "--no-figure", "--out", str(tmp_path / "o")])
     err = r.stderr.decode()
     assert r.returncode == 1 and "sample_interval: this run needs about" in err, err
@@ -227,7 +227,7 @@ def test_a_set_that_shrinks_a_too_big_scenario_lets_it_run(tmp_path):
 def test_a_10000_flow_dumbbell_runs_under_a_4_gib_cap(tmp_path):
     r = _capped(["run", str(REPRO / "dumbbell_10000_flows.toml"), "--no-figure", "--json", "--out", str(tmp_path / "o")])
     assert r.returncode == 0, r.stderr.decode()[-500:]
-    summary = json.loads(r.stdout)
+    summary = json.loads(r.stdout)["summary"]
     assert summary["flows"] == 10_000 and summary["packets"]["delivered"] > 0
 
 
@@ -235,7 +235,7 @@ def test_under_a_1_5_gib_address_space_cap_a_10000_flow_dumbbell_runs(tmp_path):
     # address_space_cap_refuses_all.sh: the default limit came out as 0 and every run was refused.
     r = _capped(["run", str(REPRO / "dumbbell_10000_flows.toml"), "--no-figure", "--json", "--out", str(tmp_path / "o")], cap_bytes=3 << 29)
     assert r.returncode == 0, r.stderr.decode()[-500:]
-    assert json.loads(r.stdout)["flows"] == 10_000
+    assert json.loads(r.stdout)["summary"]["flows"] == 10_000
 
 
 def test_a_default_limit_too_small_for_any_run_names_where_it_came_from(tmp_path):

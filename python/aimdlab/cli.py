@@ -15,7 +15,8 @@ from typing import Any, Dict, Optional, Tuple
 
 import click
 
-from . import __version__
+from . import __version__, cli_output
+from .cli_output import emit_json, json_option, note, progress_bar_wanted, quiet, quiet_option, stdout_console, steps
 from .errors import EngineError, ScenarioError
 
 EXAMPLES = """
@@ -42,6 +43,7 @@ class _Main(click.Group):
     line and exit 1, never a traceback."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        cli_output.reset()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -106,17 +108,10 @@ def _os_error_text(e: OSError) -> str:
 
 @click.group(cls=_Main, epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="aimdlab")
+@quiet_option
 def main() -> None:
     """aimdlab: a congestion-control laboratory (packet-level simulator for AIMD-family
     congestion control)."""
-
-
-def _stdout_console():
-    """A rich console for results on standard output: the terminal's width on a terminal; piped
-    or redirected, wide enough that no table cuts a number short ("342…")."""
-    from rich.console import Console
-
-    return Console() if sys.stdout.isatty() else Console(width=100_000)
 
 
 def _fmt_rate(bps) -> str:
@@ -140,7 +135,7 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
 
     from .result import pcap_file_name
 
-    console = _stdout_console()
+    console = stdout_console()
     s = result.summary
     b = s.get("bottleneck") or {}
     head = Table(title=f"{s.get('name') or 'scenario'}: seed {s['seed']}, {s['duration_s']:g} s simulated, "
@@ -195,17 +190,21 @@ MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB.
 @click.option("--format", "fig_format", type=click.Choice(["png", "pdf", "svg"]), default="png", show_default=True,
               help="Figure format.")
 @click.option("--no-figure", is_flag=True, help="Do not draw the overview figure.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+@json_option
+@click.option("--force", is_flag=True, help="Replace --out even if it holds a run of another scenario or seed.")
+@quiet_option
 @click.option("--max-memory", metavar="SIZE", default=None, help=MAX_MEMORY_HELP)
 @click.option("--pcap", "pcap_links", multiple=True, metavar="LINK",
               help="Write a libpcap trace of LINK (e.g. r1->r2, quoted in a shell) into the results folder as "
                    "r1-r2.pcap, for tshark or Wireshark (repeatable; adds to the scenario's pcap list).")
 def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: Tuple[str, ...], fig_format: str,
-        no_figure: bool, as_json: bool, max_memory: Optional[str], pcap_links: Tuple[str, ...]) -> None:
+        no_figure: bool, as_json: bool, force: bool, max_memory: Optional[str], pcap_links: Tuple[str, ...]) -> None:
     """Run SCENARIO (a TOML file), print a summary and write results and a figure.
 
     The results folder is written as one unit: until the run completes it keeps its previous
-    contents, and Ctrl-C (exit 130) leaves it as it was."""
+    contents, and Ctrl-C (exit 130) leaves it as it was. A folder holding a run of another
+    scenario or seed is not replaced without --force (a run of the same one is: it is the
+    same run again)."""
     from . import run as run_scenario
     from .memory import limit_bytes
     from .run_folder import OutputError, RunFolder
@@ -233,6 +232,12 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         folder = RunFolder(out_dir)
     except OutputError as e:
         raise click.ClickException(f"--out {e}") from None
+    if not force:
+        try:
+            _refuse_to_lose(Path(out_dir), sc, seed)
+        except BaseException:
+            folder.discard()
+            raise
     # matplotlib takes about 0.6 s to import: it is imported beside the simulation (the engine
     # runs without the GIL), so the figure costs only its drawing.
     preload = None if no_figure else threading.Thread(target=_import_matplotlib, name="aimdlab-import-matplotlib")
@@ -240,7 +245,7 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         preload.start()
     try:
         t0 = time.perf_counter()
-        result = _simulate(run_scenario, sc, scenario.name, seed, limit, quiet=as_json)
+        result = _simulate(run_scenario, sc, scenario.name, seed, limit)
         wall = time.perf_counter() - t0
         with _interrupts_between_steps() as check:
             result.write_files(folder.staging)
@@ -261,9 +266,56 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         folder.discard()
         raise
     if as_json:
-        click.echo(result.summary_json(), nl=False)
-    else:
+        emit_json({"command": "run", "scenario_file": str(scenario), "out_dir": out_dir,
+                   "files": sorted(p.name for p in Path(out_dir).iterdir() if not p.name.startswith(".")),
+                   "figure": figure, "wall_s": wall, "provenance": result.provenance, "summary": result.summary})
+    elif not quiet():
         _print_summary(result, Path(out_dir), wall, figure)
+
+
+def _refuse_to_lose(out: Path, sc: Dict[str, Any], seed: Optional[int]) -> None:
+    """Refuses (a one-line error) to replace a results folder that holds a run of another
+    scenario or seed: a previous run is never lost silently. The same scenario and seed is
+    the same run again, and replaces it."""
+    from . import schema
+    from .scenario import plain
+
+    recorded = out / "scenario.json"
+    if not recorded.is_file():
+        return
+    try:
+        before = json.loads(recorded.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # (not a readable record: the folder's own checks decide)
+    if not isinstance(before, dict):
+        return
+    planned = dict(plain(sc))
+    planned["seed"] = seed if seed is not None else planned.get("seed", schema()["properties"]["seed"].get("default"))
+    changed = _differences(before, planned)
+    if changed:
+        shown = "; ".join(changed[:3]) + (f"; and {len(changed) - 3} more" if len(changed) > 3 else "")
+        raise click.ClickException(f"--out {out}: holds a run of another scenario ({shown}); replace it with --force, "
+                                   "or give another --out")
+
+
+def _differences(a: Any, b: Any, path: str = "") -> list:
+    """The fields where two scenarios differ, as `field: there → here`."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in list(a) + [k for k in b if k not in a]:
+            where = f"{path}.{k}" if path else str(k)
+            if k not in b:
+                out.append(f"{where}: {json.dumps(a[k])} there, absent here")
+            elif k not in a:
+                out.append(f"{where}: absent there, {json.dumps(b[k])} here")
+            else:
+                out.extend(_differences(a[k], b[k], where))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b))
+    same = a == b and (type(a) is type(b) or numbers)
+    return [] if same else [f"{path}: {json.dumps(a)} there, {json.dumps(b)} here"]
 
 
 def _import_matplotlib() -> None:
@@ -299,11 +351,11 @@ def _interrupts_between_steps():
     check()
 
 
-def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int, quiet: bool):
-    """Runs `sc`, with a progress bar on a terminal and a start line otherwise (neither when
-    `quiet`); engine errors become one-line CLI errors."""
+def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int):
+    """Runs `sc`, with a progress bar on a terminal, a line per tenth of the simulated time
+    otherwise (neither with -q); engine errors become one-line CLI errors."""
     try:
-        if sys.stderr.isatty() and not quiet:
+        if progress_bar_wanted():
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -318,9 +370,8 @@ def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int, qui
                     bar.update(task, completed=now_s, total=duration_s)
 
                 return run_scenario(sc, seed=seed, progress=report, max_memory=limit)
-        if not quiet:
-            click.echo(f"simulating {label} ...", err=True)
-        return run_scenario(sc, seed=seed, max_memory=limit)
+        note(f"simulating {label} ...")
+        return run_scenario(sc, seed=seed, progress=steps("simulated"), max_memory=limit)
     except (ScenarioError, EngineError) as e:
         raise click.ClickException(str(e)) from None
 
@@ -379,9 +430,12 @@ Results: DIR/catalog.parquet (one row per run), DIR/aggregate.parquet and .csv (
 @click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
 @_dask_options
 @click.option("--quick", is_flag=True, help="Apply the experiment's [quick] table (default: 1 seed) for a fast look.")
-@click.option("--max-memory", metavar="SIZE", default=None, help="Refuse a run whose estimated memory is above SIZE (default: 80 % of this process's memory, divided by --jobs).")
+@click.option("--max-memory", metavar="SIZE", default=None,
+              help="Refuse a run whose estimated memory is above SIZE (default: 80 % of this process's memory, divided by --jobs).")
+@json_option
+@quiet_option
 def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_dask: bool, scheduler: Optional[str], quick: bool,
-          max_memory: Optional[str]) -> None:
+          max_memory: Optional[str], as_json: bool) -> None:
     """Run a sweep: every point of EXPERIMENT's axes × its seeds, into a resumable result
     store, with the measures aggregated over seeds (mean, std, 95 % CI)."""
     import os
@@ -403,8 +457,8 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
         limit = max(1, limit // workers)
     out = Path(out_dir) if out_dir is not None else default_out(exp)
     n_runs = len(exp.axis_points()) * len(exp.seeds)
-    click.echo(f"sweep {exp.name}: {len(exp.axis_points())} points x {len(exp.seeds)} seeds = {n_runs} runs"
-               f"{' (quick)' if quick else ''} -> {out}", err=True)
+    note(f"sweep {exp.name}: {len(exp.axis_points())} points x {len(exp.seeds)} seeds = {n_runs} runs"
+         f"{' (quick)' if quick else ''} -> {out}")
     t0 = time.perf_counter()
     bar = _SweepBar()
     try:
@@ -418,8 +472,18 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None
     wall = time.perf_counter() - t0
-    _print_sweep_summary(result, bar.state, wall)
     failed = result.catalog.column("status").to_pylist().count("failed")
+    if as_json:
+        state = bar.state
+        emit_json({"command": "sweep", "experiment_file": str(experiment), "out_dir": result.root,
+                   "files": {"catalog": result.root / "catalog.parquet", "aggregate": result.root / "aggregate.parquet",
+                             "aggregate_csv": result.root / "aggregate.csv", "runs": result.root / "runs"},
+                   "runs": {"points": len(exp.axis_points()), "seeds": len(exp.seeds), "total": result.catalog.num_rows,
+                            "executed": state.total if state else 0, "reused": state.reused if state else 0, "failed": failed},
+                   "wall_s": wall, "provenance": {"engine": result.experiment.get("engine"), **(result.sessions[-1] if result.sessions else {})},
+                   "axes": result.axes, "measures": result.measures, "aggregate": result.aggregate.to_pylist()})
+    elif not quiet():
+        _print_sweep_summary(result, bar.state, wall)
     if failed:
         click.echo(f"{failed} of {result.catalog.num_rows} runs failed: their errors are in the catalog's error column "
                    f"and each one's scenario in {out / 'failed'}/", err=True)
@@ -455,11 +519,11 @@ class _SweepBar:
                 click.echo(f"warning: {state.damaged} run folder(s) in the store were damaged (files missing or changed); "
                            "they run again", err=True)
             if state.total:
-                click.echo(f"executing {state.total} runs {state.executor}"
-                           + (f" ({state.reused} found complete in the store)" if state.reused else ""), err=True)
+                note(f"executing {state.total} runs {state.executor}"
+                     + (f" ({state.reused} found complete in the store)" if state.reused else ""))
             else:
-                click.echo(f"nothing to run: all {state.reused} runs are complete in the store", err=True)
-            if sys.stderr.isatty() and state.total:
+                note(f"nothing to run: all {state.reused} runs are complete in the store")
+            if progress_bar_wanted() and state.total:
                 from rich.console import Console
                 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -475,7 +539,7 @@ class _SweepBar:
             decile = state.done * 10 // state.total
             if decile > self._last_decile:
                 self._last_decile = decile
-                click.echo(f"  {state.done} of {state.total} runs done, {state.failed} failed", err=True)
+                note(f"  {state.done} of {state.total} runs done, {state.failed} failed")
 
 
 def _memory_error(e: ScenarioError) -> str:
@@ -490,7 +554,7 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:
     from rich.table import Table
 
     # Not a terminal (a log, a pipe): wide lines rather than columns squeezed to 80 characters.
-    console = _stdout_console()
+    console = stdout_console()
     agg = result.aggregate.to_pandas()
     t = Table(title=f"{result.experiment['name']}: mean [95 % CI] over seeds", title_justify="left")
     for a in result.axes:
@@ -543,8 +607,10 @@ counted; calibrated, sensitivity and context items are shown beside them.
 @click.option("--sweep-reports", is_flag=True,
               help="Also write each sweep's own report (its aggregate figures; about half again the time of a quick run). "
                    "Without it, `aimdlab report FOLDER` writes one when wanted.")
+@json_option
+@quiet_option
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-              experiments_dir: Optional[Path], sweep_reports: bool) -> None:
+              experiments_dir: Optional[Path], sweep_reports: bool, as_json: bool) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
     from .reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
@@ -566,7 +632,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     t0 = time.perf_counter()
     for p in papers:
         n = len(p.sweeps())
-        click.echo(f"{p.id}: {len(p.items)} figures, tables and claims; {n} sweep{'' if n == 1 else 's'}{' (quick)' if quick else ''}", err=True)
+        note(f"{p.id}: {len(p.items)} figures, tables and claims; {n} sweep{'' if n == 1 else 's'}{' (quick)' if quick else ''}")
     figures: Dict[str, Dict] = {}  # each paper's figures, drawn on the workers as soon as it is evaluated
 
     def evaluated(result) -> None:
@@ -581,7 +647,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
                        for result in results for store in result.sweeps.values()]
             for report in reports:
                 report.result()
-        click.echo(f"drawing {sum(len(f) for f in figures.values())} figures", err=True)
+        note(f"drawing {sum(len(f) for f in figures.values())} figures")
         pages = [write_paper_report(r, out_dir / r.paper.id, jobs=jobs, figures=figures.get(r.paper.id)) for r in results]
     except KeyboardInterrupt:
         stop_pool()
@@ -589,6 +655,20 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     except (ScenarioError, RuntimeError, OSError) as e:
         stop_pool()
         raise click.ClickException(str(e)) from None
+    index = write_index(results, out_dir) if results else None
+    wall = time.perf_counter() - t0
+    if as_json:
+        from .result import provenance_of_this_session
+
+        emit_json({"command": "reproduce", "out_dir": out_dir, "index": index, "quick": quick, "wall_s": wall,
+                   "provenance": provenance_of_this_session(),
+                   "papers": [{"paper": r.paper.id, "page": page, "counts": r.counts(),
+                               "items": [{"id": i.item.id, "title": i.item.title, "kind": i.item.kind, "verdict": i.verdict.verdict,
+                                          "detail": i.verdict.detail} for i in r.items]} for r, page in zip(results, pages)],
+                   "totals": total_tally(results) if results else {}})
+        return
+    if quiet():
+        return
     for result, page in zip(results, pages):
         click.echo(f"{result.paper.id}:")
         for r in result.items:
@@ -599,10 +679,9 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
                 click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
         click.echo(f"  paper results: {_count_words(result.counts())}; report: {page}")
     if results:
-        index = write_index(results, out_dir)
         totals = total_tally(results)
         verdicts = {k: totals[k] for k in results[0].counts()}
-        click.echo(f"{len(results)} paper(s) in {time.perf_counter() - t0:.1f} s; paper results: {_count_words(verdicts)} "
+        click.echo(f"{len(results)} paper(s) in {wall:.1f} s; paper results: {_count_words(verdicts)} "
                    f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
 
 
@@ -626,7 +705,9 @@ Examples:
 @click.option("--run-figures/--no-run-figures", default=None,
               help="For a sweep: also draw each run's overview figure, linked from the runs table (off by default: "
                    "minutes for a 1,000-run sweep). For one run's folder: --no-run-figures leaves its figure out.")
-def report(folder: Path, out_file: Optional[Path], run_figures: Optional[bool]) -> None:
+@json_option
+@quiet_option
+def report(folder: Path, out_file: Optional[Path], run_figures: Optional[bool], as_json: bool) -> None:
     """Write a self-contained HTML report (works offline) of a sweep or of one run."""
     from .sweep.report import ReportError, write_report
 
@@ -634,13 +715,17 @@ def report(folder: Path, out_file: Optional[Path], run_figures: Optional[bool]) 
         path = write_report(folder, out_file, run_figures=run_figures, progress=_report_progress())
     except ReportError as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"report: {path}")
+    if as_json:
+        emit_json({"command": "report", "folder": folder, "report": path, "kind": "sweep" if (folder / "sweep.json").is_file() else "run"})
+    elif not quiet():
+        click.echo(f"report: {path}")
 
 
 def _report_progress():
-    """A callback drawing each run's figure with a bar on a terminal."""
-    if not sys.stderr.isatty():
-        return None
+    """A callback for drawing each run's figure: a bar on a terminal, a line per tenth
+    otherwise, nothing with -q."""
+    if not progress_bar_wanted():
+        return steps("run figures")
     state = {}
 
     def update(done: int, total: int) -> None:
@@ -671,7 +756,9 @@ Examples:
 @main.command(epilog=EXAMPLES_EXAMPLES)
 @click.option("--copy", "copy_to", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="Copy every example into DIR (created if missing; a file already there is never overwritten).")
-def examples(copy_to: Optional[Path]) -> None:
+@json_option
+@quiet_option
+def examples(copy_to: Optional[Path], as_json: bool) -> None:
     """List the example scenarios and sweeps that ship with aimdlab, or copy them out to run
     and change."""
     from .package_data import CopyError, copy_examples
@@ -679,6 +766,9 @@ def examples(copy_to: Optional[Path]) -> None:
 
     if copy_to is None:
         entries = listed()
+        if as_json:
+            emit_json({"command": "examples", "examples": [{"file": f"examples/{name}", "what": what} for name, what in entries]})
+            return
         width = max(len(name) for name, _ in entries)
         for name, what in entries:
             click.echo(f"examples/{name:<{width}}  {what}")
@@ -688,12 +778,16 @@ def examples(copy_to: Optional[Path]) -> None:
         written = copy_examples(copy_to)
     except (CopyError, OSError) as e:
         raise click.ClickException(str(e) if isinstance(e, CopyError) else _os_error_text(e)) from None
-    click.echo(f"copied {len(written)} examples into {copy_to}; try: aimdlab run {copy_to / 'utilization.toml'}")
+    if as_json:
+        emit_json({"command": "examples", "copied_to": copy_to, "files": written})
+    elif not quiet():
+        click.echo(f"copied {len(written)} examples into {copy_to}; try: aimdlab run {copy_to / 'utilization.toml'}")
 
 
 @main.command()
 @click.argument("table", required=False, type=click.Choice(["flows", "links", "timeseries", "link_timeseries", "cwnd_trace"]))
-def columns(table: Optional[str]) -> None:
+@json_option
+def columns(table: Optional[str], as_json: bool) -> None:
     """Print what each column of the result tables means, with its unit.
 
     \b
@@ -707,12 +801,15 @@ def columns(table: Optional[str]) -> None:
     from . import _core
 
     rows = [c for c in _core.columns() if table is None or c[0] == table]
+    if as_json:
+        emit_json({"command": "columns", "columns": [{"table": t, "column": n, "unit": u, "description": d} for t, n, u, d in rows]})
+        return
     out = Table(show_header=True, header_style="bold")
     for head in ("table", "column", "unit", "what it is"):
         out.add_column(head)
     for t, name, unit, doc in rows:
         out.add_row(t, name, unit, doc)
-    _stdout_console().print(out)
+    stdout_console().print(out)
 
 
 class _ValidateGroup(click.Group):
@@ -742,7 +839,9 @@ def validate() -> None:
 @validate.command("files", short_help="Check scenario files without running them (the default).")
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--max-memory", metavar="SIZE", default=None, help=MAX_MEMORY_HELP)
-def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str]) -> None:
+@json_option
+@quiet_option
+def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str], as_json: bool) -> None:
     """Check scenario files without running them; print each one's estimated memory."""
     from .memory import limit_bytes
     from .scenario import load, memory_estimate
@@ -752,14 +851,21 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str]) -> No
     except ScenarioError as e:
         raise click.ClickException(_memory_error(e)) from None
     bad = 0
+    checked = []
     for path in scenarios:
         try:
             sc = load(path, max_memory=max_memory)
             need = memory_estimate(sc)["total_bytes"]
-            click.echo(f"ok      {path} (needs about {_fmt_bytes(need)} of memory)")
+            checked.append({"file": path, "valid": True, "error": None, "memory_bytes": need})
+            if not as_json and not quiet():
+                click.echo(f"ok      {path} (needs about {_fmt_bytes(need)} of memory)")
         except (ScenarioError, FileNotFoundError) as e:
             bad += 1
-            click.echo(f"invalid {e}", err=True)
+            checked.append({"file": path, "valid": False, "error": str(e), "memory_bytes": None})
+            if not as_json:
+                click.echo(f"invalid {e}", err=True)
+    if as_json:
+        emit_json({"command": "validate", "files": checked})
     if bad:
         sys.exit(1)
 
@@ -789,8 +895,10 @@ Examples:
 @_dask_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/validate-gaimd"),
               show_default=True, help="Where the table (CSV) and the figure (PNG) go.")
+@json_option
+@quiet_option
 def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-                   out_dir: Path) -> None:
+                   out_dir: Path, as_json: bool) -> None:
     """GAIMD's sending-rate formula (gaimd.txt eq. 2) against packet-level simulation, as in
     the paper's §2.4 and Fig. 2-5: 16 GAIMD(α, β) flows on a 15 Mbps / 50 ms DropTail (or
     RED) bottleneck, for β in {0.5, 0.75, 0.875} and α from 0.1 to 1.0. The loss rate is measured
@@ -807,7 +915,7 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int,
     points = v.grid(quick=quick, modes=modes, seed=seed, sack=not newreno, queue=queue)
     t0 = time.perf_counter()
     try:
-        if sys.stderr.isatty():
+        if progress_bar_wanted():
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -817,7 +925,8 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int,
                 table = v.run(points, jobs=jobs, progress=lambda done, total: bar.update(task, completed=done), dask=use_dask,
                               scheduler=scheduler)
         else:
-            table = v.run(points, jobs=jobs, dask=use_dask, scheduler=scheduler)
+            note(f"simulating {len(points)} GAIMD runs ...")
+            table = v.run(points, jobs=jobs, progress=steps("runs"), dask=use_dask, scheduler=scheduler)
     except KeyboardInterrupt:
         _interrupted("interrupted: nothing was written")
     except RuntimeError as e:
@@ -827,14 +936,23 @@ def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int,
     csv_path = out_dir / "gaimd-validation.csv"
     write_atomic(csv_path, table.to_csv(index=False, float_format="%.6g").encode())
     fig_path = save_figure(gaimd_accuracy(table), out_dir / "gaimd-accuracy.png")
-    _print_gaimd_table(table, v)
-    click.echo(f"{len(points)} simulations in {wall:.1f} s; wrote {csv_path} and {fig_path}")
+    if as_json:
+        from .result import provenance_of_this_session
+
+        emit_json({"command": "validate gaimd", "out_dir": out_dir, "csv": csv_path, "figure": fig_path, "wall_s": wall,
+                   "provenance": provenance_of_this_session(),
+                   "verdicts": {f"loss_at_most_{m:g}": {k: val for k, val in v.verdict(table, m).items() if k != "outside"}
+                                for m in (0.05, 0.10, 0.20)},
+                   "rows": table.to_dict("records")})
+    elif not quiet():
+        _print_gaimd_table(table, v)
+        click.echo(f"{len(points)} simulations in {wall:.1f} s; wrote {csv_path} and {fig_path}")
 
 
 def _print_gaimd_table(table, v) -> None:
     from rich.table import Table
 
-    console = _stdout_console()
+    console = stdout_console()
     t = Table(title="GAIMD: eq. (2) prediction / measured sending rate (loss rate = window reductions / packets sent)",
               title_justify="left")
     for name in ("mode", "level", "β", "α", "loss %", "RTT ms", "TO share", "pred/meas", "eq. 55"):

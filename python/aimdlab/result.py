@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["PROVENANCE", "Result", "canonical_json", "column_numpy", "provenance", "scenario_sha256", "session_provenance", "write_atomic"]
+__all__ = ["PROVENANCE", "Result", "canonical_json", "column_numpy", "provenance", "provenance_of_this_session", "scenario_sha256", "session_provenance", "write_atomic"]
 
 _DTYPES = {"f64": "<f8", "u64": "<u8"}
 
@@ -128,9 +128,20 @@ def session_provenance() -> Dict[str, Any]:
     import sys
 
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
-    argv = [Path(sys.argv[0]).name if i == 0 else a for i, a in enumerate(sys.argv)] if sys.argv and sys.argv[0] else []
+    argv = list(sys.argv) if sys.argv and sys.argv[0] else []
+    if argv:  # the program by its name (`aimdlab`), or as `python -m aimdlab`
+        program = Path(argv[0])
+        argv[0] = f"python -m {program.parent.name}" if program.name == "__main__.py" else program.name
     return {"host": socket.gethostname(), "platform": platform.platform(), "time_utc": now.isoformat().replace("+00:00", "Z"),
-            "command_line": shlex.join(argv) if argv else None}
+            "command_line": " ".join([argv[0], *map(shlex.quote, argv[1:])]) if argv else None}
+
+
+def provenance_of_this_session() -> Dict[str, Any]:
+    """What and where for work that is not one run (a reproduction, a validation): the
+    aimdlab version, the engine commit and `session_provenance`."""
+    from . import _core
+
+    return {"aimdlab_version": _core.__version__, "engine_commit": _core.__commit__ or None, **session_provenance()}
 
 
 PROVENANCE = "provenance.json"
@@ -174,8 +185,8 @@ class Result:
         self.link_timeseries: pa.Table = _to_table(raw["link_timeseries"])
         self.cwnd_trace: pa.Table = _to_table(raw["cwnd_trace"])
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
-        self.scenario = scenario
-        self.provenance: Optional[Dict[str, Any]] = {**provenance(scenario, self.summary["seed"]), **session_provenance()}
+        self.scenario = {**scenario, "seed": self.summary["seed"]}  # the seed that was used
+        self.provenance: Optional[Dict[str, Any]] = {**provenance(self.scenario, self.summary["seed"]), **session_provenance()}
 
     def label_controllers(self, labels: Dict[int, str]) -> None:
         """Writes each Python controller's class (`labels`: group index → `module:Class`) into

@@ -113,7 +113,6 @@ def run(
     result = Result(outcome["raw"], plain(scenario))
     if labels:
         result.label_controllers(labels)
-    result.scenario["seed"] = result.summary["seed"]  # the seed that was used
     return result
 
 
