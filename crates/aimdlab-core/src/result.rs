@@ -10,6 +10,10 @@
 //!   retransmissions included), bits per second.
 //! - `send_rate_bps`: wire bytes of every data packet the sender handed to the network.
 //! - `utilization`: fraction of the window a link's serializer was busy.
+//!
+//! The summary's `scopes` names which of its figures cover the window (`bottleneck`, goodput,
+//! `jain_index`, `retransmitted_pkts`, `timeouts`) and which the whole run (`packets`, the
+//! conservation counters, and `events`).
 
 use crate::flow::Flow;
 use crate::monitor::columns::{flow_columns, flows_table, link_columns, links_table, FlowRow, LinkRow};
@@ -159,6 +163,12 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
             "in_flight": in_flight,
         },
         "events": run.events_processed,
+        // Which figures cover which time: the measurement window, or the whole run (what the
+        // conservation check needs: every packet ever sent is delivered, dropped or in flight).
+        "scopes": {
+            "window": ["bottleneck", "goodput_total_bps", "goodput_mean_bps", "jain_index", "retransmitted_pkts", "timeouts"],
+            "whole_run": ["packets", "events"],
+        },
     });
 
     let wires: Vec<FlowWire> = plan
