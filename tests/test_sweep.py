@@ -373,3 +373,28 @@ def test_an_axis_of_controllers_with_parameters_gets_a_report(tmp_path):
     run_sweep(exp, tmp_path / "s", jobs=1)
     page = Path(write_report(tmp_path / "s", run_figures=False)).read_text()
     assert page.count("data:image/png;base64,") >= 1 and '&quot;alpha&quot;: 0.58' in page
+
+
+def test_an_interval_stops_at_the_measures_physical_bounds():
+    import pyarrow as pa
+    from aimdlab.sweep.bounds import clip_interval, measure_bounds
+    from aimdlab.sweep.store import aggregate
+
+    assert measure_bounds("bottleneck.utilization") == (0.0, 1.0)
+    assert measure_bounds("jain_index") == (0.0, 1.0)
+    assert measure_bounds("groups.reno.goodput_bps.mean") == (0.0, math.inf)
+    assert measure_bounds("flows.retransmitted_pkts.sum") == (0.0, math.inf)
+    assert measure_bounds("timeseries.cwnd_pkts.cv") == (0.0, math.inf)
+    assert measure_bounds("groups.a.goodput_bps.mean / groups.b.goodput_bps.mean") == (0.0, math.inf)
+    assert measure_bounds("mymod:f") == (-math.inf, math.inf)
+    assert clip_interval("jain_index", 0.95, 1.049) == (0.95, 1.0)
+    # The cases the issue saw: utilization 1.01, Jain 1.049, retransmissions -149.
+    catalog = pa.table({"point": [0] * 3, "status": ["ok"] * 3,
+                        "bottleneck.utilization": [0.999, 0.997, 1.0], "jain_index": [0.99, 0.93, 1.0],
+                        "retransmitted_pkts": [0.0, 0.0, 90.0]})
+    agg = aggregate(catalog, [], ["bottleneck.utilization", "jain_index", "retransmitted_pkts"]).to_pylist()[0]
+    assert agg["bottleneck.utilization_ci95_high"] == 1.0 and agg["bottleneck.utilization_ci95_low"] < 0.999
+    assert agg["jain_index_ci95_high"] == 1.0
+    assert agg["retransmitted_pkts_ci95_low"] == 0.0 and agg["retransmitted_pkts_ci95_high"] > 90.0
+    n, mean, _, half = mean_std_ci95([0.0, 0.0, 90.0])
+    assert agg["retransmitted_pkts_ci95_high"] == pytest.approx(mean + half), "the other end is Student's"

@@ -8,6 +8,7 @@
                             of the sweep: where and when it ran (host, UTC time, command line)
     DIR/catalog.parquet     one row per run: axis values, seed, run_id, status, wall time, measures
     DIR/aggregate.parquet   one row per axis point: mean, std and 95 % Student-t CI of each measure
+                            (clipped to the measure's range, see `bounds`)
     DIR/aggregate.csv       the same, as text
 
 A run folder is written under a hidden name and renamed into place, so it is complete or
@@ -40,6 +41,7 @@ from ..result import canonical_json, session_provenance, write_atomic
 from ..run_folder import pid_alive
 from .experiment import Experiment, Point, axis_fields
 from .measures import MeasureError, run_measures
+from .bounds import clip_interval
 from .stats import mean_std_ci95
 
 __all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]
@@ -324,7 +326,8 @@ def _column(values: List[Any]) -> pa.Array:
 def aggregate(catalog: pa.Table, axes: List[str], measures: List[str]) -> pa.Table:
     """Per axis point: its axis values, the number of runs that completed and that failed,
     and for each measure the number of finite values, mean, sample standard deviation and
-    the 95 % Student-t confidence interval of the mean (`_ci95_low`, `_ci95_high`)."""
+    the 95 % Student-t confidence interval of the mean (`_ci95_low`, `_ci95_high`), clipped to
+    the measure's range (`bounds.measure_bounds`: a utilization's interval stops at 1)."""
     df = catalog.to_pandas()
     out: Dict[str, List[Any]] = {k: [] for k in ["point", *axes, "runs_ok", "runs_failed"]}
     for m in measures:
@@ -340,11 +343,12 @@ def aggregate(catalog: pa.Table, axes: List[str], measures: List[str]) -> pa.Tab
         out["runs_failed"].append(int((rows["status"] == "failed").sum()))
         for m in measures:
             n, mean, std, half = mean_std_ci95(ok[m].tolist())
+            low, high = clip_interval(m, mean - half, mean + half)
             out[f"{m}_n"].append(n)
             out[f"{m}_mean"].append(mean)
             out[f"{m}_std"].append(std)
-            out[f"{m}_ci95_low"].append(mean - half)
-            out[f"{m}_ci95_high"].append(mean + half)
+            out[f"{m}_ci95_low"].append(low)
+            out[f"{m}_ci95_high"].append(high)
     return pa.table({k: _column(v) for k, v in out.items()})
 
 
