@@ -12,7 +12,7 @@ control, driven from Python::
 
 from __future__ import annotations
 
-from . import _core
+from . import _core, units
 from ._core import AckEvent, CongestionEvent
 from .controller import Controller
 from .errors import (
@@ -57,6 +57,7 @@ __all__ = [
     "run",
     "schema",
     "to_json",
+    "units",
     "validate",
 ]
 

@@ -18,6 +18,7 @@ import click
 from . import __version__, cli_output
 from .cli_output import emit_json, json_option, note, progress_bar_wanted, quiet, quiet_option, stdout_console, steps
 from .errors import EngineError, ScenarioError
+from .units import format_bytes
 
 EXAMPLES = """
 \b
@@ -858,7 +859,7 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str], as_js
             need = memory_estimate(sc)["total_bytes"]
             checked.append({"file": path, "valid": True, "error": None, "memory_bytes": need})
             if not as_json and not quiet():
-                click.echo(f"ok      {path} (needs about {_fmt_bytes(need)} of memory)")
+                click.echo(f"ok      {path} (needs about {format_bytes(need)} of memory)")
         except (ScenarioError, FileNotFoundError) as e:
             bad += 1
             checked.append({"file": path, "valid": False, "error": str(e), "memory_bytes": None})
@@ -869,9 +870,6 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str], as_js
     if bad:
         sys.exit(1)
 
-
-def _fmt_bytes(n: int) -> str:
-    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 GAIMD_EXAMPLES = """

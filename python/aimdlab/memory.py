@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple, Union
 
 from . import _core
 from .errors import MemoryLimitError, ScenarioError
+from .units import size_bytes
 
 __all__ = ["MemoryLimitError", "default_limit", "default_limit_bytes", "limit_bytes", "limit_source", "parse_size", "validate_within"]
 
@@ -41,10 +42,7 @@ def parse_size(text: Union[int, str], what: str = "max_memory") -> int:
         if text <= 0:
             raise ScenarioError(f"{what}: {text} is not positive; expected bytes > 0")
         return text
-    try:
-        n = _core.parse_bytes(text)
-    except ValueError as e:
-        raise ScenarioError(f"{what}: {e}") from None
+    n = size_bytes(text, what)
     if n <= 0:
         raise ScenarioError(f"{what}: {text!r} is not positive; expected a size > 0")
     return n

@@ -194,6 +194,42 @@ fn parse_bytes(text: &str) -> PyResult<u64> {
     aimdlab_core::units::parse::parse_bytes(text).map(|b| b.0).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// Splits a quantity such as `"12.5ms"` into `(12.5, "ms")` by the scenario files' grammar (a
+/// bare number has the unit `""`); None if the text is not a quantity.
+#[pyfunction]
+fn split_quantity(text: &str) -> Option<(f64, String)> {
+    aimdlab_core::units::parse::split_number_unit(text).map(|(v, u)| (v, u.to_string()))
+}
+
+/// Parses a duration such as `"30ms"` into seconds; raises `ValueError` naming the value.
+#[pyfunction]
+fn parse_duration_s(text: &str) -> PyResult<f64> {
+    aimdlab_core::units::parse::parse_duration(text).map(|d| d.as_secs_f64()).map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
+/// Parses a rate such as `"5Mbps"` into bits per second; raises `ValueError` naming the value.
+#[pyfunction]
+fn parse_rate_bps(text: &str) -> PyResult<u64> {
+    aimdlab_core::units::parse::parse_rate(text).map(|r| r.bps).map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
+/// Parses a buffer size, `"100pkt"` or `"150KB"`, into `(count, "pkt")` or `(bytes, "B")`;
+/// raises `ValueError` naming the value.
+#[pyfunction]
+fn parse_limit(text: &str) -> PyResult<(u64, &'static str)> {
+    use aimdlab_core::units::parse::{parse_packets_or_bytes, PacketsOrBytes};
+    match parse_packets_or_bytes(text).map_err(pyo3::exceptions::PyValueError::new_err)? {
+        PacketsOrBytes::Packets(n) => Ok((n, "pkt")),
+        PacketsOrBytes::Bytes(b) => Ok((b.0, "B")),
+    }
+}
+
+/// A rate in the scenario units, e.g. `8Gbps` (as the engine writes it in its messages).
+#[pyfunction]
+fn format_rate(bps: f64) -> String {
+    aimdlab_core::units::limits::fmt_rate(bps)
+}
+
 /// The JSON Schema of scenario files, as JSON text.
 #[pyfunction]
 fn schema() -> String {
@@ -227,6 +263,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(split_quantity, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_duration_s, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_rate_bps, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(format_rate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(controllers, m)?)?;

@@ -50,6 +50,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from ..errors import ScenarioError
 from ..names import plain_name
 from ..scenario import load, loads, plain, regular_file, set_fields, validate
+from ..units import quantity
 from .measures import STATS, check_measures, is_series_measure, is_table_measure
 
 __all__ = ["Experiment", "Point", "load_experiment", "parse_experiment", "EXPERIMENT_SCHEMA", "STATS"]
@@ -194,7 +195,6 @@ def axis_fields(key: str) -> List[str]:
     return [p.strip() for p in key.split(",")]
 
 
-_QUANTITY = re.compile(r"^\s*(?P<num>[+-]?(\d+(\.\d*)?|\.\d+))\s*(?P<unit>[A-Za-z%]*)\s*$")
 _RANGE = re.compile(r"^\s*(?P<lo>[^.][^ ]*?)\s*\.\.\s*(?P<hi>\S+)\s+step\s+(?P<step>\S+)\s*$")
 
 
@@ -207,10 +207,11 @@ def parse_range(text: str, where: str) -> List[Any]:
         raise ScenarioError(f'{where}: "{text}" is neither a list nor a range; expected a list [a, b, ...] or "FROM..TO step STEP", e.g. "10ms..50ms step 10ms"')
     parts = []
     for key in ("lo", "hi", "step"):
-        q = _QUANTITY.match(m.group(key))
-        if not q:
-            raise ScenarioError(f'{where}: "{m.group(key)}" in "{text}" is not a number or a quantity such as 10ms')
-        parts.append((q.group("num"), q.group("unit")))
+        written = m.group(key)
+        q = quantity(written)
+        if q is None:
+            raise ScenarioError(f'{where}: "{written}" in "{text}" is not a number or a quantity such as 10ms')
+        parts.append((written[: len(written) - len(q[1])].strip(), q[1]))
     units = {u for _, u in parts}
     if len(units) != 1:
         raise ScenarioError(f'{where}: "{text}" mixes units {sorted(units)}; FROM, TO and STEP take one unit')

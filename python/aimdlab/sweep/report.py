@@ -14,7 +14,6 @@ import base64
 import io
 import json
 import math
-import re
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -24,6 +23,7 @@ from ..html_parts import num as _num
 from ..html_parts import page
 from ..html_parts import table as _table
 from ..plots import plain_text
+from ..units import quantity
 
 __all__ = ["ReportError", "write_report", "sweep_html"]
 
@@ -38,7 +38,6 @@ def png_data_uri(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-_NUMBER_UNIT = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z%]*)\s*$")
 
 
 def axis_numbers(values: Sequence[Any]) -> Tuple[Optional[List[float]], str]:
@@ -52,11 +51,11 @@ def axis_numbers(values: Sequence[Any]) -> Tuple[Optional[List[float]], str]:
             out.append(float(v))
             units.add("")
             continue
-        m = _NUMBER_UNIT.match(str(v))
-        if not m:
+        q = quantity(str(v))
+        if q is None:
             return None, ""
-        out.append(float(m.group(1)))
-        units.add(m.group(2))
+        out.append(q[0])
+        units.add(q[1])
     if len(units) != 1:
         return None, ""
     return out, units.pop()

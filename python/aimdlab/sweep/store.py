@@ -39,9 +39,9 @@ import pyarrow.parquet as pq
 from ..errors import StoreError
 from ..result import canonical_json, session_provenance, write_atomic
 from ..run_folder import pid_alive
+from .bounds import clip_interval
 from .experiment import Experiment, Point, axis_fields
 from .measures import MeasureError, run_measures
-from .bounds import clip_interval
 from .stats import mean_std_ci95
 
 __all__ = ["Store", "StoreError", "engine_version", "run_id", "Sweep", "open_sweep"]

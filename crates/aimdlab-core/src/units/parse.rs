@@ -18,7 +18,7 @@ pub enum PacketsOrBytes {
 /// Splits `"12.5ms"` into `(12.5, "ms")`. The grammar is strict: an optional `-`, digits,
 /// optionally `.` and more digits, at most one ASCII space, then the unit; nothing before or
 /// after. So `"5.s"`, `".5s"`, `"1e3ms"`, `" 5s"` and `"5\u{a0}s"` are not quantities.
-fn split_number_unit(s: &str) -> Option<(f64, &str)> {
+pub fn split_number_unit(s: &str) -> Option<(f64, &str)> {
     let bytes = s.as_bytes();
     let mut i = usize::from(bytes.first() == Some(&b'-'));
     let int_start = i;
