@@ -63,17 +63,19 @@ def test_reproduce_finds_the_papers_inside_the_package_from_any_folder(tmp_path)
     assert missing.returncode == 1 and "--experiments nowhere: is not a folder" in missing.stderr, missing.stderr
 
 
-def test_the_parking_lot_overview_draws_every_monitored_hop_and_no_single_fair_share():
-    # Its three hops are monitored: the queue panel names each; a dumbbell's "fair share
-    # (rate / N)" would be wrong here (each hop is shared by two of the four flows).
+def test_the_parking_lot_overview_draws_every_monitored_hop_and_the_max_min_share():
+    # Its three hops are monitored: the queue panel names each. The fair share is max-min from
+    # the routes: 5 Mbit/s for every flow (each hop is shared by two of the four flows), not a
+    # dumbbell's rate / 4.
     import aimdlab
     from aimdlab.plots import overview
 
     result = aimdlab.run(aimdlab.load(package_folder("examples") / "parking-lot.toml"))
     cwnd, queue, goodput = overview(result).axes
     assert queue.get_legend_handles_labels()[1] == ["r1->r2", "r2->r3", "r3->r4"]
-    assert not any("fair share" in label for label in goodput.get_legend_handles_labels()[1])
     assert [line.get_label() for line in queue.get_lines()] == ["r1->r2", "r2->r3", "r3->r4"]
-    # while a dumbbell's, where all four flows cross the bottleneck, keeps it
+    shares = [line for line in goodput.get_lines() if line.get_label().startswith("max-min fair share")]
+    assert [line.get_label() for line in shares] == ["max-min fair share 5 Mbit/s"] and shares[0].get_ydata()[0] == 5.0
+    # and a dumbbell's, where all four flows cross the 5 Mbit/s bottleneck, is rate / 4
     dumbbell = overview(aimdlab.run(aimdlab.load(package_folder("examples") / "utilization.toml"))).axes[2]
-    assert "fair share (rate / 4)" in dumbbell.get_legend_handles_labels()[1]
+    assert "max-min fair share 1.25 Mbit/s" in dumbbell.get_legend_handles_labels()[1]

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="re
 
 LONG = """name = "long"
 [scenario]
-duration = "60s"
+duration = "600s"  # minutes of work: every test stops it long before it ends
 topology = { dumbbell = { bottleneck = { rate = "1Gbps", delay = "10ms", queue = { limit = "300pkt" } }, access = { rate = "10Gbps", delay = "1ms" } } }
 flows = [{ count = 8 }]
 [axes]

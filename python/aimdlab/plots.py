@@ -280,13 +280,8 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ax_gp.set_ylabel("goodput (Mbit/s)")
     ax_gp.set_xlabel("time (s)")
     ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)" + sampled)
-    # A dumbbell's flows all cross its bottleneck; on an explicit topology a flow may cross
-    # other links or none of the monitored ones, so no share of one link is drawn for it.
-    all_cross = "dumbbell" in ((result.scenario or {}).get("topology") or {})
-    if bneck.get("rate_bps") and flows and all_cross:
-        share = bneck["rate_bps"] / n_all / 1e6
-        label = "bottleneck rate" if n_all == 1 else f"fair share (rate / {n_all})"
-        ax_gp.axhline(share, color="grey", ls="--", lw=0.9, label=label)
+    if flows:
+        _draw_fair_shares(ax_gp, result, flows)
     warmup = summary.get("warmup_s") or 0
     for ax in axes:
         if warmup > 0:
@@ -305,6 +300,26 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
         parts.append(f"Jain {jain:.3f}")
     fig.suptitle(" · ".join(parts), fontsize=11)
     return fig
+
+
+def _draw_fair_shares(ax, result: "Result", flows: list) -> None:
+    """The drawn flows' max-min fair shares (the flows table's `fair_share_bps`, from the
+    topology: rate / N on a dumbbell, half a hop on a parking lot of equal hops) as dashed
+    lines, one per distinct share (at most three, the most common), each naming its flows."""
+    from collections import Counter
+
+    from .result import column_numpy
+
+    ft = result.flows
+    if not ft.num_rows or "fair_share_bps" not in ft.column_names:
+        return
+    share_of = dict(zip(column_numpy(ft, "flow").tolist(), column_numpy(ft, "fair_share_bps").tolist()))
+    counts = Counter(round(share_of[int(f)], 3) for f in flows if int(f) in share_of and share_of[int(f)] != float("inf"))
+    shown = counts.most_common(3)
+    for i, (share, count) in enumerate(sorted(shown, reverse=True)):
+        who = "" if len(counts) == 1 else f", {count} flow{'' if count == 1 else 's'}"
+        label = f"max-min fair share {share / 1e6:.3g} Mbit/s{who}"
+        ax.axhline(share / 1e6, color="grey", ls=("--", ":", "-.")[i], lw=0.9, label=label)
 
 
 def save_figure(fig: "Figure", path: Union[str, Path], dpi: int = 130) -> Path:

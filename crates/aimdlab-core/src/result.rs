@@ -17,6 +17,7 @@
 
 use crate::flow::Flow;
 use crate::monitor::columns::{flow_columns, flows_table, link_columns, links_table, FlowRow, LinkRow};
+use crate::monitor::fair_share;
 use crate::monitor::pcap::{self, FlowWire};
 use crate::monitor::table::{Column, Table};
 use crate::monitor::timeseries::{FlowSeries, LinkSeries};
@@ -97,8 +98,17 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
 
     let n = run.flows.len();
     let ws = run.window_start;
-    let flow_rows: Vec<FlowRow> =
-        run.flows.iter().zip(&plan.flows).map(|(flow, fp)| FlowRow { flow, plan: fp, nodes: &plan.nodes, window_start: ws, end }).collect();
+    let link_to: Vec<_> = plan.links.iter().map(|l| l.to).collect();
+    let paths: Vec<Vec<usize>> = plan.flows.iter().map(|fp| fair_share::data_path(&plan.routes, &link_to, fp.src, fp.dst)).collect();
+    let rates: Vec<f64> = plan.links.iter().map(|l| l.rate.bps as f64).collect();
+    let shares = fair_share::max_min_shares_bps(&paths, &rates);
+    let flow_rows: Vec<FlowRow> = run
+        .flows
+        .iter()
+        .zip(&plan.flows)
+        .zip(&shares)
+        .map(|((flow, fp), &fair_share_bps)| FlowRow { flow, plan: fp, nodes: &plan.nodes, window_start: ws, end, fair_share_bps })
+        .collect();
     let flows = flows_table(&flow_columns(), &flow_rows);
 
     // Links.

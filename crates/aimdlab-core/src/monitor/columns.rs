@@ -22,6 +22,8 @@ pub struct FlowRow<'a> {
     pub window_start: SimTime,
     /// End of the run.
     pub end: SimTime,
+    /// The flow's max-min fair share of the links on its path, bits/s (`fair_share.rs`).
+    pub fair_share_bps: f64,
 }
 
 /// What a link column reads.
@@ -115,6 +117,7 @@ pub fn flow_columns() -> Vec<FlowColumn> {
             since(r),
             r.end
         )),
+        col!(F64, "fair_share_bps", "bit/s", "max-min fair share of the link rates on the flow's path, every flow present and greedy", |r| r.fair_share_bps),
         col!(F64, "send_rate_bps", "bit/s", "wire bytes of data sent (retransmissions included), per second", |r| rate_bps(
             r.flow.sender.stats().data_bytes_sent,
             since(r),
