@@ -74,7 +74,9 @@ def test_piped_output_keeps_every_digit(tmp_path, examples_dir):
     run = subprocess.run([sys.executable, "-m", "aimdlab", "run", str(examples_dir / "utilization.toml"), "--out", str(tmp_path / "u"),
                           "--no-figure", "--set", "duration=20s"], capture_output=True, text=True, timeout=300)
     columns = subprocess.run([sys.executable, "-m", "aimdlab", "columns", "flows"], capture_output=True, text=True, timeout=300)
-    for out in (run, columns):
+    sweep = subprocess.run([sys.executable, "-m", "aimdlab", "sweep", str(examples_dir / "sweeps" / "utilization-flows.toml"), "--quick",
+                            "--out", str(tmp_path / "s")], capture_output=True, text=True, timeout=600)
+    for out in (run, columns, sweep):
         assert out.returncode == 0, out.stderr
         assert "…" not in out.stdout, out.stdout
     flows = json.loads((tmp_path / "u" / "summary.json").read_text())

@@ -5,6 +5,7 @@ their mistakes, and a quick reproduction of a paper end to end, its report opene
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import re
 import subprocess
@@ -154,6 +155,15 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
                             "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
+    as_json = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--json", "-q",
+                              "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
+    assert as_json.returncode == 0 and as_json.stderr == "", as_json.stderr
+    told = json.loads(as_json.stdout)
+    (paper,) = told["papers"]
+    assert paper["paper"] == "new-aimd-utilization" and paper["page"] == str(tmp_path / "r" / "new-aimd-utilization" / "index.html")
+    printed = [line for line in out.stdout.splitlines()[1:] if line.startswith("  ") and not line.startswith(("    ", "  paper results"))]
+    assert [f"  {i['verdict']:<21}" for i in paper["items"]] == [line[:23] for line in printed]
+    assert told["index"] == str(tmp_path / "r" / "index.html") and told["provenance"]["aimdlab_version"]
     with_reports = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--sweep-reports",
                                    "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert with_reports.returncode == 0, with_reports.stderr

@@ -398,3 +398,25 @@ def test_an_interval_stops_at_the_measures_physical_bounds():
     assert agg["retransmitted_pkts_ci95_low"] == 0.0 and agg["retransmitted_pkts_ci95_high"] > 90.0
     n, mean, _, half = mean_std_ci95([0.0, 0.0, 90.0])
     assert agg["retransmitted_pkts_ci95_high"] == pytest.approx(mean + half), "the other end is Student's"
+
+
+def test_dask_starts_with_port_8787_taken_and_warnings_as_errors(tmp_path):
+    # Dask's dashboard wants port 8787; aimdlab's LocalCluster starts none, so a taken port
+    # (another cluster, a notebook) is no reason to fail or to warn.
+    pytest.importorskip("dask.distributed")
+    import socket
+
+    exp_path = tmp_path / "e.toml"
+    exp_path.write_text(json_to_toml(experiment(axes={"flows[0].count": [1, 2]}, seeds=1)))
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            taken.bind(("", 8787))
+            taken.listen()
+        except OSError:
+            pass  # already taken by something else: the same situation
+        done = subprocess.run([sys.executable, "-m", "aimdlab", "sweep", str(exp_path), "--out", str(tmp_path / "s"), "--dask",
+                               "--jobs", "2"], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONWARNINGS": "error"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Warning" not in done.stderr, done.stderr[-2000:]

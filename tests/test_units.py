@@ -43,3 +43,22 @@ def test_the_quantity_grammar_is_the_engines():
     assert parse_range("10ms..30ms step 10ms", "axes.x") == ["10ms", "20ms", "30ms"]
     with pytest.raises(aimdlab.ScenarioError, match=r'axes.x: "\+5ms" in "\+5ms..10ms step 1ms" is not a number or a quantity'):
         parse_range("+5ms..10ms step 1ms", "axes.x")
+
+
+def test_parquet_files_carry_each_columns_unit_and_description(tmp_path):
+    import pyarrow.parquet as pq
+    from aimdlab.sweep import parse_experiment, run_sweep
+
+    aimdlab.run(dumbbell(duration="2s")).save(tmp_path / "r")
+    flows = pq.read_schema(tmp_path / "r" / "flows.parquet")
+    assert flows.field("goodput_bps").metadata == {b"unit": b"bit/s", b"description": b"payload delivered for the first time, per second of the window"}
+    assert pq.read_schema(tmp_path / "r" / "links.parquet").field("queue_mean_pkts").metadata[b"unit"] == b"packets"
+    exp = parse_experiment({"scenario": dumbbell(duration="2s"), "seeds": 2, "measures": ["bottleneck.utilization", "flows.goodput_bps.mean"],
+                            "axes": {"topology.dumbbell.bottleneck.delay": ["10ms", "20ms"]}}, tmp_path, "u")
+    run_sweep(exp, tmp_path / "s", jobs=1)
+    agg = pq.read_schema(tmp_path / "s" / "aggregate.parquet")
+    assert agg.field("topology.dumbbell.bottleneck.delay").metadata[b"unit"] == b"ms"
+    assert agg.field("bottleneck.utilization_ci95_high").metadata[b"unit"] == b"1"
+    assert agg.field("flows.goodput_bps.mean_mean").metadata[b"unit"] == b"bit/s"
+    catalog = pq.read_schema(tmp_path / "s" / "catalog.parquet")
+    assert catalog.field("engine_wall_s").metadata[b"unit"] == b"s" and catalog.field("flows.goodput_bps.mean").metadata[b"unit"] == b"bit/s"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -48,7 +49,18 @@ def _strings(texts: List[str]) -> pa.Array:
     return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
 
 
-def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
+@functools.lru_cache(maxsize=None)
+def column_metadata(table: str) -> Dict[str, Dict[bytes, bytes]]:
+    """Each declared column of result table `table` → its Parquet field metadata: `unit` (empty
+    for counts and indices) and `description`, as `aimdlab columns` prints them."""
+    from . import _core
+
+    return {name: {b"unit": unit.encode(), b"description": doc.encode()} for t, name, unit, doc in _core.columns() if t == table}
+
+
+def _to_table(columns: List[Tuple[str, str, Any]], table: str = "") -> pa.Table:
+    """An Arrow table from the engine's columns; the declared ones carry their unit and
+    description in their field metadata (a controller's own time-series columns have none)."""
     arrays = []
     for _name, kind, data in columns:
         if kind == "str":
@@ -64,7 +76,9 @@ def _to_table(columns: List[Tuple[str, str, Any]]) -> pa.Table:
             arrays.append(_numeric(np.tile(np.frombuffer(values, dtype="<u8"), cycles)))
         else:
             arrays.append(_numeric(np.frombuffer(data, dtype=_DTYPES[kind])))
-    return pa.Table.from_arrays(arrays, names=[c[0] for c in columns])
+    docs = column_metadata(table) if table else {}
+    schema = pa.schema([pa.field(name, a.type, metadata=docs.get(name)) for (name, _, _), a in zip(columns, arrays)])
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def write_atomic(path: Union[str, Path], data: bytes) -> None:
@@ -179,11 +193,11 @@ class Result:
 
     def __init__(self, raw: Dict[str, Any], scenario: Dict[str, Any]):
         self.summary: Dict[str, Any] = json.loads(raw["summary"])
-        self.flows: pa.Table = _to_table(raw["flows"])
-        self.links: pa.Table = _to_table(raw["links"])
-        self.timeseries: pa.Table = _to_table(raw["timeseries"])
-        self.link_timeseries: pa.Table = _to_table(raw["link_timeseries"])
-        self.cwnd_trace: pa.Table = _to_table(raw["cwnd_trace"])
+        self.flows: pa.Table = _to_table(raw["flows"], "flows")
+        self.links: pa.Table = _to_table(raw["links"], "links")
+        self.timeseries: pa.Table = _to_table(raw["timeseries"], "timeseries")
+        self.link_timeseries: pa.Table = _to_table(raw["link_timeseries"], "link_timeseries")
+        self.cwnd_trace: pa.Table = _to_table(raw["cwnd_trace"], "cwnd_trace")
         self.pcaps: Dict[str, bytes] = dict(raw.get("pcaps", {}))
         self.scenario = {**scenario, "seed": self.summary["seed"]}  # the seed that was used
         self.provenance: Optional[Dict[str, Any]] = {**provenance(self.scenario, self.summary["seed"]), **session_provenance()}

@@ -1,4 +1,5 @@
-"""The range a measure's true mean can take, so that a confidence interval does not claim
+"""What a measure's name says: its unit (`measure_unit`, for the sweep tables' Parquet
+metadata) and the range a measure's true mean can take, so that a confidence interval does not claim
 values no run could produce (a utilization above 1, a Jain index above 1, a negative count).
 
 The aggregate's Student-t interval (`stats.mean_std_ci95`) is symmetric around the mean; near
@@ -18,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Tuple
 
-__all__ = ["clip_interval", "measure_bounds"]
+__all__ = ["clip_interval", "measure_bounds", "measure_unit"]
 
 _FRACTIONS = {"utilization", "jain_index", "loss_rate", "loss_event_rate", "ecn_event_rate", "receiver_p", "drop_rate",
               "mark_rate", "timeout_fraction"}
@@ -66,3 +67,28 @@ def clip_interval(measure: str, low: float, high: float) -> Tuple[float, float]:
     if not math.isnan(high):
         high = max(min(high, hi_bound), lo_bound)
     return low, high
+
+
+_SUFFIX_UNITS = (("_bps", "bit/s"), ("_pkts", "packets"), ("_bytes", "bytes"), ("_ms", "ms"), ("_s", "s"))
+
+
+def measure_unit(measure: str) -> str:
+    """The unit of `measure`'s values, from its name: `bit/s`, `packets`, `bytes`, `ms`, `s`,
+    `1` for a fraction, a ratio or a coefficient of variation; empty for a count or a name not
+    recognised (a Python measure)."""
+    if " / " in measure:
+        return "1"
+    name = measure.strip()
+    if ":" in name:
+        return ""
+    parts = name.split(".")
+    stat = parts[-1] if len(parts) > 1 and parts[-1] in _STATS else None
+    if stat == "cv":
+        return "1"
+    field = parts[-2] if stat else parts[-1]
+    if field in _FRACTIONS:
+        return "1"
+    for suffix, unit in _SUFFIX_UNITS:
+        if field.endswith(suffix):
+            return unit
+    return ""

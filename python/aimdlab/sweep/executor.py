@@ -260,7 +260,7 @@ def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_st
         # its workers itself; without this each printed tracebacks.
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() else None
         try:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",  # (a free port: 8787 may be taken)
                                    silence_logs=logging.ERROR)  # (a cancelled run is not worth a warning)
         finally:
             if previous is not None:

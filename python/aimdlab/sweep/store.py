@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 from ..errors import StoreError
 from ..result import canonical_json, session_provenance, write_atomic
 from ..run_folder import pid_alive
-from .bounds import clip_interval
+from .bounds import clip_interval, measure_unit
 from .experiment import Experiment, Point, axis_fields
 from .measures import MeasureError, run_measures
 from .stats import mean_std_ci95
@@ -293,7 +293,7 @@ class Store:
                 rows[m].append(values[m])
         # (`error` is text even when nothing failed, so catalogs of one sweep share one schema)
         catalog = pa.table({k: pa.array(v, type=pa.string()) if k == "error" else _column(v) for k, v in rows.items()})
-        return catalog, aggregate(catalog, axes, experiment.measures)
+        return described(catalog, axes, experiment.measures), aggregate(catalog, axes, experiment.measures)
 
     def write_tables(self, catalog: pa.Table, agg: pa.Table) -> None:
         """Writes the catalog and the aggregate (Parquet, and the aggregate as CSV) atomically."""
@@ -349,7 +349,48 @@ def aggregate(catalog: pa.Table, axes: List[str], measures: List[str]) -> pa.Tab
             out[f"{m}_std"].append(std)
             out[f"{m}_ci95_low"].append(low)
             out[f"{m}_ci95_high"].append(high)
-    return pa.table({k: _column(v) for k, v in out.items()})
+    return described(pa.table({k: _column(v) for k, v in out.items()}), axes, measures)
+
+
+_FIXED_COLUMNS = {
+    "point": ("", "index of the axis point"), "seed": ("", "the run's seed"), "run_id": ("", "the run's folder under runs/"),
+    "status": ("", "ok, or failed (see error)"), "error": ("", "why the run failed"),
+    "engine_wall_s": ("s", "the engine's wall time for the run (a measurement of the machine, not of the run)"),
+    "runs_ok": ("", "runs of the point that completed"), "runs_failed": ("", "runs of the point that failed"),
+}
+_STATISTICS = {"n": "finite values of the measure", "mean": "mean over the seeds", "std": "sample standard deviation over the seeds",
+               "ci95_low": "low end of the 95 % Student-t interval of the mean, clipped to the measure's range",
+               "ci95_high": "high end of the 95 % Student-t interval of the mean, clipped to the measure's range"}
+
+
+def described(table: pa.Table, axes: List[str], measures: List[str]) -> pa.Table:
+    """`table` (a catalog or an aggregate) with each column's unit and description in its
+    Parquet field metadata: axes (their values as written, e.g. "50pkt", and the unit they
+    share), measures and their statistics (the unit from the measure's name), and the fixed
+    columns."""
+    from ..units import quantity
+
+    fields = []
+    by_stat = {f"{m}_{stat}": (m, stat) for m in measures for stat in _STATISTICS}
+    for f in table.schema:
+        if f.name in axes:
+            values = [v for v in table.column(f.name).to_pylist() if v is not None]
+            found = [quantity(v) if isinstance(v, str) else None for v in values]
+            units = {q[1] for q in found if q is not None}
+            unit = units.pop() if len(units) == 1 and all(q is not None for q in found) else ""
+            meta = {"unit": unit, "description": f"axis: the scenario field {f.name}, as the experiment writes its values"}
+        elif f.name in measures:
+            meta = {"unit": measure_unit(f.name), "description": f"measure {f.name} of the run"}
+        elif f.name in by_stat:
+            m, stat = by_stat[f.name]
+            meta = {"unit": "" if stat == "n" else measure_unit(m), "description": f"{m}: {_STATISTICS[stat]}"}
+        elif f.name in _FIXED_COLUMNS:
+            unit, what = _FIXED_COLUMNS[f.name]
+            meta = {"unit": unit, "description": what}
+        else:
+            meta = None
+        fields.append(f.with_metadata(meta) if meta else f)
+    return table.cast(pa.schema(fields))
 
 
 class Sweep:
