@@ -166,3 +166,13 @@ def test_a_sweep_over_a_parameter_of_a_class_gives_the_same_bytes_on_every_execu
     agg = inline.aggregate.to_pandas()
     assert sorted(agg["flows[0].cc.alpha"].astype(float)) == [0.31, 1.0]
     assert inline.catalog.num_rows == 4 and set(inline.catalog.column("status").to_pylist()) == {"ok"}
+
+
+def test_a_sweep_given_a_controller_object_says_to_name_its_class(module_here, tmp_path):
+    from aimdlab.imports import import_name
+    from aimdlab.sweep import parse_experiment
+
+    data = {"scenario": _scenario(import_name("labcc:ScaledAimd")(alpha=0.5)), "seeds": 1, "measures": ["bottleneck.utilization"], "axes": {}}
+    with pytest.raises(aimdlab.ScenarioError, match=r'flows\[0\]\.cc: a ScaledAimd object is not data; name its class with its '
+                                                    r'parameters, \{"python": "labcc:ScaledAimd", \.\.\.\}'):
+        parse_experiment(data, tmp_path, "x")

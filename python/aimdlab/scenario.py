@@ -158,6 +158,14 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
     kind = type(value).__name__
+    from .controller import Controller
+
+    if isinstance(value, Controller):  # (aimdlab.run takes one; a file, a sweep or a saved run needs data)
+        cls = type(value)
+        raise ScenarioError(
+            f"{_where(path)}: a {kind} object is not data; name its class with its parameters, "
+            f'{{"python": "{cls.__module__}:{cls.__qualname__}", ...}}, which sweeps, files and worker processes can use'
+        )
     raise ScenarioError(
         f"{_where(path)}: a value of type {kind} is not accepted; expected a string, number, boolean, table (dict) or array (list)"
     )
