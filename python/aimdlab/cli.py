@@ -564,7 +564,7 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:
     for m in result.measures:
         t.add_column(m, justify="right")
     for _, r in agg.head(40).iterrows():
-        cells = [str(r[a]) for a in result.axes] + [f"{r['runs_ok']}" + (f" ({r['runs_failed']} failed)" if r["runs_failed"] else "")]
+        cells = [str(r[a]) for a in result.axes] + [f"{int(r['runs_ok'])}" + (f" ({int(r['runs_failed'])} failed)" if r["runs_failed"] else "")]
         for m in result.measures:
             mean, lo, hi = r[f"{m}_mean"], r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
             cells.append(_fmt(mean, ".4g") + ("" if hi != hi else f" [{_fmt(lo, '.4g')}, {_fmt(hi, '.4g')}]"))

@@ -159,7 +159,7 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
         uri = png_data_uri(measure_figure(agg, axes, m))
         parts.append(f"<figure><img src='{uri}' alt='{_e(m)} against {_e(axes[0] if axes else 'runs')}'>"
                      f"<figcaption>{_e(m)}</figcaption></figure>")
-    parts.append("<h2>Aggregate (mean, 95 % Student-t confidence interval over seeds)</h2>")
+    parts.append("<h2>Aggregate (mean, 95 % Student-t confidence interval over seeds, clipped to each measure's range)</h2>")
     fmt: Dict[str, Callable[[Any], str]] = {}
     cols = [*axes, "runs_ok", "runs_failed"]
     for m in measures:
