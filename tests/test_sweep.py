@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -287,20 +286,32 @@ def test_a_sweep_killed_at_any_moment_resumes_to_the_same_catalog(tmp_path):
     exp_path.write_text(json_to_toml(data))
     whole = run_sweep(load_experiment(exp_path), tmp_path / "whole", jobs=2)
     cmd = [sys.executable, "-m", "aimdlab.cli", "sweep", str(exp_path), "--out", str(tmp_path / "killed"), "--jobs", "2"]
-    rng = random.Random(7)
-    kills = 0
+    runs_dir = tmp_path / "killed" / "runs"
+
+    def saved_runs() -> int:
+        return len(list(runs_dir.glob("[!.]*"))) if runs_dir.is_dir() else 0
+
+    # Killed at moments the sweep itself marks (events, not wall-clock guesses): as soon as its
+    # workers run (nothing saved yet), and as soon as the 1st, 16th and 32nd of its 48 run
+    # folders are in place (the other worker in the middle of a run each time).
     t0 = time.perf_counter()
     saved = []
-    for _ in range(30):
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(rng.uniform(0.5, 2.5))
-        if proc.poll() is not None:
-            break
+    for target in (0, 1, 16, 32):
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        if target == 0:
+            for line in proc.stderr:
+                if line.startswith("executing"):
+                    break
+        else:
+            while saved_runs() < target and proc.poll() is None:
+                time.sleep(0.01)
+        assert proc.poll() is None, f"the sweep finished before {target} runs were saved"
         os.killpg(proc.pid, signal.SIGKILL)  # the sweep and its workers, at once
         proc.wait()
-        kills += 1
-        saved.append(len(list((tmp_path / "killed" / "runs").glob("[!.]*"))))
-    assert kills >= 3 and len(set(saved)) >= 3, f"killed with {saved} runs saved: too few moments; make the sweep longer"
+        proc.stderr.close()
+        saved.append(saved_runs())
+    assert saved[0] < saved[1] < saved[2] < saved[3] < 48, saved
+    kills = len(saved)
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     print(f"{kills} kills in {time.perf_counter() - t0:.1f} s, with {saved} runs saved")

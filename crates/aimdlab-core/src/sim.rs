@@ -7,11 +7,11 @@ use crate::control::{RunControl, PUBLISH_EVERY_EVENTS};
 use crate::event::{Event, EventQueue};
 use crate::flow::Flow;
 use crate::ids::{FlowId, LinkId, NodeId};
-use crate::monitor::timeseries::{FlowSample, FlowSeries, LinkSample, LinkSeries};
+use crate::monitor::sampling::{flow_values, link_values, LinkTotals};
+use crate::monitor::timeseries::{FlowSeries, LinkSeries};
 use crate::net::link::{Link, LINK_HOT_BYTES};
 use crate::net::packet::{Packet, PacketKind};
 use crate::net::packet_pool::PacketPool;
-use crate::net::queue::QueueDiscipline;
 use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
@@ -47,7 +47,7 @@ pub struct Simulator {
     pub(crate) flow_series: FlowSeries,
     pub(crate) link_series: LinkSeries,
     pub(crate) monitored: Vec<LinkId>,
-    last_link_sample: Vec<LinkSampleBase>,
+    last_link_sample: Vec<LinkTotals>,
     state_buf: Vec<(&'static str, f64)>,
     pub(crate) counters: PacketCounters,
     pub(crate) events_processed: u64,
@@ -68,17 +68,6 @@ pub const LOOKAHEAD_FROM_FLOWS: usize = 2_000;
 /// burst (every flow starting at t = 0, a sample of every flow) is a few events per flow;
 /// 2^26 is far above that at the 100,000-flow limit and takes a few seconds to reach.
 pub const STALL_EVENTS: u64 = 1 << 26;
-
-/// A monitored link's run totals at its last sample, to difference the next one against.
-#[derive(Clone, Copy, Default)]
-struct LinkSampleBase {
-    /// Serializer busy time, picoseconds.
-    busy_ps: u64,
-    /// Packets that started transmission.
-    tx_pkts: u64,
-    /// Their summed queuing delay, picoseconds.
-    queuing_delay_ps: u128,
-}
 
 /// A run whose clock stopped moving: the last event's component, the instant and how many
 /// events ran there.
@@ -143,7 +132,7 @@ impl Simulator {
             wire: PacketPool::new(),
             flow_series: FlowSeries::with_capacity(samples, plan.sampled_flows.len()),
             link_series: LinkSeries::with_capacity(rows(monitored.len())),
-            last_link_sample: vec![LinkSampleBase::default(); monitored.len()],
+            last_link_sample: vec![LinkTotals::default(); monitored.len()],
             monitored,
             links,
             flows,
@@ -529,50 +518,17 @@ impl Simulator {
         let t = self.now.as_secs_f64();
         for &id in &self.plan.sampled_flows {
             let f = &mut self.flows[id.idx()];
-            let delta = f.stats.delivered_bytes - f.delivered_at_last_sample;
-            f.delivered_at_last_sample = f.stats.delivered_bytes;
-            let sent_total = f.sender.sent_total_bytes();
-            let sent = sent_total - f.sent_at_last_sample;
-            f.sent_at_last_sample = sent_total;
-            let cc = f.sender.controller();
+            let values = flow_values(f, interval);
             self.state_buf.clear();
             let buf = &mut self.state_buf;
             f.sender.state_vars(&mut |name, v| buf.push((name, v)));
-            self.flow_series.push(
-                FlowSample {
-                    time_s: t,
-                    flow: f.id.0 as u64,
-                    cwnd_pkts: cc.map_or(f64::NAN, |c| c.cwnd_pkts()),
-                    ssthresh_pkts: cc.map_or(f64::NAN, |c| c.ssthresh_pkts()),
-                    goodput_bps: delta as f64 * 8.0 / interval.as_secs_f64(),
-                    send_rate_bps: sent as f64 * 8.0 / interval.as_secs_f64(),
-                    srtt_ms: f.sender.rtt().and_then(|r| r.srtt()).map_or(f64::NAN, |d| d.as_millis_f64()),
-                    in_flight_pkts: f.sender.in_flight_pkts(),
-                },
-                &self.state_buf,
-            );
+            self.flow_series.push(t, f.id.0 as u64, values, &self.state_buf);
         }
         for (i, &l) in self.monitored.iter().enumerate() {
             let link = &mut self.links[l.idx()];
             link.settle(self.now, &mut self.events, &mut self.wire);
-            let now =
-                LinkSampleBase { busy_ps: link.busy_ps_until(self.now), tx_pkts: link.stats.tx_pkts, queuing_delay_ps: link.stats.queuing_delay_total_ps() };
-            let last = std::mem::replace(&mut self.last_link_sample[i], now);
-            let tx_pkts = now.tx_pkts - last.tx_pkts;
-            let queuing_delay_ms = match tx_pkts {
-                0 => f64::NAN,
-                n => (now.queuing_delay_ps - last.queuing_delay_ps) as f64 / n as f64 / 1e9,
-            };
-            self.link_series.push(LinkSample {
-                time_s: t,
-                link: l.0 as u64,
-                queue_len_pkts: link.queue.len_pkts(),
-                queue_len_bytes: link.queue.len_bytes(),
-                red_avg: link.queue.red_avg().unwrap_or(f64::NAN),
-                utilization: (now.busy_ps - last.busy_ps) as f64 / interval.0 as f64,
-                tx_pkts,
-                queuing_delay_ms,
-            });
+            let values = link_values(link, self.now, interval, &mut self.last_link_sample[i]);
+            self.link_series.push(t, l.0 as u64, values);
         }
         let next = self.now + interval;
         if next <= self.end {

@@ -255,38 +255,12 @@ table_of!(
     LinkRow
 );
 
-/// The fixed columns of the per-flow time series (`timeseries`), one row per sampled flow per
-/// `sample_interval`; a controller's own state variables follow them (MR-AIMD's `a`, ...).
-pub const TIMESERIES_COLUMNS: &[(&str, &str, &str)] = &[
-    ("time_s", "s", "sample time"),
-    ("flow", "", "flow index"),
-    ("cwnd_pkts", "packets", "congestion window (NaN without a controller)"),
-    ("ssthresh_pkts", "packets", "slow-start threshold (inf when unset)"),
-    ("goodput_bps", "bit/s", "payload delivered for the first time over the interval"),
-    ("send_rate_bps", "bit/s", "wire bytes of data sent over the interval"),
-    ("srtt_ms", "ms", "smoothed RTT (NaN before the first sample)"),
-    ("in_flight_pkts", "packets", "segments in flight (RFC 6675 pipe)"),
-];
-
-/// The columns of the per-link time series (`link_timeseries`), one row per monitored link per
-/// `sample_interval`.
-pub const LINK_TIMESERIES_COLUMNS: &[(&str, &str, &str)] = &[
-    ("time_s", "s", "sample time"),
-    ("link", "", "link index"),
-    ("queue_len_pkts", "packets", "packets waiting"),
-    ("queue_len_bytes", "bytes", "bytes waiting"),
-    ("red_avg", "packets or bytes", "RED's average queue (NaN for other disciplines)"),
-    ("utilization", "", "fraction of the interval the link was transmitting"),
-    ("tx_pkts", "packets", "packets that started transmission in the interval"),
-    ("queuing_delay_ms", "ms", "mean queuing delay (enqueue to start of transmission) of those packets; NaN when none"),
-];
-
 /// Every declared column: (table, name, unit, description).
 pub fn column_docs() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
     let flows = flow_columns().into_iter().map(|c| ("flows", c.name, c.unit, c.doc));
     let links = link_columns().into_iter().map(|c| ("links", c.name, c.unit, c.doc));
-    let series = TIMESERIES_COLUMNS.iter().map(|&(n, u, d)| ("timeseries", n, u, d));
-    let link_series = LINK_TIMESERIES_COLUMNS.iter().map(|&(n, u, d)| ("link_timeseries", n, u, d));
+    let series = super::timeseries::flow_series_docs().into_iter().map(|(n, u, d)| ("timeseries", n, u, d));
+    let link_series = super::timeseries::link_series_docs().into_iter().map(|(n, u, d)| ("link_timeseries", n, u, d));
     let cwnd_trace = super::cwnd_trace::CWND_TRACE_COLUMNS.iter().map(|&(n, u, d)| ("cwnd_trace", n, u, d));
     flows.chain(links).chain(series).chain(link_series).chain(cwnd_trace).collect()
 }

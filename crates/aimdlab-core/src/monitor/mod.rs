@@ -11,6 +11,7 @@ pub mod flow_stats;
 pub mod histogram;
 pub mod link_stats;
 pub mod pcap;
+pub mod sampling;
 pub mod sender_stats;
 pub mod table;
 pub mod timeseries;

@@ -19,6 +19,18 @@ pub enum Column {
     U64Cycle(Vec<u64>, usize),
 }
 
+impl From<Vec<f64>> for Column {
+    fn from(v: Vec<f64>) -> Self {
+        Column::F64(v)
+    }
+}
+
+impl From<Vec<u64>> for Column {
+    fn from(v: Vec<u64>) -> Self {
+        Column::U64(v)
+    }
+}
+
 impl Column {
     /// Number of rows.
     pub fn len(&self) -> usize {
