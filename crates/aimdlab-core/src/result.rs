@@ -57,6 +57,42 @@ pub fn jain_index(xs: &[f64]) -> f64 {
     }
 }
 
+/// The columns of the links table that the summary's `bottleneck` repeats, the link's `name`
+/// as `link`: the headline figures of the link most flows share.
+const BOTTLENECK_COLUMNS: &[&str] = &[
+    "rate_bps",
+    "utilization",
+    "drops",
+    "drops_overflow",
+    "drops_early",
+    "drops_forced",
+    "drops_error",
+    "ecn_marks",
+    "tx_pkts",
+    "queue_mean_pkts",
+    "queue_max_pkts",
+    "qdelay_mean_ms",
+    "qdelay_p99_ms",
+];
+
+/// The summary's `bottleneck`: row `row` of the links table, its `BOTTLENECK_COLUMNS` (a
+/// number that is not finite as null).
+fn bottleneck_summary(links: &Table, row: usize) -> Value {
+    let mut out = serde_json::Map::new();
+    if let Some(Column::Str(names)) = links.get("name") {
+        out.insert("link".into(), Value::from(names[row].clone()));
+    }
+    for &name in BOTTLENECK_COLUMNS {
+        let value = match links.get(name) {
+            Some(Column::U64(v)) => Value::from(v[row]),
+            Some(Column::F64(v)) => finite_or_null(v[row]),
+            _ => unreachable!("the links table declares {name} as a number"),
+        };
+        out.insert(name.into(), value);
+    }
+    Value::Object(out)
+}
+
 fn finite_or_null(x: f64) -> Value {
     if x.is_finite() {
         json!(x)
@@ -112,7 +148,6 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     let flows = flows_table(&flow_columns(), &flow_rows);
 
     // Links.
-    let util: Vec<f64> = run.links.iter().map(|l| l.utilization(end)).collect();
     let qmean: Vec<f64> = run.links.iter_mut().map(|l| l.mean_queue_pkts(end)).collect();
     let link_rows: Vec<LinkRow> = run
         .links
@@ -129,26 +164,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         _ => unreachable!(),
     };
     let total_goodput: f64 = goodputs.iter().filter(|x| x.is_finite()).sum();
-    let bottleneck = plan.bottleneck.map(|b| {
-        let l = &run.links[b.idx()];
-        let q = &l.stats.queuing_delay;
-        json!({
-            "link": plan.links[b.idx()].name,
-            "rate_bps": l.rate.bps,
-            "utilization": finite_or_null(util[b.idx()]),
-            "drops": l.stats.window_log().dropped(),
-            "drops_overflow": l.stats.window_log().overflow,
-            "drops_early": l.stats.window_log().early,
-            "drops_forced": l.stats.window_log().forced,
-            "drops_error": l.stats.window_log().link_error,
-            "ecn_marks": l.stats.window_log().ecn_marks,
-            "tx_pkts": l.stats.window_tx_pkts(),
-            "queue_mean_pkts": finite_or_null(qmean[b.idx()]),
-            "queue_max_pkts": l.stats.max_queue_pkts,
-            "qdelay_mean_ms": finite_or_null(q.mean_ms()),
-            "qdelay_p99_ms": finite_or_null(q.quantile_ms(0.99)),
-        })
-    });
+    let bottleneck = plan.bottleneck.map(|b| bottleneck_summary(&links, b.idx()));
     let in_flight: u64 = run.links.iter().map(|l| l.packets_held()).sum();
     let sum_u = |name: &str| match flows.get(name) {
         Some(Column::U64(v)) => v.iter().sum::<u64>(),

@@ -28,6 +28,17 @@ pub fn flow_values(f: &mut Flow, interval: SimDuration) -> FlowValues {
     }
 }
 
+/// The value a queue publishes under `name` (`QueueDiscipline::state_vars`), NaN if none.
+fn published(queue: &impl QueueDiscipline, name: &str) -> f64 {
+    let mut value = f64::NAN;
+    queue.state_vars(&mut |n, v| {
+        if n == name {
+            value = v;
+        }
+    });
+    value
+}
+
 /// A monitored link's run totals at its last sample, to difference the next one against.
 #[derive(Clone, Copy, Default)]
 pub struct LinkTotals {
@@ -47,7 +58,7 @@ pub fn link_values(link: &Link, now: SimTime, interval: SimDuration, last: &mut 
     LinkValues {
         queue_len_pkts: link.queue.len_pkts(),
         queue_len_bytes: link.queue.len_bytes(),
-        red_avg: link.queue.red_avg().unwrap_or(f64::NAN),
+        red_avg: published(&link.queue, "red_avg"),
         utilization: (totals.busy_ps - before.busy_ps) as f64 / interval.0 as f64,
         tx_pkts,
         queuing_delay_ms: match tx_pkts {

@@ -18,10 +18,9 @@ pub trait QueueDiscipline {
     fn len_pkts(&self) -> u64;
     /// Bytes waiting.
     fn len_bytes(&self) -> u64;
-    /// RED's average queue (packets or bytes), for disciplines that keep one.
-    fn red_avg(&self) -> Option<f64> {
-        None
-    }
+    /// Publishes the discipline's own state variables for the time series, as a controller
+    /// does (`publish(name, value)`): RED its average queue, `red_avg`. Default: none.
+    fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
     /// Whether a packet arriving at an idle link with an empty queue may skip the queue
     /// (true only where that changes nothing: DropTail).
     fn is_passive(&self) -> bool {
@@ -46,8 +45,8 @@ impl<T: QueueDiscipline> QueueDiscipline for Box<T> {
     fn len_bytes(&self) -> u64 {
         (**self).len_bytes()
     }
-    fn red_avg(&self) -> Option<f64> {
-        (**self).red_avg()
+    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        (**self).state_vars(publish)
     }
     fn is_passive(&self) -> bool {
         (**self).is_passive()

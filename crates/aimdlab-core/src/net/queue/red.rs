@@ -387,8 +387,8 @@ impl QueueDiscipline for Red {
     fn len_bytes(&self) -> u64 {
         self.fifo.len_bytes()
     }
-    fn red_avg(&self) -> Option<f64> {
-        Some(self.avg)
+    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        publish("red_avg", self.avg);
     }
 }
 

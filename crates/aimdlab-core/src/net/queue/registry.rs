@@ -108,8 +108,8 @@ macro_rules! queue_registry {
             fn len_bytes(&self) -> u64 {
                 match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_bytes(q), )* }
             }
-            fn red_avg(&self) -> Option<f64> {
-                match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::red_avg(q), )* }
+            fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+                match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::state_vars(q, publish), )* }
             }
             #[inline]
             fn is_passive(&self) -> bool {
