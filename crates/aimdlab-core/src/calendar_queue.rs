@@ -16,15 +16,12 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Width of a day: 2^27 ps, about 134 µs — a few events at the rates the engine runs (a
-/// 1500-byte packet takes 250 µs at 48 Mbit/s, 12 µs at 1 Gbit/s). Measured on the benchmarks
-/// against 2^22-2^28 (`event.rs`).
+/// Width of a day: 2^27 ps, about 134 µs — a few events at the rates the engine runs (chosen
+/// on the benchmarks: `docs/explanation/benchmarks.md`, "Choices kept for speed").
 pub const DAY_BITS: u32 = 27;
 /// Days in a year: 2^10, so a year covers about 137 ms — most propagation delays and
 /// round-trip times; later keys wait in the overflow heap. The 1,024 bucket headers (24 KB)
-/// stay in the L1 cache: against 4,096 days of 2^25 ps (the same year, 98 KB of headers)
-/// benchmark (a) takes 0.977 of the time (24 alternated pairs), (b) 0.977 (8), the
-/// 10,000-flow run 1.00 (6).
+/// stay in the L1 cache (the figures: `docs/explanation/benchmarks.md`).
 pub const DAYS: usize = 1 << 10;
 
 /// A min-queue of distinct `u128` keys (time in the high 64 bits), pushed in monotone order.

@@ -99,14 +99,8 @@ impl Event {
 /// queue (`calendar_queue.rs`; events are never scheduled in the past, so a monotone queue
 /// serves).
 ///
-/// Measured against the alternatives on the engine alone, with identical results (whole-process
-/// wall time, alternated runs, calendar over the other): against a binary heap, benchmark (a)
-/// 0.88 and (b) 0.90, the 1,000-flow scaling run 0.86; against a radix heap (which had beaten
-/// the binary heap from 5,000 flows), the 10,000-flow run 0.91. A 4-ary heap had been 1.09×
-/// slower than the binary heap on (a). The binary heap spent a fifth of (a)'s time in its
-/// sift loops; the calendar queue's day holds a few events, its days cover 137 ms, and its
-/// bucket headers stay in the cache, which 32,768 narrower days did not (0.97 on (a)); 1,024
-/// days of 134 µs (24 KB of headers) did better than 4,096 of 33.6 µs (`calendar_queue.rs`).
+/// Why a calendar queue and not a binary or radix heap: the measurements are in
+/// `docs/explanation/benchmarks.md` ("Choices kept for speed").
 ///
 /// An entry is 16 bytes: the time, and a word holding the insertion sequence number (high
 /// 40 bits) above the packed event (low 24 bits: 4 for the kind, 20 for the id). Comparing the two words as one `u128`

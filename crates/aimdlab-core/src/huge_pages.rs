@@ -2,14 +2,9 @@
 //! series): a hint to Linux to back them with 2 MiB pages instead of 4 KiB ones.
 //!
 //! Why: a buffer that grows to tens of megabytes takes a page fault for every 4 KiB it
-//! reaches, and a fault costs far more than writing the page: on this project's 2-core VM,
-//! faulting in 64 MB takes 25 ms on 4 KiB pages and 5 ms on huge ones. Benchmark (a), whose
-//! per-flow series reach 64 MB, took 16,400 page faults; with the hint 3,700 to 4,700, and
-//! the engine's run 7 % less time (0.928, median of 16 alternated runs). One caveat, seen on
-//! this VM: a virtual machine that hands free memory back to its host (free page reporting)
-//! does so in huge-page blocks, so the first run after a pause of some seconds pays the host
-//! for backing them again (on (a), 50 ms of system time once); runs that follow one another,
-//! as in a sweep, reuse them. Most Linux systems ship transparent huge pages in `madvise`
+//! reaches, and a fault costs far more than writing the page (the figures, and a caveat for
+//! virtual machines that hand free memory back to their host: `docs/explanation/benchmarks.md`,
+//! "Choices kept for speed"). Most Linux systems ship transparent huge pages in `madvise`
 //! mode, used only where asked for. A hint changes no result, only how memory is mapped;
 //! where the kernel refuses it or the target is not Linux it does nothing. Only buffers that
 //! span a huge page or more are advised.

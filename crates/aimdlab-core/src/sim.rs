@@ -58,10 +58,8 @@ pub struct Simulator {
 }
 
 /// Flows from which the event loop prefetches ahead of arrivals. Below, the state the packets
-/// touch stays in cache and the hints are pure cost (with them, benchmark (b), 100 flows,
-/// takes 1.25x as long, and (a) 1.06x); on the flow-scaling scenarios they are even at 1,000
-/// and 2,000 flows and take 0.83 of the time at 3,000 flows, 0.75 at 5,000 (engine alone,
-/// alternated runs).
+/// touch stays in cache and the hints are pure cost; above, they pay (the figures:
+/// `docs/explanation/benchmarks.md`, "Choices kept for speed").
 pub const LOOKAHEAD_FROM_FLOWS: usize = 2_000;
 
 /// Events in a row at one simulated instant after which a run counts as stalled. A legitimate
