@@ -96,6 +96,7 @@ def _trial(runs, sig: int, rng: random.Random, i: int):
     return signalled, proc.returncode, got == runs["new"], leftovers, err
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_exits_130_and_never_mixes_two_runs(runs):
     rng = random.Random(1)
     outcomes = [_trial(runs, signal.SIGINT, rng, i) for i in range(TRIALS)]
@@ -116,6 +117,7 @@ def test_ctrl_c_at_any_moment_exits_130_and_never_mixes_two_runs(runs):
     assert kept >= 5, [o[:3] for o in outcomes]
 
 
+@pytest.mark.slow
 def test_kill_at_any_moment_never_mixes_two_runs_and_the_next_save_cleans_up(runs):
     rng = random.Random(2)
     outcomes = [_trial(runs, signal.SIGKILL, rng, i) for i in range(TRIALS)]

@@ -133,6 +133,7 @@ def test_every_paper_definition_loads():
         assert paper.items and all(i.cannot or i.published or i.claim for i in paper.items)
 
 
+@pytest.mark.slow
 def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp_path):
     out = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--jobs", "2",
                           "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)

@@ -8,6 +8,7 @@ import inspect
 from pathlib import Path
 
 import aimdlab
+import pytest
 from aimdlab import _core
 
 STUB = Path(aimdlab.__file__).with_name("_core.pyi")
@@ -60,6 +61,7 @@ def test_class_members_match():
         assert real == members, name
 
 
+@pytest.mark.slow
 def test_mypy_stubtest_finds_nothing_to_say():
     # mypy's own comparison of the stub with the compiled module: names, signatures, `@final`
     # classes, `__all__`.

@@ -276,6 +276,7 @@ def run_files(root: Path) -> dict:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted((root / "runs").rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_a_sweep_killed_at_any_moment_resumes_to_the_same_catalog(tmp_path):
     exp_path = tmp_path / "e.toml"
     # 48 runs of about 0.2 s (200 Mbit/s, 20 s): several seconds in all, killed every 0.5-2.5 s.

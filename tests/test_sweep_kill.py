@@ -89,6 +89,7 @@ def test_sigkill_of_a_two_job_sweep_leaves_no_process_alive_within_5_s(tmp_path)
         assert _still_alive_after(sweep.pid, 5.0) == [], "processes of the killed sweep are still alive 5 s later"
 
 
+@pytest.mark.slow
 def test_ctrl_c_under_dask_is_one_line_and_exit_130(tmp_path):
     # sweep_dask_ctrl_c_tracebacks.sh: the LocalCluster's workers got the terminal's SIGINT too
     # and printed 4 tracebacks (about 74 lines).

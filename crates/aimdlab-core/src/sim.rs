@@ -158,18 +158,24 @@ impl Simulator {
         sim
     }
 
-    /// Replaces flow `flow`'s controller (e.g. with one written in Python).
-    pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) {
-        match &mut self.flows[flow.idx()].sender {
+    /// Replaces flow `flow`'s controller (e.g. with one written in Python); an error, naming
+    /// the flow, for a flow without a window controller (`FlowPlan::takes_window_controller`)
+    /// or one that does not exist.
+    pub fn set_controller(&mut self, flow: FlowId, cc: Box<dyn CongestionControl>) -> Result<(), String> {
+        let Some(f) = self.flows.get_mut(flow.idx()) else {
+            return Err(format!("flow {} does not exist", flow.0));
+        };
+        match &mut f.sender {
             SenderEndpoint::Tcp(s) => s.cc = Controller::Custom(cc),
             SenderEndpoint::Dccp(s) => match &mut s.ccid {
                 crate::transport::dccp::sender::SenderCcid::Two(c) => c.cc = Controller::Custom(cc),
                 crate::transport::dccp::sender::SenderCcid::Three(_) => {
-                    panic!("flow {} runs DCCP CCID-3, a rate-based control; a window controller cannot replace it", flow.0)
+                    return Err(format!("flow {} runs DCCP CCID-3, a rate-based control; a window controller cannot replace it", flow.0))
                 }
             },
-            SenderEndpoint::Udp(_) => panic!("flow {} runs over UDP and has no congestion controller", flow.0),
+            SenderEndpoint::Udp(_) => return Err(format!("flow {} runs over UDP and has no congestion controller", flow.0)),
         }
+        Ok(())
     }
 
     /// Sets how many events in a row at one instant count as a stalled clock (default

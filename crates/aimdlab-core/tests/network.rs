@@ -139,3 +139,24 @@ fn a_clock_that_stops_is_an_error_naming_the_component() {
     assert!(msg.contains("flows[0] (flow 1, group \"group0\"): retransmission timer"), "{msg}");
     assert!(msg.contains("100001 events in a row"), "{msg}");
 }
+
+#[test]
+fn a_controller_for_a_flow_without_a_window_is_an_error_not_a_panic() {
+    // Flow 0 is TCP, flow 1 UDP (CBR), flow 2 DCCP CCID-3 (TFRC, rate-based): only the first
+    // takes a window controller; the others, and a flow that does not exist, are refused.
+    let s = json!({
+        "duration": "1s",
+        "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "10ms"}, "access": {"rate": "100Mbps", "delay": "1ms"}}},
+        "flows": [{"count": 1}, {"transport": "udp", "app": {"kind": "cbr", "rate": "1Mbps"}}, {"transport": "dccp", "dccp": {"ccid": 3}}]
+    });
+    let plan = load_json(&s.to_string()).expect("valid scenario");
+    assert_eq!(plan.flows.iter().map(|f| f.takes_window_controller()).collect::<Vec<_>>(), vec![true, false, false]);
+    let mut sim = aimdlab_core::Simulator::new(plan, None);
+    let reno = || -> Box<dyn aimdlab_core::cc::CongestionControl> {
+        Box::new(aimdlab_core::cc::Controller::new(&aimdlab_core::cc::CcConfig::External, 10.0, f64::INFINITY))
+    };
+    assert_eq!(sim.set_controller(aimdlab_core::ids::FlowId(0), reno()), Ok(()));
+    assert_eq!(sim.set_controller(aimdlab_core::ids::FlowId(1), reno()), Err("flow 1 runs over UDP and has no congestion controller".into()));
+    assert!(sim.set_controller(aimdlab_core::ids::FlowId(2), reno()).unwrap_err().contains("CCID-3, a rate-based control"));
+    assert_eq!(sim.set_controller(aimdlab_core::ids::FlowId(9), reno()), Err("flow 9 does not exist".into()));
+}

@@ -129,9 +129,8 @@ fn run(
     let errors: controller::ErrorSlot = Default::default();
     let mut installed = Vec::new();
     for (i, f) in plan.flows.iter().enumerate() {
-        // A UDP flow has no controller to install.
-        let udp = f.transport == aimdlab_core::scenario::schema::TransportKind::Udp;
-        let wants = f.cc == aimdlab_core::cc::CcConfig::External && !udp;
+        // A UDP or CCID-3 flow has no window controller to install.
+        let wants = f.cc == aimdlab_core::cc::CcConfig::External && f.takes_window_controller();
         match (wants, controllers.remove(&i)) {
             (true, Some(obj)) => {
                 let c =
@@ -158,7 +157,8 @@ fn run(
             || {
                 let mut sim = aimdlab_core::Simulator::new(plan, seed);
                 for (i, c) in installed {
-                    sim.set_controller(aimdlab_core::ids::FlowId(i as u32), Box::new(c));
+                    sim.set_controller(aimdlab_core::ids::FlowId(i as u32), Box::new(c))
+                        .expect("every flow given a controller takes one (checked against its plan above)");
                 }
                 sim
             },

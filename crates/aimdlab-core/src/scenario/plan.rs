@@ -65,6 +65,16 @@ pub struct FlowPlan {
 }
 
 impl FlowPlan {
+    /// Whether the flow is driven by a window controller (TCP, DCCP CCID-2): what
+    /// `Simulator::set_controller` can replace. UDP has none; CCID-3 is rate-based (TFRC).
+    pub fn takes_window_controller(&self) -> bool {
+        match self.transport {
+            crate::scenario::schema::TransportKind::Tcp => true,
+            crate::scenario::schema::TransportKind::Dccp => self.dccp.as_ref().map_or(2, |d| d.ccid) == 2,
+            crate::scenario::schema::TransportKind::Udp => false,
+        }
+    }
+
     /// Bytes of the flow's full-size data packet: a segment of `mss` and its headers.
     pub fn data_packet_bytes(&self) -> u64 {
         self.tcp.mss.0 + self.data_header_bytes()
