@@ -18,8 +18,8 @@ from typing import Any, Callable, Optional
 
 import click
 
-__all__ = ["emit_json", "jsonable", "json_option", "note", "progress_bar_wanted", "quiet", "quiet_option", "reset", "stdout_console",
-           "steps"]
+__all__ = ["SweepBar", "emit_json", "fmt", "jsonable", "json_option", "note", "progress_bar_wanted", "quiet", "quiet_option", "reset",
+           "stdout_console", "steps"]
 
 _state = {"quiet": False}
 
@@ -107,3 +107,61 @@ def jsonable(value: Any) -> Any:
 def emit_json(obj: Any) -> None:
     """Prints `obj` as one JSON object on standard output."""
     click.echo(json.dumps(jsonable(obj), indent=2, allow_nan=False))
+
+
+def fmt(x, spec: str = ".2f") -> str:
+    if x is None or (isinstance(x, float) and x != x):
+        return "—"
+    return format(x, spec)
+
+
+class SweepBar:
+    """The sweep's progress: a bar with done/failed counts and the time left on a terminal,
+    a line every 10 % otherwise. Started at the first update, after the workers exist."""
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self._progress: Any = None  # a rich Progress on a terminal
+        self._task: Any = None
+        self._last_decile = -1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Takes the bar off the terminal (if one is shown)."""
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def update(self, state) -> None:
+        self.state = state
+        if self._progress is None and self._last_decile < 0:
+            if state.damaged:
+                click.echo(f"warning: {state.damaged} run folder(s) in the store were damaged (files missing or changed); "
+                           "they run again", err=True)
+            if state.total:
+                note(f"executing {state.total} runs {state.executor}"
+                     + (f" ({state.reused} found complete in the store)" if state.reused else ""))
+            else:
+                note(f"nothing to run: all {state.reused} runs are complete in the store")
+            if progress_bar_wanted() and state.total:
+                from rich.console import Console
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+                self._progress = Progress(TextColumn("runs"), BarColumn(), MofNCompleteColumn(),
+                                          TextColumn("[red]{task.fields[failed]} failed"), TimeElapsedColumn(),
+                                          TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                self._progress.start()
+                self._task = self._progress.add_task("sweep", total=state.total, failed=0)
+            self._last_decile = 0
+        if self._progress is not None:
+            self._progress.update(self._task, completed=state.done, failed=state.failed)
+        elif state.total:
+            decile = state.done * 10 // state.total
+            if decile > self._last_decile:
+                self._last_decile = decile
+                note(f"  {state.done} of {state.total} runs done, {state.failed} failed")

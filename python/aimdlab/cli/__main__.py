@@ -1,0 +1,5 @@
+"""`python -m aimdlab.cli`: the `aimdlab` command."""
+
+from . import entry
+
+entry()

@@ -1,0 +1,129 @@
+"""`aimdlab reproduce`: a paper's figures and tables, with aimdlab's numbers beside the
+published ones and a verdict each."""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from pathlib import Path
+from typing import Dict, Optional
+
+import click
+
+from ..errors import ScenarioError
+from .app import interrupted, main
+from .options import check_dask_options, dask_options
+from .output import SweepBar, emit_json, json_option, note, quiet, quiet_option
+
+REPRODUCE_EXAMPLES = """
+\b
+Examples:
+  aimdlab reproduce new-aimd-utilization --quick
+  aimdlab reproduce all --quick --jobs 2
+  aimdlab reproduce new-aimd-utilization --out results/reproduce --dask
+
+\b
+Each paper's definition is experiments/<paper>/paper.toml: its figures, tables and claims, the
+sweeps that reproduce them, the published numbers and the tolerance that counts as reproduced.
+Runs resume from the store (results/reproduce/<paper>/sweeps/); the report is
+results/reproduce/<paper>/index.html, with an index of the papers in results/reproduce/.
+A verdict follows aimdlab's 95 % interval over the seeds: reproduced, differs, inconclusive
+(across the tolerance's edge) or cannot be reproduced. Only the paper's own results are
+counted; calibrated, sensitivity and context items are shown beside them.
+"""
+
+
+@main.command(epilog=REPRODUCE_EXAMPLES)
+@click.argument("paper")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/reproduce"), show_default=True,
+              help="Where the sweeps and the reports go (reused to resume).")
+@click.option("--quick", is_flag=True, help="Fewer seeds and shorter runs (each sweep's [quick] table); the report says so.")
+@click.option("--jobs", type=click.IntRange(1, 4096), default=None, help="Parallel runs (default: one per core).")
+@dask_options
+@click.option("--experiments", "experiments_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The folder of paper definitions (default: ./experiments if it holds any, else those inside the package).")
+@click.option("--sweep-reports", is_flag=True,
+              help="Also write each sweep's own report (its aggregate figures; about half again the time of a quick run). "
+                   "Without it, `aimdlab report FOLDER` writes one when wanted.")
+@json_option
+@quiet_option
+def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
+              experiments_dir: Optional[Path], sweep_reports: bool, as_json: bool) -> None:
+    """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
+    published ones with a verdict each, and write an HTML report."""
+    from ..reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
+    from ..reproduce.report import submit_figures, write_index, write_paper_report
+    from ..sweep.executor import stop_pool, submit
+    from ..sweep.report import write_report
+
+    check_dask_options(use_dask, scheduler)
+    try:
+        root = find_experiments(experiments_dir)
+        names = available_papers(root)
+        chosen = names if paper == "all" else [paper]
+        for name in chosen:
+            if name not in names:
+                raise ScenarioError(f"{name!r} is not a paper aimdlab can reproduce yet; expected one of {', '.join(names)} or all")
+        papers = [load_paper(root / name) for name in chosen]
+    except (ScenarioError, FileNotFoundError) as e:
+        raise click.ClickException(str(e)) from None
+    t0 = time.perf_counter()
+    for p in papers:
+        n = len(p.sweeps())
+        note(f"{p.id}: {len(p.items)} figures, tables and claims; {n} sweep{'' if n == 1 else 's'}{' (quick)' if quick else ''}")
+    figures: Dict[str, Dict] = {}  # each paper's figures, drawn on the workers as soon as it is evaluated
+
+    def evaluated(result) -> None:
+        figures[result.paper.id] = submit_figures(result, jobs)
+
+    try:
+        with SweepBar() as bar:
+            results = reproduce_papers([(p, out_dir / p.id) for p in papers], quick=quick, jobs=jobs, dask=use_dask,
+                                       scheduler=scheduler, progress=bar.update, evaluated=evaluated)
+        if sweep_reports:  # (drawn on the workers beside the pages' figures; before the pages, which link them)
+            reports = [submit(functools.partial(write_report, run_figures=False), store, jobs)
+                       for result in results for store in result.sweeps.values()]
+            for report in reports:
+                report.result()
+        note(f"drawing {sum(len(f) for f in figures.values())} figures")
+        pages = [write_paper_report(r, out_dir / r.paper.id, jobs=jobs, figures=figures.get(r.paper.id)) for r in results]
+    except KeyboardInterrupt:
+        stop_pool()
+        interrupted(f"interrupted: the runs finished so far are kept in {out_dir}; run the same command again to resume")
+    except (ScenarioError, RuntimeError, OSError) as e:
+        stop_pool()
+        raise click.ClickException(str(e)) from None
+    index = write_index(results, out_dir) if results else None
+    wall = time.perf_counter() - t0
+    if as_json:
+        from ..result import provenance_of_this_session
+
+        emit_json({"command": "reproduce", "out_dir": out_dir, "index": index, "quick": quick, "wall_s": wall,
+                   "provenance": provenance_of_this_session(),
+                   "papers": [{"paper": r.paper.id, "page": page, "counts": r.counts(),
+                               "items": [{"id": i.item.id, "title": i.item.title, "kind": i.item.kind, "verdict": i.verdict.verdict,
+                                          "detail": i.verdict.detail} for i in r.items]} for r, page in zip(results, pages)],
+                   "totals": total_tally(results) if results else {}})
+        return
+    if quiet():
+        return
+    for result, page in zip(results, pages):
+        click.echo(f"{result.paper.id}:")
+        for r in result.items:
+            kind = "" if r.item.kind == "result" else f"[{r.item.kind}] "
+            click.echo(f"  {r.verdict.verdict:<21} {kind}{r.item.title} — {r.verdict.detail}")
+            for value, other in r.sensitivity:
+                shown = value if isinstance(value, str) else json.dumps(value)
+                click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
+        click.echo(f"  paper results: {_count_words(result.counts())}; report: {page}")
+    if results:
+        totals = total_tally(results)
+        verdicts = {k: totals[k] for k in results[0].counts()}
+        click.echo(f"{len(results)} paper(s) in {wall:.1f} s; paper results: {_count_words(verdicts)} "
+                   f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
+
+
+def _count_words(counts: Dict[str, int]) -> str:
+    """Verdict counts in words: `3 reproduced, 2 differs, ...`."""
+    return ", ".join(f"{v} {k}" for k, v in counts.items())
