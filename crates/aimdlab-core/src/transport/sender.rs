@@ -617,6 +617,38 @@ impl TcpSender {
         self.stats.acks_received += 1;
         let delivered_before = self.snd_una + self.sacked_pkts();
         let cum = ack.seq.min(self.snd_nxt);
+        let newly_cum = self.advance_cumulative(cum);
+        let (newly_sacked, newest_delivered) = self.read_sack_blocks(ack, cum);
+        let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
+        self.count_duplicate(cum, newly_cum, newly_sacked);
+        let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0);
+        let restart_timer = self.recovery_on_ack(now, newly_cum, out);
+        self.ecn_on_ack(ack, now);
+        if self.prr_paced() {
+            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
+            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
+        }
+        self.controller_on_ack(ack, now, newly_cum, rtt_sample);
+        if newly_cum > 0 {
+            // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
+            if self.snd_una == self.snd_nxt {
+                self.rto.stop();
+            } else if restart_timer {
+                self.arm_rto(now, out);
+                self.schedule_probe(now, true, out);
+            }
+        }
+        self.try_send(now, out);
+        if let Some(at) = reorder_at {
+            self.xmit_timer = XmitTimer::Reorder;
+            self.rto.arm(TimerKind::Retransmit, at, out);
+        }
+    }
+
+    /// `on_ack`, step 1: the cumulative ACK `cum` moves `snd_una` on; returns the segments it
+    /// newly acknowledges.
+    #[inline]
+    fn advance_cumulative(&mut self, cum: u64) -> u64 {
         let newly_cum = cum.saturating_sub(self.snd_una);
         if newly_cum > 0 {
             self.sb.advance(self.snd_una, cum);
@@ -626,8 +658,15 @@ impl TcpSender {
                 self.reno_sacked = if self.in_recovery { self.reno_sacked.saturating_sub(newly_cum - 1) } else { 0 };
             }
         }
+        newly_cum
+    }
+
+    /// `on_ack`, step 2: the ACK's SACK blocks into the scoreboard, and the holes they show
+    /// marked lost by the recovery in use; returns the segments newly SACKed and the newest
+    /// segment the ACK reports delivered (RACK.end_seq's candidate).
+    #[inline]
+    fn read_sack_blocks(&mut self, ack: &Packet, cum: u64) -> (u64, u64) {
         let mut newly_sacked = 0;
-        // The newest segment this ACK reports delivered (RACK.end_seq's candidate).
         let mut newest_delivered = cum.saturating_sub(1);
         if self.sack && !self.sack1_after_timeout {
             for (s, e) in ack.sack.iter() {
@@ -645,21 +684,32 @@ impl TcpSender {
                 (true, false) => {}
             }
         }
-        let mut reorder_at = None;
-        if self.rack.is_some() {
-            if let (Some(rack), true) = (self.rack.as_deref_mut(), newly_cum > 0 || newly_sacked > 0) {
-                rack.on_delivery(ack.echo_sent_at, newest_delivered, now);
-            }
-            if self.in_loss && self.snd_una >= self.recover {
-                self.in_loss = false;
-            }
-            if self.tlp_high_seq.is_some_and(|h| self.snd_una >= h) {
-                self.tlp_high_seq = None;
-            }
-            reorder_at = self.rack_detect(now);
+        (newly_sacked, newest_delivered)
+    }
+
+    /// `on_ack`, step 3 (RACK-TLP only): the delivery for RACK, the end of a loss episode or of
+    /// a tail loss probe, and losses detected by time; returns when the reordering timer
+    /// should fire, if a segment may yet be lost.
+    #[inline]
+    fn rack_on_ack(&mut self, ack: &Packet, now: SimTime, delivered_any: bool, newest_delivered: u64) -> Option<SimTime> {
+        self.rack.as_ref()?;
+        if let (Some(rack), true) = (self.rack.as_deref_mut(), delivered_any) {
+            rack.on_delivery(ack.echo_sent_at, newest_delivered, now);
         }
-        // A duplicate ACK acknowledges nothing new cumulatively; with SACK it must also SACK
-        // something new (RFC 6675 §2), so ACKs of duplicated segments do not count.
+        if self.in_loss && self.snd_una >= self.recover {
+            self.in_loss = false;
+        }
+        if self.tlp_high_seq.is_some_and(|h| self.snd_una >= h) {
+            self.tlp_high_seq = None;
+        }
+        self.rack_detect(now)
+    }
+
+    /// `on_ack`, step 4: a duplicate ACK counted. It acknowledges nothing new cumulatively;
+    /// with SACK it must also SACK something new (RFC 6675 §2), so ACKs of duplicated segments
+    /// do not count.
+    #[inline]
+    fn count_duplicate(&mut self, cum: u64, newly_cum: u64, newly_sacked: u64) {
         if newly_cum == 0 && cum == self.snd_una && self.snd_nxt > self.snd_una && (!self.sack || newly_sacked > 0) && !self.sack1_after_timeout {
             self.dupacks += 1;
             // Each duplicate ACK stands for a segment that left the network — for classic
@@ -673,13 +723,23 @@ impl TcpSender {
             // SACK blocks from duplicate ACKs only outside recovery).
             self.sack1_after_timeout = false;
         }
-        let mut rtt_sample = None;
-        if (newly_cum > 0 || newly_sacked > 0) && !ack.echo_is_retransmission {
-            let r = now.saturating_since(ack.echo_sent_at);
-            self.rtt.on_sample_in_flight(r, now, self.snd_una, self.snd_nxt);
-            rtt_sample = Some(r);
-        }
+    }
 
+    /// `on_ack`, step 5: an RTT sample from the echoed send time, when the ACK delivered
+    /// something and the echo is not of a retransmission (Karn).
+    #[inline]
+    fn sample_rtt(&mut self, ack: &Packet, now: SimTime, delivered_any: bool) -> Option<SimDuration> {
+        if !delivered_any || ack.echo_is_retransmission {
+            return None;
+        }
+        let r = now.saturating_since(ack.echo_sent_at);
+        self.rtt.on_sample_in_flight(r, now, self.snd_una, self.snd_nxt);
+        Some(r)
+    }
+
+    /// `on_ack`, step 6: fast recovery entered, left, or moved on by a partial ACK, as the
+    /// recovery in use says; returns whether the retransmission timer restarts.
+    fn recovery_on_ack(&mut self, now: SimTime, newly_cum: u64, out: &mut Outbox) -> bool {
         let mut restart_timer = newly_cum > 0;
         // Sack1: every ACK that arrives in recovery (not the one that starts it) stands for
         // one segment that left (`--pipe_`).
@@ -716,8 +776,13 @@ impl TcpSender {
             }
             self.partial_acked = true;
         }
-        // Strictly above: the ACK that covers exactly the data outstanding at the last
-        // reduction was sent before the receiver saw our CWR, so its echo is stale.
+        restart_timer
+    }
+
+    /// `on_ack`, step 7: an ECN echo cuts the window, once per window of data (RFC 3168 §6.1.2).
+    /// Strictly above: the ACK that covers exactly the data outstanding at the last reduction
+    /// was sent before the receiver saw our CWR, so its echo is stale.
+    fn ecn_on_ack(&mut self, ack: &Packet, now: SimTime) {
         if self.ecn && ack.ece && !self.in_recovery && self.snd_una > self.ecn_recover {
             self.ecn_recover = self.snd_nxt;
             self.ecn_reduced = true;
@@ -728,57 +793,41 @@ impl TcpSender {
                 self.prr = Prr::enter_cwr(self.snd_nxt - self.snd_una);
             }
         }
-        if self.prr_paced() {
-            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
-            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
-        }
+    }
 
-        {
-            let mut ev = AckEvent {
-                now,
-                newly_acked_pkts: newly_cum,
-                rtt_sample,
-                srtt: self.rtt.srtt_or_rto(),
-                min_rtt: self.rtt.min_rtt(),
-                ece: ack.ece,
-                // In CWR (after an ECN cut, until its window is acknowledged) the window
-                // holds still as in recovery, when `cwr_freeze` is on.
-                in_recovery: self.in_recovery || self.in_cwr(),
-                pkts_in_flight: self.pipe(),
-                snd_una: self.snd_una,
-                snd_nxt: self.snd_nxt,
-            };
-            // Only a traced flow asks what the change will be called.
-            let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
-            if self.per_segment && newly_cum > 1 {
-                // Each acknowledged segment is one step of growth (the RTT sample and the ECN
-                // echo go with the first).
-                ev.newly_acked_pkts = 1;
-                for _ in 0..newly_cum {
-                    self.cc.on_ack(&ev);
-                    ev.rtt_sample = None;
-                    ev.ece = false;
-                }
-            } else {
+    /// `on_ack`, step 8: the controller told of the ACK (per acknowledged segment under
+    /// `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
+    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, newly_cum: u64, rtt_sample: Option<SimDuration>) {
+        let mut ev = AckEvent {
+            now,
+            newly_acked_pkts: newly_cum,
+            rtt_sample,
+            srtt: self.rtt.srtt_or_rto(),
+            min_rtt: self.rtt.min_rtt(),
+            ece: ack.ece,
+            // In CWR (after an ECN cut, until its window is acknowledged) the window
+            // holds still as in recovery, when `cwr_freeze` is on.
+            in_recovery: self.in_recovery || self.in_cwr(),
+            pkts_in_flight: self.pipe(),
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+        };
+        // Only a traced flow asks what the change will be called.
+        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
+        if self.per_segment && newly_cum > 1 {
+            // Each acknowledged segment is one step of growth (the RTT sample and the ECN
+            // echo go with the first).
+            ev.newly_acked_pkts = 1;
+            for _ in 0..newly_cum {
                 self.cc.on_ack(&ev);
+                ev.rtt_sample = None;
+                ev.ece = false;
             }
-            if let Some(cause) = cause {
-                self.traced(now, cause);
-            }
+        } else {
+            self.cc.on_ack(&ev);
         }
-        if newly_cum > 0 {
-            // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
-            if self.snd_una == self.snd_nxt {
-                self.rto.stop();
-            } else if restart_timer {
-                self.arm_rto(now, out);
-                self.schedule_probe(now, true, out);
-            }
-        }
-        self.try_send(now, out);
-        if let Some(at) = reorder_at {
-            self.xmit_timer = XmitTimer::Reorder;
-            self.rto.arm(TimerKind::Retransmit, at, out);
+        if let Some(cause) = cause {
+            self.traced(now, cause);
         }
     }
 
