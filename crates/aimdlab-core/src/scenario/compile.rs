@@ -17,7 +17,6 @@ use crate::net::queue::QueueConfig;
 use crate::net::routing;
 use crate::transport::config::{Recovery, TcpConfig};
 use crate::transport::profile::StackProfile;
-use crate::units::limits::MIN_TIMER;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Rate, SimDuration};
 use std::collections::HashMap;
@@ -217,126 +216,51 @@ fn resolve_layer(framing: &Option<Size>, device_queue: &Option<BufferSize>, path
 }
 
 fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
-    let mut c = base.clone();
-    if let Some(m) = p.mss {
-        if m.0 .0 < 1 || m.0 .0 > 65_000 {
-            return err(format!("{path}.mss"), format!("{} bytes is out of range; expected 1B to 65000B", m.0 .0));
-        }
-        c.mss = m.0;
+    // The fields given, laid over `base` by name (one mechanism for every plain field; the
+    // four below that are spelt differently in the table are read apart).
+    let mut given = match serde_json::to_value(p) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => unreachable!("a tcp table serializes to a map"),
+    };
+    given.retain(|_, v| !v.is_null());
+    for apart in ["profile", "sack", "initial_ssthresh", "receive_window"] {
+        given.remove(apart);
     }
-    if let Some(h) = p.header {
-        if h.0 .0 > 1000 {
-            return err(format!("{path}.header"), format!("{} bytes is out of range; expected 0B to 1000B", h.0 .0));
-        }
-        c.header = h.0;
-    }
-    match (p.sack, p.recovery) {
+    // `sack` is `recovery` spelt as a bool: either, or both agreeing.
+    let recovery = match (p.sack, p.recovery) {
         (Some(true), Some(r)) if r != Recovery::Sack => {
             return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{r:?}").to_lowercase()));
         }
         (Some(false), Some(Recovery::Sack)) => return err(format!("{path}.sack"), "false contradicts recovery = \"sack\"; remove one of them"),
-        (_, Some(r)) => c.recovery = r,
-        (Some(true), None) => c.recovery = Recovery::Sack,
-        (Some(false), None) => c.recovery = Recovery::Newreno,
-        (None, None) => {}
+        (_, Some(r)) => Some(r),
+        (Some(true), None) => Some(Recovery::Sack),
+        (Some(false), None) => Some(Recovery::Newreno),
+        (None, None) => None,
+    };
+    if let Some(r) = recovery {
+        given.insert("recovery".into(), serde_json::to_value(r).expect("an enum serializes"));
     }
+    let mut fields = match serde_json::to_value(base) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => unreachable!("TcpConfig serializes to a map"),
+    };
+    fields.extend(given);
+    let mut c: TcpConfig = serde_path_to_error::deserialize(serde_json::Value::Object(fields))
+        .map_err(|e| ScenarioError::new(format!("{path}.{}", e.path()), e.inner().to_string()))?;
     c.sack = c.recovery == Recovery::Sack;
-    if let Some(v) = p.recovery_rules {
-        c.recovery_rules = v;
-    }
-    if let Some(v) = p.loss_detection {
-        c.loss_detection = v;
-    }
-    if let Some(g) = p.cwnd_growth {
-        c.cwnd_growth = g;
-    }
-    if let Some(v) = p.cwr_freeze {
-        c.cwr_freeze = v;
-    }
-    if let Some(v) = p.rto_estimator {
-        c.rto_estimator = v;
-    }
-    if let Some(v) = p.timeout_ssthresh {
-        c.timeout_ssthresh = v;
-    }
-    if let Some(v) = p.first_decrease {
-        c.first_decrease = v;
-    }
-    if let Some(v) = p.limited_transmit {
-        c.limited_transmit = v;
-    }
-    if let Some(v) = p.prr {
-        c.prr = v;
-    }
-    if let Some(v) = p.initial_cwnd {
-        if v == 0 {
-            return err(format!("{path}.initial_cwnd"), "0 is not allowed; expected at least 1 packet");
-        }
-        c.initial_cwnd_pkts = v;
-    }
     if let Some(v) = p.initial_ssthresh {
         if v < 2 {
             return err(format!("{path}.initial_ssthresh"), format!("{v} is too small; expected at least 2 packets"));
         }
         c.initial_ssthresh_pkts = v as f64;
     }
-    for (name, given, field) in
-        [("min_rto", p.min_rto, &mut c.min_rto), ("max_rto", p.max_rto, &mut c.max_rto), ("initial_rto", p.initial_rto, &mut c.initial_rto)]
-    {
-        if let Some(v) = given {
-            // A timer must move the clock: a zero RTO re-arms at the same instant forever.
-            if v.0 < MIN_TIMER {
-                return err(format!("{path}.{name}"), format!("{} is too short; expected at least {MIN_TIMER}", v.0));
-            }
-            *field = v.0;
-        }
-    }
-    if c.min_rto > c.max_rto {
-        return err(format!("{path}.min_rto"), format!("{} is above max_rto ({}); expected min_rto ≤ max_rto", c.min_rto, c.max_rto));
-    }
-    if let Some(v) = p.dupthresh {
-        if v == 0 {
-            return err(format!("{path}.dupthresh"), "0 is not allowed; expected at least 1");
-        }
-        c.dupthresh = v;
-    }
-    if let Some(v) = p.delayed_ack {
-        c.delayed_ack = v;
-    }
-    if let Some(v) = p.delayed_ack_timeout {
-        if v.0 < MIN_TIMER {
-            return err(format!("{path}.delayed_ack_timeout"), format!("{} is too short; expected at least {MIN_TIMER}", v.0));
-        }
-        c.delayed_ack_timeout = v.0;
-    }
-    if let Some(v) = p.quickacks {
-        if v > 1000 {
-            return err(format!("{path}.quickacks"), format!("{v} is out of range; expected 0 to 1000 segments (Linux: 16)"));
-        }
-        c.quickacks = v;
-    }
-    if let Some(v) = p.timestamps {
-        c.timestamps = v;
-    }
     if let Some(v) = p.receive_window {
-        let pkts = match v.0 {
+        c.receive_window_pkts = match v.0 {
             PacketsOrBytes::Packets(n) => n,
             PacketsOrBytes::Bytes(b) => b.0 / c.mss.0,
         };
-        if pkts == 0 {
-            return err(format!("{path}.receive_window"), "holds less than one segment; expected at least 1 packet");
-        }
-        if pkts > 1 << 24 {
-            return err(format!("{path}.receive_window"), format!("{pkts} packets is too large; expected at most 16777216"));
-        }
-        c.receive_window_pkts = pkts;
     }
-    if let Some(v) = p.ecn {
-        c.ecn = v;
-    }
-    if let Some(v) = p.send_jitter {
-        c.send_jitter = v.0;
-    }
+    c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
     Ok(c)
 }
 
@@ -623,6 +547,56 @@ fn resolve_flow_choice(field: &str, spec: Option<&SampledFlows>, n_flows: usize,
             ids.sort_unstable();
             ids.dedup();
             Ok(ids)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tcp_overlay_tests {
+    use super::*;
+
+    /// A value other than the RFC profile's for every field of the `tcp` table.
+    fn every_field_changed() -> serde_json::Value {
+        serde_json::json!({
+            "mss": "1000B", "header": "52B", "recovery": "newreno", "recovery_rules": "ns2", "loss_detection": "rack_tlp",
+            "cwnd_growth": "per_segment", "cwr_freeze": true, "rto_estimator": "linux", "timeout_ssthresh": "half",
+            "first_decrease": "half", "limited_transmit": false, "prr": true, "initial_cwnd": 4, "initial_ssthresh": 30,
+            "min_rto": "200ms", "max_rto": "120s", "initial_rto": "3s", "dupthresh": 5, "delayed_ack": true,
+            "delayed_ack_timeout": "100ms", "quickacks": 16, "timestamps": true, "receive_window": "20000B", "send_jitter": "1ms",
+            "ecn": true,
+        })
+    }
+
+    #[test]
+    fn every_field_of_the_tcp_table_reaches_the_resolved_settings() {
+        let params: TcpParams = serde_json::from_value(every_field_changed()).unwrap();
+        let base = TcpConfig::default();
+        let c = resolve_tcp(&base, &params, "tcp").unwrap();
+        // Serialized, every field the table names differs from the base's (so a field added
+        // to the table but not to TcpConfig, or spelt otherwise, fails here).
+        let (before, after) = (serde_json::to_value(&base).unwrap(), serde_json::to_value(&c).unwrap());
+        for key in every_field_changed().as_object().unwrap().keys() {
+            let field = match key.as_str() {
+                "initial_ssthresh" => "initial_ssthresh_pkts",
+                "receive_window" => "receive_window_pkts",
+                k => k,
+            };
+            assert_ne!(before[field], after[field], "tcp.{key} did not reach the settings");
+        }
+        assert_eq!(c.receive_window_pkts, 20, "bytes over the mss given in the same table");
+        assert!(!c.sack, "recovery = newreno is sack = false");
+        let listed: Vec<String> = serde_json::to_value(TcpParams::default()).unwrap().as_object().unwrap().keys().cloned().collect();
+        let tested = every_field_changed();
+        for key in listed.iter().filter(|k| !["profile", "sack"].contains(&k.as_str())) {
+            assert!(tested.get(key).is_some(), "tcp.{key} is not in this test");
+        }
+    }
+
+    #[test]
+    fn a_table_with_nothing_leaves_the_profile_as_it_is() {
+        for profile in [StackProfile::Rfc, StackProfile::Linux, StackProfile::Linux26, StackProfile::Ns3, StackProfile::Ns2] {
+            let base = profile.tcp_config();
+            assert_eq!(resolve_tcp(&base, &TcpParams::default(), "tcp").unwrap(), base, "{profile:?}");
         }
     }
 }

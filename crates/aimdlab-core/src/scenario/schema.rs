@@ -9,7 +9,7 @@ use crate::app::spec::AppSpec;
 use crate::cc::spec::CcSpec;
 use crate::net::queue::spec::QueueSpec;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A complete experiment: topology, transport defaults, flows, and what to measure.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -53,7 +53,7 @@ pub struct Scenario {
     /// The network.
     pub topology: Topology,
     /// Transport defaults for every flow (each flow group may override any of them).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "TcpParams::is_empty")] // (and no default in the schema)
     pub tcp: TcpParams,
     /// Groups of flows; a group with `count = N` makes N identical flows.
     pub flows: Vec<FlowGroup>,
@@ -227,7 +227,7 @@ pub struct Route {
 
 /// Transport settings. In `[tcp]` these are defaults for every flow; in a flow group they
 /// override the defaults for that group.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpParams {
     /// Whose TCP to run: `"rfc"` (the RFCs, the default), `"linux"` (6.x), `"linux26"` (2.6.31,
@@ -323,6 +323,13 @@ pub struct TcpParams {
     /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
     /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: Option<bool>,
+}
+
+impl TcpParams {
+    /// Whether the table gives no field (serialized, it is `{}` once nulls are dropped).
+    pub fn is_empty(&self) -> bool {
+        matches!(serde_json::to_value(self), Ok(serde_json::Value::Object(m)) if m.values().all(serde_json::Value::is_null))
+    }
 }
 
 /// A choice of flows (`sampled_flows`, `cwnd_trace`): `"all"`, `"none"`, or a list of indices.

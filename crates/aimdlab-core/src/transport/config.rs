@@ -2,10 +2,10 @@
 
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// What one acknowledgement tells the congestion controller.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CwndGrowth {
     /// One `on_ack` per ACK with the segments it acknowledges (RFC 5681: slow start adds
@@ -20,7 +20,7 @@ pub enum CwndGrowth {
 }
 
 /// The slow-start threshold a retransmission timeout leaves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutSsthresh {
     /// The controller's own cut (GAIMD: β·W), as at a loss.
@@ -31,7 +31,7 @@ pub enum TimeoutSsthresh {
 }
 
 /// What the first window decrease of a connection does.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FirstDecrease {
     /// The controller's own cut, every time.
@@ -43,7 +43,7 @@ pub enum FirstDecrease {
 }
 
 /// How the retransmission timeout is computed from RTT samples.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RtoEstimator {
     /// RFC 6298: RTO = max(SRTT + 4·RTTVAR, min_rto).
@@ -59,7 +59,7 @@ pub enum RtoEstimator {
 }
 
 /// How the TCP sender recovers from a loss detected by duplicate ACKs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Recovery {
     /// SACK-based loss recovery (RFC 2018 + RFC 6675).
@@ -75,7 +75,7 @@ pub enum Recovery {
 }
 
 /// How the sender finds a lost segment before its retransmission timer does.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LossDetection {
     /// `dupthresh` duplicate ACKs (RFC 5681) and, with SACK, `dupthresh` SACKed segments
@@ -90,7 +90,7 @@ pub enum LossDetection {
 }
 
 /// Whose reading of the loss-recovery rules the sender follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RecoveryRules {
     /// As the RFCs write them (RFC 5681, 6582, 6675, 6298).
@@ -109,13 +109,18 @@ pub enum RecoveryRules {
 }
 
 /// Everything the TCP-like sender and receiver of one flow need to know.
-#[derive(Clone, Debug, PartialEq)]
+/// Field names are the `tcp` table's where the table has the field (`initial_cwnd`, ...): a
+/// scenario's table is laid over a profile's `TcpConfig` field by field (`compile.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TcpConfig {
     /// Payload bytes per full segment.
+    #[serde(with = "crate::units::serde_text::bytes")]
     pub mss: Bytes,
     /// Header bytes on every packet (data and ACK).
+    #[serde(with = "crate::units::serde_text::bytes")]
     pub header: Bytes,
     /// The receiver sends SACK blocks (true exactly when `recovery` is `Sack`).
+    #[serde(skip)] // (`recovery == Sack`, set after the overlay)
     pub sack: bool,
     /// Loss recovery.
     pub recovery: Recovery,
@@ -138,20 +143,26 @@ pub struct TcpConfig {
     /// Fast recovery sends by Proportional Rate Reduction (RFC 6937).
     pub prr: bool,
     /// Initial congestion window, packets.
+    #[serde(rename = "initial_cwnd")]
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
+    #[serde(with = "crate::units::serde_text::unbounded")]
     pub initial_ssthresh_pkts: f64,
     /// RTO lower bound.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub min_rto: SimDuration,
     /// RTO upper bound.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub max_rto: SimDuration,
     /// RTO before the first RTT sample.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub initial_rto: SimDuration,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupthresh: u32,
     /// ACK every second full segment.
     pub delayed_ack: bool,
     /// Longest wait of a delayed ACK.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub delayed_ack_timeout: SimDuration,
     /// Linux's quick-ACK mode: this many segments are each acknowledged at once at the
     /// start, and again after 1 s without data (0: never).
@@ -163,6 +174,7 @@ pub struct TcpConfig {
     /// Data packets are sent ECN-capable.
     pub ecn: bool,
     /// Each data packet leaves the host after an extra uniform delay in [0, send_jitter).
+    #[serde(with = "crate::units::serde_text::duration")]
     pub send_jitter: SimDuration,
 }
 
@@ -171,6 +183,46 @@ pub struct TcpConfig {
 pub const TIMESTAMPS_OPTION: Bytes = Bytes(12);
 
 impl TcpConfig {
+    /// The ranges the settings must lie in: `Err((field, message))` for the first that does
+    /// not (the scenario's `tcp` table names it; a profile's values always pass).
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        use crate::units::limits::MIN_TIMER;
+        if !(1..=65_000).contains(&self.mss.0) {
+            return Err(("mss", format!("{} bytes is out of range; expected 1B to 65000B", self.mss.0)));
+        }
+        if self.header.0 > 1000 {
+            return Err(("header", format!("{} bytes is out of range; expected 0B to 1000B", self.header.0)));
+        }
+        if self.initial_cwnd_pkts == 0 {
+            return Err(("initial_cwnd", "0 is not allowed; expected at least 1 packet".into()));
+        }
+        // A timer must move the clock: a zero RTO re-arms at the same instant forever.
+        for (name, v) in [("min_rto", self.min_rto), ("max_rto", self.max_rto), ("initial_rto", self.initial_rto)] {
+            if v < MIN_TIMER {
+                return Err((name, format!("{v} is too short; expected at least {MIN_TIMER}")));
+            }
+        }
+        if self.min_rto > self.max_rto {
+            return Err(("min_rto", format!("{} is above max_rto ({}); expected min_rto ≤ max_rto", self.min_rto, self.max_rto)));
+        }
+        if self.dupthresh == 0 {
+            return Err(("dupthresh", "0 is not allowed; expected at least 1".into()));
+        }
+        if self.delayed_ack_timeout < MIN_TIMER {
+            return Err(("delayed_ack_timeout", format!("{} is too short; expected at least {MIN_TIMER}", self.delayed_ack_timeout)));
+        }
+        if self.quickacks > 1000 {
+            return Err(("quickacks", format!("{} is out of range; expected 0 to 1000 segments (Linux: 16)", self.quickacks)));
+        }
+        if self.receive_window_pkts == 0 {
+            return Err(("receive_window", "holds less than one segment; expected at least 1 packet".into()));
+        }
+        if self.receive_window_pkts > 1 << 24 {
+            return Err(("receive_window", format!("{} packets is too large; expected at most 16777216", self.receive_window_pkts)));
+        }
+        Ok(())
+    }
+
     /// Header bytes of every TCP packet: `header`, plus the timestamps option when on.
     pub fn tcp_header(&self) -> Bytes {
         Bytes(self.header.0 + if self.timestamps { TIMESTAMPS_OPTION.0 } else { 0 })
