@@ -218,11 +218,7 @@ fn resolve_layer(framing: &Option<Size>, device_queue: &Option<BufferSize>, path
 fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     // The fields given, laid over `base` by name (one mechanism for every plain field; the
     // four below that are spelt differently in the table are read apart).
-    let mut given = match serde_json::to_value(p) {
-        Ok(serde_json::Value::Object(m)) => m,
-        _ => unreachable!("a tcp table serializes to a map"),
-    };
-    given.retain(|_, v| !v.is_null());
+    let mut given = super::overlay::given_fields(p);
     for apart in ["profile", "sack", "initial_ssthresh", "receive_window"] {
         given.remove(apart);
     }
@@ -240,13 +236,7 @@ fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
     if let Some(r) = recovery {
         given.insert("recovery".into(), serde_json::to_value(r).expect("an enum serializes"));
     }
-    let mut fields = match serde_json::to_value(base) {
-        Ok(serde_json::Value::Object(m)) => m,
-        _ => unreachable!("TcpConfig serializes to a map"),
-    };
-    fields.extend(given);
-    let mut c: TcpConfig = serde_path_to_error::deserialize(serde_json::Value::Object(fields))
-        .map_err(|e| ScenarioError::new(format!("{path}.{}", e.path()), e.inner().to_string()))?;
+    let mut c = super::overlay::overlay(base, given, path)?;
     c.sack = c.recovery == Recovery::Sack;
     if let Some(v) = p.initial_ssthresh {
         if v < 2 {

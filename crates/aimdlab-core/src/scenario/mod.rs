@@ -4,6 +4,7 @@
 pub mod compile;
 pub mod memory;
 pub mod memory_estimate;
+pub mod overlay;
 pub mod plan;
 pub mod quantity;
 pub mod resolve_loss;

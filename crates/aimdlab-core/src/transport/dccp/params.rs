@@ -7,10 +7,10 @@ use crate::error::ScenarioError;
 use crate::scenario::quantity::{Duration, Size};
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// What the sender does with a message the application offers while its send buffer is full.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BufferPolicy {
     /// Discard the oldest waiting message to make room (stale media is worth least).
@@ -26,7 +26,7 @@ pub enum BufferPolicy {
 
 /// The `dccp` table of a flow group (`transport = "dccp"`). Payload size per packet is the
 /// group's `tcp.mss`.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DccpParams {
     /// Congestion Control ID: 2 (TCP-like, RFC 4341; the window is run by the group's `cc`,
@@ -75,8 +75,9 @@ pub struct DccpParams {
     pub tfrc: Option<crate::cc::tfrc::TfrcParams>,
 }
 
-/// A DCCP flow's resolved settings.
-#[derive(Clone, Debug, PartialEq)]
+/// A DCCP flow's resolved settings. Field names are the `dccp` table's where the table has
+/// the field: the table is laid over the defaults by name (`scenario/overlay.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DccpConfig {
     /// 2 or 3.
     pub ccid: u8,
@@ -87,24 +88,33 @@ pub struct DccpConfig {
     /// NUMDUPACK.
     pub numdupack: u32,
     /// Initial congestion window, packets.
+    #[serde(rename = "initial_cwnd")]
     pub initial_cwnd_pkts: u32,
     /// Initial slow-start threshold, packets (∞: unbounded).
+    #[serde(rename = "initial_ssthresh", with = "crate::units::serde_text::unbounded")]
     pub initial_ssthresh_pkts: f64,
     /// Longest wait of an acknowledgement.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub ack_delay: SimDuration,
     /// RTO lower bound.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub min_rto: SimDuration,
     /// RTO before the first RTT sample.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub initial_rto: SimDuration,
     /// RTO upper bound.
+    #[serde(with = "crate::units::serde_text::duration")]
     pub max_rto: SimDuration,
     /// Send buffer bound, messages.
+    #[serde(rename = "send_buffer")]
     pub send_buffer_pkts: u32,
     /// What a full buffer does.
     pub buffer_policy: BufferPolicy,
     /// Header bytes of a data packet.
+    #[serde(with = "crate::units::serde_text::bytes")]
     pub data_header: Bytes,
     /// Header bytes of an acknowledgement before its options.
+    #[serde(with = "crate::units::serde_text::bytes")]
     pub ack_header: Bytes,
     /// Data packets are ECN-capable.
     pub ecn: bool,
@@ -135,86 +145,91 @@ impl DccpConfig {
         }
     }
 
-    /// Resolves the table `p` at `path` for a payload of `mss` bytes.
+    /// Resolves the table `p` at `path` for a payload of `mss` bytes: its fields laid over the
+    /// defaults by name, then checked.
     pub fn resolve(p: &DccpParams, mss: Bytes, path: &str) -> Result<Self, ScenarioError> {
-        let mut c = DccpConfig::defaults(mss);
-        let bad = |field: &str, message: String| Err(ScenarioError::new(format!("{path}.{field}"), message));
-        if let Some(v) = p.ccid {
-            if v != 2 && v != 3 {
-                return bad("ccid", format!("{v} is not a CCID aimdlab has; expected 2 (TCP-like) or 3 (TFRC)"));
-            }
-            c.ccid = v;
-        }
-        if let Some(v) = p.ack_ratio {
-            if v == 0 || v > u16::MAX as u32 {
-                return bad("ack_ratio", format!("{v} is out of range; expected 1 to 65535 data packets per ACK"));
-            }
-            c.ack_ratio = v;
-        }
-        if let Some(v) = p.ack_ratio_adapt {
-            c.ack_ratio_adapt = v;
-        }
-        if let Some(v) = p.numdupack {
-            if v == 0 || v > 1000 {
-                return bad("numdupack", format!("{v} is out of range; expected 1 to 1000 packets"));
-            }
-            c.numdupack = v;
-        }
-        if let Some(v) = p.initial_cwnd {
-            if v == 0 || v > 1_000_000 {
-                return bad("initial_cwnd", format!("{v} is out of range; expected 1 to 1000000 packets"));
-            }
-            c.initial_cwnd_pkts = v;
-        }
+        let mut given = crate::scenario::overlay::given_fields(p);
         if let Some(v) = p.initial_ssthresh {
             if v < 2 {
-                return bad("initial_ssthresh", format!("{v} is too small; expected at least 2 packets"));
+                return Err(ScenarioError::new(format!("{path}.initial_ssthresh"), format!("{v} is too small; expected at least 2 packets")));
             }
-            c.initial_ssthresh_pkts = v as f64;
         }
-        if let Some(d) = p.ack_delay {
-            if d.0 == SimDuration::ZERO || d.0 > SimDuration::from_secs(10) {
-                return bad("ack_delay", format!("{} is out of range; expected more than 0s and at most 10s", d.0));
-            }
-            c.ack_delay = d.0;
-        }
-        if let Some(d) = p.min_rto {
-            if d.0 < SimDuration::from_millis(1) || d.0 > c.max_rto {
-                return bad("min_rto", format!("{} is out of range; expected 1ms to {}", d.0, c.max_rto));
-            }
-            c.min_rto = d.0;
-        }
-        if let Some(v) = p.send_buffer {
-            if v == 0 || v > 1_000_000 {
-                return bad("send_buffer", format!("{v} is out of range; expected 1 to 1000000 messages"));
-            }
-            c.send_buffer_pkts = v;
-        }
-        if let Some(v) = p.buffer_policy {
-            c.buffer_policy = v;
-        }
-        if let Some(h) = p.data_header {
-            if h.0 .0 > 1000 {
-                return bad("data_header", format!("{} bytes is out of range; expected 0B to 1000B", h.0 .0));
-            }
-            c.data_header = h.0;
-        }
-        if let Some(h) = p.ack_header {
-            if h.0 .0 == 0 || h.0 .0 > 1000 {
-                return bad("ack_header", format!("{} bytes is out of range; expected 1B to 1000B", h.0 .0));
-            }
-            c.ack_header = h.0;
-        }
-        if let Some(v) = p.ecn {
-            c.ecn = v;
-        }
+        given.remove("tfrc");
+        let mut c = crate::scenario::overlay::overlay(&DccpConfig::defaults(mss), given, path)?;
+        c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
         if let Some(t) = &p.tfrc {
             if c.ccid != 3 {
-                return bad("tfrc", "applies only to CCID-3; set ccid = 3 or remove the tfrc table".to_string());
+                return Err(ScenarioError::new(format!("{path}.tfrc"), "applies only to CCID-3; set ccid = 3 or remove the tfrc table"));
             }
             t.check().map_err(|e| e.at(&format!("{path}.tfrc")))?;
             c.tfrc = t.clone();
         }
         Ok(c)
+    }
+
+    /// The ranges the settings must lie in: `Err((field, message))` for the first that does
+    /// not (the scenario's `dccp` table names it).
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        if self.ccid != 2 && self.ccid != 3 {
+            return Err(("ccid", format!("{} is not a CCID aimdlab has; expected 2 (TCP-like) or 3 (TFRC)", self.ccid)));
+        }
+        if self.ack_ratio == 0 || self.ack_ratio > u16::MAX as u32 {
+            return Err(("ack_ratio", format!("{} is out of range; expected 1 to 65535 data packets per ACK", self.ack_ratio)));
+        }
+        if self.numdupack == 0 || self.numdupack > 1000 {
+            return Err(("numdupack", format!("{} is out of range; expected 1 to 1000 packets", self.numdupack)));
+        }
+        if self.initial_cwnd_pkts == 0 || self.initial_cwnd_pkts > 1_000_000 {
+            return Err(("initial_cwnd", format!("{} is out of range; expected 1 to 1000000 packets", self.initial_cwnd_pkts)));
+        }
+        if self.ack_delay == SimDuration::ZERO || self.ack_delay > SimDuration::from_secs(10) {
+            return Err(("ack_delay", format!("{} is out of range; expected more than 0s and at most 10s", self.ack_delay)));
+        }
+        if self.min_rto < SimDuration::from_millis(1) || self.min_rto > self.max_rto {
+            return Err(("min_rto", format!("{} is out of range; expected 1ms to {}", self.min_rto, self.max_rto)));
+        }
+        if self.send_buffer_pkts == 0 || self.send_buffer_pkts > 1_000_000 {
+            return Err(("send_buffer", format!("{} is out of range; expected 1 to 1000000 messages", self.send_buffer_pkts)));
+        }
+        if self.data_header.0 > 1000 {
+            return Err(("data_header", format!("{} bytes is out of range; expected 0B to 1000B", self.data_header.0)));
+        }
+        if self.ack_header.0 == 0 || self.ack_header.0 > 1000 {
+            return Err(("ack_header", format!("{} bytes is out of range; expected 1B to 1000B", self.ack_header.0)));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod overlay_tests {
+    use super::*;
+
+    #[test]
+    fn every_field_of_the_dccp_table_reaches_the_resolved_settings() {
+        let table = serde_json::json!({
+            "ccid": 3, "ack_ratio": 4, "ack_ratio_adapt": false, "numdupack": 5, "initial_cwnd": 7, "initial_ssthresh": 30,
+            "ack_delay": "10ms", "min_rto": "1s", "send_buffer": 8, "buffer_policy": "block", "data_header": "40B",
+            "ack_header": "48B", "ecn": true, "tfrc": { "oscillation_damping": true },
+        });
+        let p: DccpParams = serde_json::from_value(table.clone()).unwrap();
+        let base = DccpConfig::defaults(Bytes(1000));
+        let c = DccpConfig::resolve(&p, Bytes(1000), "flows[0].dccp").unwrap();
+        let (before, after) = (serde_json::to_value(&base).unwrap(), serde_json::to_value(&c).unwrap());
+        for key in table.as_object().unwrap().keys() {
+            assert_ne!(before[key], after[key], "dccp.{key} did not reach the settings");
+        }
+        let listed = serde_json::to_value(DccpParams::default()).unwrap();
+        for key in listed.as_object().unwrap().keys() {
+            assert!(table.get(key).is_some(), "dccp.{key} is not in this test");
+        }
+        assert_eq!(DccpConfig::resolve(&DccpParams::default(), Bytes(1000), "d").unwrap(), base);
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_named_with_its_table() {
+        let p: DccpParams = serde_json::from_value(serde_json::json!({ "ack_ratio": 0 })).unwrap();
+        let e = DccpConfig::resolve(&p, Bytes(1000), "flows[2].dccp").unwrap_err();
+        assert_eq!(e.to_string(), "flows[2].dccp.ack_ratio: 0 is out of range; expected 1 to 65535 data packets per ACK");
     }
 }
