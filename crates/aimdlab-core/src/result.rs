@@ -57,6 +57,57 @@ pub fn jain_index(xs: &[f64]) -> f64 {
     }
 }
 
+/// Each flow's max-min fair share over its data path (`fair_share.rs`), bits/s.
+fn fair_shares_bps(plan: &crate::scenario::Plan) -> Vec<f64> {
+    let link_to: Vec<_> = plan.links.iter().map(|l| l.to).collect();
+    let paths: Vec<Vec<usize>> = plan.flows.iter().map(|fp| fair_share::data_path(&plan.routes, &link_to, fp.src, fp.dst)).collect();
+    let rates: Vec<f64> = plan.links.iter().map(|l| l.rate.bps as f64).collect();
+    fair_share::max_min_shares_bps(&paths, &rates)
+}
+
+/// The run's headline figures, from its flows and links tables and its whole-run counters.
+fn summary(run: &RunParts, flows: &Table, links: &Table) -> Value {
+    let plan = &run.plan;
+    let n = run.flows.len();
+    let goodputs: Vec<f64> = match flows.get("goodput_bps") {
+        Some(Column::F64(v)) => v.clone(),
+        _ => unreachable!("the flows table declares goodput_bps"),
+    };
+    let total_goodput: f64 = goodputs.iter().filter(|x| x.is_finite()).sum();
+    let bottleneck = plan.bottleneck.map(|b| bottleneck_summary(links, b.idx()));
+    let in_flight: u64 = run.links.iter().map(|l| l.packets_held()).sum();
+    let sum_u = |name: &str| match flows.get(name) {
+        Some(Column::U64(v)) => v.iter().sum::<u64>(),
+        _ => 0,
+    };
+    json!({
+        "name": plan.name,
+        "seed": run.seed,
+        "duration_s": plan.duration.as_secs_f64(),
+        "warmup_s": plan.warmup.as_secs_f64(),
+        "flows": n,
+        "bottleneck": bottleneck.unwrap_or(Value::Null),
+        "goodput_total_bps": total_goodput,
+        "goodput_mean_bps": finite_or_null(total_goodput / n as f64),
+        "jain_index": finite_or_null(jain_index(&goodputs)),
+        "retransmitted_pkts": sum_u("retransmitted_pkts"),
+        "timeouts": sum_u("timeouts"),
+        "packets": {
+            "sent": run.packets_sent,
+            "delivered": run.packets_delivered,
+            "dropped": run.links.iter().map(|l| l.stats.log.dropped()).sum::<u64>(),
+            "in_flight": in_flight,
+        },
+        "events": run.events_processed,
+        // Which figures cover which time: the measurement window, or the whole run (what the
+        // conservation check needs: every packet ever sent is delivered, dropped or in flight).
+        "scopes": {
+            "window": ["bottleneck", "goodput_total_bps", "goodput_mean_bps", "jain_index", "retransmitted_pkts", "timeouts"],
+            "whole_run": ["packets", "events"],
+        },
+    })
+}
+
 /// The columns of the links table that the summary's `bottleneck` repeats, the link's `name`
 /// as `link`: the headline figures of the link most flows share.
 const BOTTLENECK_COLUMNS: &[&str] = &[
@@ -132,12 +183,8 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     let end = run.end;
     let plan = &run.plan;
 
-    let n = run.flows.len();
     let ws = run.window_start;
-    let link_to: Vec<_> = plan.links.iter().map(|l| l.to).collect();
-    let paths: Vec<Vec<usize>> = plan.flows.iter().map(|fp| fair_share::data_path(&plan.routes, &link_to, fp.src, fp.dst)).collect();
-    let rates: Vec<f64> = plan.links.iter().map(|l| l.rate.bps as f64).collect();
-    let shares = fair_share::max_min_shares_bps(&paths, &rates);
+    let shares = fair_shares_bps(plan);
     let flow_rows: Vec<FlowRow> = run
         .flows
         .iter()
@@ -158,44 +205,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
         .collect();
     let links = links_table(&link_columns(), &link_rows);
 
-    // Summary.
-    let goodputs: Vec<f64> = match flows.get("goodput_bps") {
-        Some(Column::F64(v)) => v.clone(),
-        _ => unreachable!(),
-    };
-    let total_goodput: f64 = goodputs.iter().filter(|x| x.is_finite()).sum();
-    let bottleneck = plan.bottleneck.map(|b| bottleneck_summary(&links, b.idx()));
-    let in_flight: u64 = run.links.iter().map(|l| l.packets_held()).sum();
-    let sum_u = |name: &str| match flows.get(name) {
-        Some(Column::U64(v)) => v.iter().sum::<u64>(),
-        _ => 0,
-    };
-    let summary = json!({
-        "name": plan.name,
-        "seed": run.seed,
-        "duration_s": plan.duration.as_secs_f64(),
-        "warmup_s": plan.warmup.as_secs_f64(),
-        "flows": n,
-        "bottleneck": bottleneck.unwrap_or(Value::Null),
-        "goodput_total_bps": total_goodput,
-        "goodput_mean_bps": finite_or_null(total_goodput / n as f64),
-        "jain_index": finite_or_null(jain_index(&goodputs)),
-        "retransmitted_pkts": sum_u("retransmitted_pkts"),
-        "timeouts": sum_u("timeouts"),
-        "packets": {
-            "sent": run.packets_sent,
-            "delivered": run.packets_delivered,
-            "dropped": run.links.iter().map(|l| l.stats.log.dropped()).sum::<u64>(),
-            "in_flight": in_flight,
-        },
-        "events": run.events_processed,
-        // Which figures cover which time: the measurement window, or the whole run (what the
-        // conservation check needs: every packet ever sent is delivered, dropped or in flight).
-        "scopes": {
-            "window": ["bottleneck", "goodput_total_bps", "goodput_mean_bps", "jain_index", "retransmitted_pkts", "timeouts"],
-            "whole_run": ["packets", "events"],
-        },
-    });
+    let summary = summary(&run, &flows, &links);
 
     let wires: Vec<FlowWire> = plan
         .flows

@@ -41,22 +41,7 @@ pub fn compile(s: &Scenario) -> Res<Plan> {
 /// anything else that grows with its size is built) when its estimated memory is above
 /// `max_memory_bytes`.
 pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan> {
-    let duration = s.duration.0;
-    if duration == SimDuration::ZERO {
-        return err("duration", "\"0s\" is empty; expected a duration > 0");
-    }
-    let warmup = s.warmup.map(|d| d.0).unwrap_or(SimDuration::ZERO);
-    if warmup >= duration {
-        return err("warmup", format!("{warmup} is not before the end of the run ({duration}); expected warmup < duration"));
-    }
-    let sample_interval = s.sample_interval.map(|d| d.0).unwrap_or(SimDuration::from_millis(100));
-    if sample_interval == SimDuration::ZERO {
-        return err("sample_interval", "\"0s\" is empty; expected a duration > 0");
-    }
-    let samples = duration.0 / sample_interval.0;
-    if samples > 10_000_000 {
-        return err("sample_interval", format!("{sample_interval} gives {samples} samples over {duration}; expected at most 10 million"));
-    }
+    let RunTimes { duration, warmup, sample_interval, samples } = run_times(s)?;
     if s.flows.is_empty() {
         return err("flows", "is empty; expected at least one flow group");
     }
@@ -82,37 +67,12 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         Topology::Dumbbell(_) => "topology.dumbbell",
         Topology::Explicit(_) => "topology.explicit",
     };
-    let mut endpoints = Vec::new();
-    let mut seen = vec![false; net.nodes.len()];
-    for f in &flows {
-        for node in [f.src, f.dst] {
-            if !std::mem::replace(&mut seen[node.idx()], true) {
-                endpoints.push(node);
-            }
-        }
-    }
+    let endpoints = flow_endpoints(&flows, net.nodes.len());
     let sampled_flows = resolve_flow_choice("sampled_flows", s.sampled_flows.as_ref(), flows.len(), true)?;
     for id in resolve_flow_choice("cwnd_trace", s.cwnd_trace.as_ref(), flows.len(), false)? {
         flows[id.idx()].cwnd_trace = true;
     }
-    let mut pcap_files: HashMap<String, usize> = HashMap::new();
-    for (i, name) in s.pcap.iter().enumerate() {
-        let file = pcap_file_name(name);
-        if let Some(j) = pcap_files.insert(file.clone(), i) {
-            return err(
-                format!("pcap[{i}]"),
-                format!("{name:?} would be saved as {file}, like pcap[{j}] {:?}; rename a node so that each trace has its own file", s.pcap[j]),
-            );
-        }
-        match net.links.iter_mut().find(|l| &l.name == name) {
-            Some(l) => l.pcap = true,
-            None => {
-                let names: Vec<&str> = net.links.iter().map(|l| l.name.as_str()).take(6).collect();
-                let more = if net.links.len() > 6 { ", …" } else { "" };
-                return err(format!("pcap[{i}]"), format!("{name:?} is not a link; expected a link name such as {}{more}", names.join(", ")));
-            }
-        }
-    }
+    mark_traced_links(&s.pcap, &mut net.links)?;
     let link_ends: Vec<(NodeId, NodeId)> = net.links.iter().map(|l| (l.from, l.to)).collect();
     let statics: Vec<(NodeId, NodeId, LinkId)> = net.static_routes.iter().map(|(n, d, l, _)| (*n, *d, *l)).collect();
     let static_dsts: Vec<NodeId> = statics.iter().map(|s| s.1).collect();
@@ -151,6 +111,73 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         routes,
         memory,
     })
+}
+
+/// The run's times, checked: its duration, warm-up, sample interval and number of samples.
+struct RunTimes {
+    duration: SimDuration,
+    warmup: SimDuration,
+    sample_interval: SimDuration,
+    samples: u64,
+}
+
+/// `duration`, `warmup` and `sample_interval`, checked against one another.
+fn run_times(s: &Scenario) -> Res<RunTimes> {
+    let duration = s.duration.0;
+    if duration == SimDuration::ZERO {
+        return err("duration", "\"0s\" is empty; expected a duration > 0");
+    }
+    let warmup = s.warmup.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    if warmup >= duration {
+        return err("warmup", format!("{warmup} is not before the end of the run ({duration}); expected warmup < duration"));
+    }
+    let sample_interval = s.sample_interval.map(|d| d.0).unwrap_or(SimDuration::from_millis(100));
+    if sample_interval == SimDuration::ZERO {
+        return err("sample_interval", "\"0s\" is empty; expected a duration > 0");
+    }
+    let samples = duration.0 / sample_interval.0;
+    if samples > 10_000_000 {
+        return err("sample_interval", format!("{sample_interval} gives {samples} samples over {duration}; expected at most 10 million"));
+    }
+    Ok(RunTimes { duration, warmup, sample_interval, samples })
+}
+
+/// The nodes flows start or end at, each once, in the order the flows first name them.
+fn flow_endpoints(flows: &[FlowPlan], nodes: usize) -> Vec<NodeId> {
+    let mut endpoints = Vec::new();
+    let mut seen = vec![false; nodes];
+    for f in flows {
+        for node in [f.src, f.dst] {
+            if !std::mem::replace(&mut seen[node.idx()], true) {
+                endpoints.push(node);
+            }
+        }
+    }
+    endpoints
+}
+
+/// Marks the links `pcap` names for a libpcap trace; an error for a name that is no link, or
+/// two names whose traces would share a file.
+fn mark_traced_links(pcap: &[String], links: &mut [LinkPlan]) -> Res<()> {
+    let mut pcap_files: HashMap<String, usize> = HashMap::new();
+    for (i, name) in pcap.iter().enumerate() {
+        let file = pcap_file_name(name);
+        if let Some(j) = pcap_files.insert(file.clone(), i) {
+            return err(
+                format!("pcap[{i}]"),
+                format!("{name:?} would be saved as {file}, like pcap[{j}] {:?}; rename a node so that each trace has its own file", pcap[j]),
+            );
+        }
+        match links.iter_mut().find(|l| &l.name == name) {
+            Some(l) => l.pcap = true,
+            None => {
+                let names: Vec<&str> = links.iter().map(|l| l.name.as_str()).take(6).collect();
+                let more = if links.len() > 6 { ", …" } else { "" };
+                return err(format!("pcap[{i}]"), format!("{name:?} is not a link; expected a link name such as {}{more}", names.join(", ")));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[derive(Default)]
