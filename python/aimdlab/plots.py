@@ -215,7 +215,6 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     """
     plt = _matplotlib()
     ts = result.timeseries
-    lts = result.link_timeseries
     summary = result.summary
     # Fixed margins rather than constrained layout: a quarter of a second less per figure.
     fig, axes = plt.subplots(3, 1, figsize=(9, 8.5), sharex=True)
@@ -244,6 +243,37 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ax_cwnd.set_ylabel("cwnd (packets)")
     ax_cwnd.set_title("Congestion window" + sampled)
     bneck = summary.get("bottleneck") or {}
+    _draw_queues(ax_q, result, bneck)
+    ax_q.set_ylabel("queue (packets)")
+    ax_gp.set_ylabel("goodput (Mbit/s)")
+    ax_gp.set_xlabel("time (s)")
+    ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)" + sampled)
+    if flows:
+        _draw_fair_shares(ax_gp, result, flows)
+    warmup = summary.get("warmup_s") or 0
+    for ax in axes:
+        if warmup > 0:
+            ax.axvspan(0, warmup, color="grey", alpha=0.08, lw=0)
+        ax.grid(True, alpha=0.3)
+        ax.set_ylim(bottom=0)
+    for ax in (ax_cwnd, ax_gp):
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper right", fontsize=8, ncol=2)
+    util = bneck.get("utilization")
+    jain = summary.get("jain_index")
+    parts = [summary.get("name") or "scenario", f"{summary['flows']} flow{'' if summary['flows'] == 1 else 's'}", f"seed {summary['seed']}"]
+    if isinstance(util, (int, float)):
+        parts.append(f"utilization {100 * util:.1f}%")
+    if isinstance(jain, (int, float)):
+        parts.append(f"Jain {jain:.3f}")
+    fig.suptitle(" · ".join(parts), fontsize=11)
+    return fig
+
+
+def _draw_queues(ax_q, result: "Result", bneck: dict) -> None:
+    """The queue panel: every monitored link's queue, named, when there are several (a parking
+    lot's hops); else the bottleneck's, with RED's average when it runs RED."""
+    lts = result.link_timeseries
     if lts.num_rows:
         import numpy as np
 
@@ -276,30 +306,6 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     else:
         ax_q.text(0.5, 0.5, "no monitored link", ha="center", va="center", transform=ax_q.transAxes)
         ax_q.set_title("Bottleneck queue")
-    ax_q.set_ylabel("queue (packets)")
-    ax_gp.set_ylabel("goodput (Mbit/s)")
-    ax_gp.set_xlabel("time (s)")
-    ax_gp.set_title(f"Goodput ({window * interval:g} s moving average)" + sampled)
-    if flows:
-        _draw_fair_shares(ax_gp, result, flows)
-    warmup = summary.get("warmup_s") or 0
-    for ax in axes:
-        if warmup > 0:
-            ax.axvspan(0, warmup, color="grey", alpha=0.08, lw=0)
-        ax.grid(True, alpha=0.3)
-        ax.set_ylim(bottom=0)
-    for ax in (ax_cwnd, ax_gp):
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="upper right", fontsize=8, ncol=2)
-    util = bneck.get("utilization")
-    jain = summary.get("jain_index")
-    parts = [summary.get("name") or "scenario", f"{summary['flows']} flow{'' if summary['flows'] == 1 else 's'}", f"seed {summary['seed']}"]
-    if isinstance(util, (int, float)):
-        parts.append(f"utilization {100 * util:.1f}%")
-    if isinstance(jain, (int, float)):
-        parts.append(f"Jain {jain:.3f}")
-    fig.suptitle(" · ".join(parts), fontsize=11)
-    return fig
 
 
 def _draw_fair_shares(ax, result: "Result", flows: list) -> None:
