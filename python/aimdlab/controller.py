@@ -45,7 +45,7 @@ the time series. An exception in a hook stops the run and is raised by `aimdlab.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._core import AckEvent, CongestionEvent
@@ -161,21 +161,22 @@ def python_controllers(scenario: Any) -> Dict[int, Controller]:
     return {i: build_controller(g["cc"], f"flows[{i}].cc") for i, g in enumerate(flows) if isinstance(g, dict) and _is_python(g.get("cc"))}
 
 
+def _cc_named_python(scenario: Any, replaced: Callable[[Any], bool]) -> Any:
+    """`scenario` with the `cc` of each flow group for which `replaced(cc)` holds set to the
+    name "python" (the scenario itself when there is none)."""
+    flows = scenario.get("flows") if isinstance(scenario, dict) else None
+    if not isinstance(flows, list) or not any(isinstance(g, dict) and replaced(g.get("cc")) for g in flows):
+        return scenario
+    return {**scenario, "flows": [dict(g, cc="python") if isinstance(g, dict) and replaced(g.get("cc")) else g for g in flows]}
+
+
 def engine_view(scenario: Any) -> Any:
     """`scenario` as the engine reads it: each flow group's Python controller (an instance or
     a class it names) replaced by the name "python" (it runs in Python, one copy per flow)."""
-    flows = scenario.get("flows") if isinstance(scenario, dict) else None
-    if not isinstance(flows, list) or not any(isinstance(g, dict) and _is_python(g.get("cc")) for g in flows):
-        return scenario
-    return {**scenario, "flows": [dict(g, cc="python") if isinstance(g, dict) and _is_python(g.get("cc")) else g
-                                  for g in flows]}
+    return _cc_named_python(scenario, _is_python)
 
 
 def recorded_view(scenario: Any) -> Any:
     """`scenario` as a run records it: an instance replaced by "python" (an object is not
     data); a class named with its parameters kept as written (a run of it can be repeated)."""
-    flows = scenario.get("flows") if isinstance(scenario, dict) else None
-    if not isinstance(flows, list) or not any(isinstance(g, dict) and isinstance(g.get("cc"), Controller) for g in flows):
-        return scenario
-    return {**scenario, "flows": [dict(g, cc="python") if isinstance(g, dict) and isinstance(g.get("cc"), Controller) else g
-                                  for g in flows]}
+    return _cc_named_python(scenario, lambda cc: isinstance(cc, Controller))

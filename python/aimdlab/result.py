@@ -117,6 +117,13 @@ def scenario_sha256(scenario: Dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(scenario).encode("utf-8")).hexdigest()
 
 
+def _engine_provenance() -> Dict[str, Any]:
+    """The aimdlab version and the engine's git commit (null where unknown)."""
+    from . import _core
+
+    return {"aimdlab_version": _core.__version__, "engine_commit": _core.__commit__ or None}
+
+
 def provenance(scenario: Dict[str, Any], seed: int) -> Dict[str, Any]:
     """What produced a run, as its `summary.json` records it: the aimdlab version, the
     engine's git commit (`-dirty`: built with uncommitted changes; null where unknown), the
@@ -124,10 +131,7 @@ def provenance(scenario: Dict[str, Any], seed: int) -> Dict[str, Any]:
     every run of one scenario and seed on one installation, so run files stay identical."""
     import platform
 
-    from . import _core
-
-    return {"aimdlab_version": _core.__version__, "engine_commit": _core.__commit__ or None,
-            "scenario_sha256": scenario_sha256(scenario), "seed": seed,
+    return {**_engine_provenance(), "scenario_sha256": scenario_sha256(scenario), "seed": seed,
             "python_version": platform.python_version(), "numpy_version": np.__version__, "pyarrow_version": pa.__version__}
 
 
@@ -153,9 +157,7 @@ def session_provenance() -> Dict[str, Any]:
 def provenance_of_this_session() -> Dict[str, Any]:
     """What and where for work that is not one run (a reproduction, a validation): the
     aimdlab version, the engine commit and `session_provenance`."""
-    from . import _core
-
-    return {"aimdlab_version": _core.__version__, "engine_commit": _core.__commit__ or None, **session_provenance()}
+    return {**_engine_provenance(), **session_provenance()}
 
 
 PROVENANCE = "provenance.json"

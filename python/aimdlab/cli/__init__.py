@@ -4,13 +4,6 @@ console script. Each command is a module of this package and registers itself on
 from __future__ import annotations
 
 from . import info, report, reproduce, run, sweep, validate  # noqa: F401  (each registers its commands)
-from .app import main
+from .app import entry, main
 
 __all__ = ["entry", "main"]
-
-
-def entry() -> None:
-    """The `aimdlab` console command (see `app.entry`)."""
-    from .app import entry as app_entry
-
-    app_entry()

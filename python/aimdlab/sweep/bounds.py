@@ -17,7 +17,7 @@ measure (`module:function`) and any name not recognised are left unbounded.
 from __future__ import annotations
 
 import math
-from typing import Tuple
+from typing import Optional, Tuple
 
 __all__ = ["clip_interval", "measure_bounds", "measure_unit"]
 
@@ -30,14 +30,19 @@ _STATS = {"mean", "median", "min", "max", "sum", "std", "cv"}
 _UNBOUNDED = (-math.inf, math.inf)
 
 
+def _stat_and_field(name: str) -> Tuple[Optional[str], str]:
+    """(the statistic a measure ends in, or None; the field it is of): `flows.goodput_bps.mean`
+    → ("mean", "goodput_bps"), `bottleneck.utilization` → (None, "utilization")."""
+    parts = name.strip().split(".")
+    stat = parts[-1] if len(parts) > 1 and parts[-1] in _STATS else None
+    return stat, parts[-2] if stat else parts[-1]
+
+
 def _field_bounds(name: str) -> Tuple[float, float]:
     """The range of one measure (not a ratio)."""
-    name = name.strip()
     if ":" in name:  # a Python measure: its own
         return _UNBOUNDED
-    parts = name.split(".")
-    stat = parts[-1] if len(parts) > 1 and parts[-1] in _STATS else None
-    field = parts[-2] if stat else parts[-1]
+    stat, field = _stat_and_field(name)
     if field in _FRACTIONS:
         low, high = 0.0, 1.0
     elif field in _COUNTS or field.endswith(_NONNEGATIVE_SUFFIXES) or field.endswith("_pkts_max"):
@@ -78,14 +83,11 @@ def measure_unit(measure: str) -> str:
     recognised (a Python measure)."""
     if " / " in measure:
         return "1"
-    name = measure.strip()
-    if ":" in name:
+    if ":" in measure:
         return ""
-    parts = name.split(".")
-    stat = parts[-1] if len(parts) > 1 and parts[-1] in _STATS else None
+    stat, field = _stat_and_field(measure)
     if stat == "cv":
         return "1"
-    field = parts[-2] if stat else parts[-1]
     if field in _FRACTIONS:
         return "1"
     for suffix, unit in _SUFFIX_UNITS:
