@@ -88,7 +88,7 @@ def test_timeout_ssthresh_half_reaches_the_controllers_and_changes_a_gaimd_run()
 
 def test_prr_and_limited_transmit_reach_the_sender_of_a_run():
     # What PRR and limited transmit send on each ACK is a unit test of the sender
-    # (transport/sender/tests.rs); here: the fields reach a run that has a recovery, and a
+    # (transport/tcp/sender/tests.rs); here: the fields reach a run that has a recovery, and a
     # wrong type names the field.
     def run(**tcp):
         return run_checked(dumbbell(rate="10Mbps", delay="20ms", buffer="20pkt", duration="10s", tcp=tcp)).flows.to_pandas().iloc[0]

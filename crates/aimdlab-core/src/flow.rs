@@ -12,9 +12,9 @@ use crate::scenario::schema::TransportKind;
 use crate::transport::dccp::receiver::DccpReceiver;
 use crate::transport::dccp::sender::DccpSender;
 use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
-use crate::transport::receiver::TcpReceiver;
 use crate::transport::segments::SegmentSizes;
-use crate::transport::sender::TcpSender;
+use crate::transport::tcp::receiver::TcpReceiver;
+use crate::transport::tcp::sender::TcpSender;
 use crate::transport::udp::UdpSender;
 use crate::units::{Bytes, SimTime};
 

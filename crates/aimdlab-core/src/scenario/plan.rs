@@ -5,7 +5,7 @@ use crate::cc::CcConfig;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::loss::LossModel;
 use crate::net::queue::QueueConfig;
-use crate::transport::config::TcpConfig;
+use crate::transport::tcp::config::TcpConfig;
 use crate::units::{Rate, SimDuration};
 
 /// One unidirectional link.

@@ -246,25 +246,25 @@ pub struct TcpParams {
     /// Loss recovery: `"sack"` (RFC 6675, the default), `"newreno"` (RFC 6582) or `"reno"`
     /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
     /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
-    pub recovery: Option<crate::transport::config::Recovery>,
+    pub recovery: Option<crate::transport::tcp::config::Recovery>,
     /// Whose reading of the recovery rules: `"rfc"` (as RFC 5681, 6582 and 6675 write them;
     /// the default) or `"ns2"` (as ns-2.35's agents implement them: a second fast retransmit
     /// only once the cumulative ACK passes what was sent when the last one began, Newreno's
     /// timer restarted on the first partial ACK only, and `recovery = "sack"` as Sack1 with
     /// its `pipe_` counter; docs/explanation/profiles.md has the full list).
-    pub recovery_rules: Option<crate::transport::config::RecoveryRules>,
+    pub recovery_rules: Option<crate::transport::tcp::config::RecoveryRules>,
     /// How a loss is found before the retransmission timer: `"dupack"` (three duplicate ACKs,
     /// or three SACKed segments above a hole, RFC 5681/6675; the default) or `"rack_tlp"`
     /// (RFC 8985 as Linux: time-based — a segment is lost once one sent after it is delivered
     /// and an RTT plus a reordering window has passed, lost retransmissions too — with a tail
     /// loss probe two SRTTs after the last send). `rack_tlp` needs `recovery = "sack"`;
     /// otherwise duplicate ACKs are counted.
-    pub loss_detection: Option<crate::transport::config::LossDetection>,
+    pub loss_detection: Option<crate::transport::tcp::config::LossDetection>,
     /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
     /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
     /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per
     /// RTT and congestion avoidance adds one segment per RTT).
-    pub cwnd_growth: Option<crate::transport::config::CwndGrowth>,
+    pub cwnd_growth: Option<crate::transport::tcp::config::CwndGrowth>,
     /// After an ECN reduction, no window growth until the data outstanding at the reduction
     /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false
     /// (RFC 3168 §6.1.2 leaves growth on).
@@ -273,15 +273,15 @@ pub struct TcpParams {
     /// min_rto), the default), `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
     /// per flight: Linux's `tcp_rtt_estimator`) or `"ns2"` (one sample per round trip in
     /// 10 ms ticks, ns-2's `rtt_update`).
-    pub rto_estimator: Option<crate::transport::config::RtoEstimator>,
+    pub rto_estimator: Option<crate::transport::tcp::config::RtoEstimator>,
     /// The slow-start threshold after a retransmission timeout: `"controller"` (its own cut,
     /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
     /// `slowdown()` sets it). Built-in controllers only.
-    pub timeout_ssthresh: Option<crate::transport::config::TimeoutSsthresh>,
+    pub timeout_ssthresh: Option<crate::transport::tcp::config::TimeoutSsthresh>,
     /// The first window decrease of the connection, and any decrease in slow start:
     /// `"controller"` (its own cut; the default) or `"half"` (halve whatever the controller's
     /// β, as ns-2's `slowdown()` does with `first_decrease_`). Built-in controllers only.
-    pub first_decrease: Option<crate::transport::config::FirstDecrease>,
+    pub first_decrease: Option<crate::transport::tcp::config::FirstDecrease>,
     /// Limited transmit (RFC 3042): before fast recovery, each of the first duplicate ACKs
     /// lets one new segment out. Default true, as in Linux, ns-3 and ns-2 (`singledup_ 1`).
     pub limited_transmit: Option<bool>,

@@ -4,12 +4,13 @@
 //! stopped; what they send and the timers they want come back in an `Outbox`. A UDP flow
 //! carries no TCP state.
 
+use super::arrival::DataArrival;
 use super::dccp::receiver::DccpReceiver;
 use super::dccp::sender::DccpSender;
 use super::outbox::Outbox;
-use super::receiver::{DataArrival, TcpReceiver};
 use super::rtt::RttEstimator;
-use super::sender::TcpSender;
+use super::tcp::receiver::TcpReceiver;
+use super::tcp::sender::TcpSender;
 use super::timer::TimerKind;
 use super::udp::UdpSender;
 use crate::cc::Controller;

@@ -10,7 +10,7 @@
 //! `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`, `output`), `tcp/tcp-reno.cc`, `tcp/tcp-newreno.cc`,
 //! `tcp/tcp-sack1.cc` and `tcp/scoreboard-rq.cc`.
 
-use super::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::tcp::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -10,8 +10,8 @@ use super::ack_vector::AckVector;
 use super::params::DccpConfig;
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet, PacketKind};
+use crate::transport::arrival::DataArrival;
 use crate::transport::outbox::Outbox;
-use crate::transport::receiver::DataArrival;
 use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimDuration, SimTime};
 

@@ -6,8 +6,8 @@ use super::ccid3_receiver::Ccid3Receiver;
 use super::params::DccpConfig;
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::Packet;
+use crate::transport::arrival::DataArrival;
 use crate::transport::outbox::Outbox;
-use crate::transport::receiver::DataArrival;
 use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimTime};
 

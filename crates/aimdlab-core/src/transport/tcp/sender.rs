@@ -64,17 +64,17 @@
 //!   recovered by the timer); F-RTO.
 
 use super::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
-use super::lazy_timer::LazyTimer;
-use super::outbox::Outbox;
 use super::prr::Prr;
 use super::rack::{reo_wnd, Rack};
-use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
-use super::segments::SegmentSizes;
-use super::timer::TimerKind;
 use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet};
+use crate::transport::lazy_timer::LazyTimer;
+use crate::transport::outbox::Outbox;
+use crate::transport::rtt::RttEstimator;
+use crate::transport::segments::SegmentSizes;
+use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimDuration, SimTime};
 
 use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};

@@ -12,20 +12,12 @@
 //! recently changed others (RFC 2018 §4), at most three.
 
 use super::config::TcpConfig;
-use super::outbox::Outbox;
-use super::timer::TimerKind;
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::transport::arrival::DataArrival;
+use crate::transport::outbox::Outbox;
+use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimDuration, SimTime};
-
-/// What one data arrival meant for the receiver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DataArrival {
-    /// The segment had not been received before (not a duplicate).
-    pub first_arrival: bool,
-    /// Segments that became deliverable in order to the application.
-    pub in_order_advance: u64,
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Block {
@@ -218,8 +210,8 @@ impl TcpReceiver {
 
 #[cfg(test)]
 mod tests {
-    use super::super::outbox::TimerRequest;
     use super::*;
+    use crate::transport::outbox::TimerRequest;
 
     fn data(seq: u64) -> Packet {
         Packet::data(FlowId(0), NodeId(1), seq, Bytes(1040), SimTime(seq))
