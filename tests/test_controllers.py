@@ -43,6 +43,40 @@ def test_a_python_reno_gives_the_same_results_as_the_built_in_reno():
     assert np.allclose(ts["py_cwnd"], ts["cwnd_pkts"]), "state() is recorded in the time series"
 
 
+class PyGaimd(aimdlab.Controller):
+    """GAIMD(α, β) as the built-in one is written (cc/gaimd.rs): β·W at a loss, W/2 in slow start."""
+
+    def __init__(self, alpha: float = 0.31, beta: float = 0.875) -> None:
+        super().__init__()
+        self.alpha, self.beta = alpha, beta
+
+    def on_ack(self, ack):
+        if ack.in_recovery or ack.newly_acked_pkts == 0:
+            return
+        if self.cwnd < self.ssthresh:
+            self.cwnd += min(ack.newly_acked_pkts, 1)
+        else:
+            self.cwnd += self.alpha / self.cwnd
+
+    def on_congestion(self, event):
+        factor = 0.5 if self.cwnd < self.ssthresh else self.beta
+        self.ssthresh = max(self.cwnd * factor, 2.0)
+        self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
+
+
+def test_the_ns2_window_rules_apply_to_a_python_controller_as_to_a_built_in_one():
+    # ns2 profile: the first decrease and a timeout's ssthresh halve whatever β (slowdown()).
+    sc = dumbbell(flows=3, buffer="5pkt", duration="30s", warmup="2s",
+                  flow={"start_jitter": "1s", "tcp": {"profile": "ns2"}, "cc": {"name": "gaimd", "alpha": 0.31, "beta": 0.875}})
+    builtin = run_checked(sc, seed=3)
+    python = run_checked(dict(sc, flows=[dict(sc["flows"][0], cc=PyGaimd())]), seed=3)
+    assert builtin.flows.to_pandas()["timeouts"].sum() > 0, "the set-up exercises the timeout rule"
+    assert per_flow(python) == per_flow(builtin)
+    plain = run_checked(dict(sc, flows=[dict(sc["flows"][0], tcp={"profile": "ns2", "first_decrease": "controller",
+                                                                 "timeout_ssthresh": "controller"})]), seed=3)
+    assert per_flow(plain) != per_flow(builtin), "the rules change the run"
+
+
 def test_gaimd_one_half_is_reno():
     sc = dumbbell(flows=2, buffer="20pkt", duration="20s", flow={"start_jitter": "1s"})
     reno = per_flow(run_checked(sc))

@@ -41,6 +41,11 @@ and reads `cwnd`/`ssthresh` after each call. A controller that paces sets
 `pacing_rate_bps`: the sender then lets packets leave no faster than that rate (one packet's
 serialization time apart), within the window. `state()` may return named numbers to record in
 the time series. An exception in a hook stops the run and is raised by `aimdlab.run`.
+
+The stack's window rules apply to a Python controller as to a built-in one: with
+`tcp.first_decrease = "half"` or `tcp.timeout_ssthresh = "half"` (the ns2 profile) the
+sender halves the window after `on_congestion` when ns-2 would, writing the result back into
+`cwnd` and `ssthresh`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@
 //! exception a callback raises, or the first bad value, is kept, the run is cancelled (no
 //! further callback runs), and the exception is raised to the caller; a bad value is a
 //! `ValueError` naming the controller class, the attribute and the flow. The names of
-//! `state()` are fixed by its first sample.
+//! `state()` are fixed by its first sample. A stack's window policy (ns-2's halving) writes
+//! the window it sets back into `cwnd` and `ssthresh` after `on_congestion`.
 
 use aimdlab_core::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use aimdlab_core::control::RunControl;
@@ -253,6 +254,19 @@ impl CongestionControl for PyController {
             srtt_s: ev.srtt.as_secs_f64(),
         };
         self.call(|py, obj| obj.call_method1("on_congestion", (Py::new(py, e)?,)).map(|_| ()));
+    }
+
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+        if self.control.is_cancelled() {
+            return;
+        }
+        Python::with_gil(|py| {
+            let b = self.obj.bind(py);
+            if let Err(e) = b.setattr("cwnd", cwnd_pkts).and_then(|_| b.setattr("ssthresh", ssthresh_pkts)) {
+                self.fail(e);
+            }
+        })
     }
 
     fn cwnd_pkts(&self) -> f64 {

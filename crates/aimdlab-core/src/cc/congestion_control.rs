@@ -55,13 +55,6 @@ pub struct CongestionEvent {
     pub pkts_in_flight: u64,
     /// Smoothed RTT.
     pub srtt: SimDuration,
-    /// After a timeout, set ssthresh to half the window whatever the controller's own cut
-    /// (ns-2's `slowdown()`: `tcp.timeout_ssthresh = "half"`).
-    pub timeout_ssthresh_halves: bool,
-    /// This loss or ECN decrease halves the window whatever the controller's own cut
-    /// (ns-2's `slowdown()` with `first_decrease_`: the connection's first decrease, and any
-    /// decrease in slow start; `tcp.first_decrease = "half"`).
-    pub halves_window: bool,
 }
 
 /// A congestion controller.
@@ -75,6 +68,10 @@ pub trait CongestionControl: Send {
     fn on_congestion(&mut self, ev: &CongestionEvent);
     /// Fast recovery ended (the cumulative ACK passed the recovery point).
     fn on_recovery_exit(&mut self, _now: SimTime) {}
+    /// The stack replaced the window the last `on_congestion` left (a window policy of the
+    /// stack, e.g. ns-2's halving, `transport::tcp::window_policy`): keep the new values, and
+    /// bring any state derived from the reduced window into line with them.
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64);
     /// Congestion window, packets.
     fn cwnd_pkts(&self) -> f64;
     /// Slow-start threshold, packets (∞ when unset).
@@ -103,17 +100,12 @@ pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool 
 /// The window cut every loss-based controller here makes once it has chosen its reduced
 /// window `reduced_pkts`: ssthresh = max(reduced, 2) packets, then cwnd = ssthresh after a
 /// loss or an ECN echo, and 1 packet after a timeout (RFC 5681 §3.1 eq. 4 and the timeout
-/// rule, with the controller's own reduced window in place of FlightSize/2). With
-/// `ev.timeout_ssthresh_halves`, a timeout sets ssthresh to half the window instead, as ns-2's
-/// `slowdown()` does for every decrease factor; with `ev.halves_window`, a loss or ECN
-/// decrease halves the window (ns-2's first decrease and decreases in slow start).
+/// rule, with the controller's own reduced window in place of FlightSize/2). A stack whose
+/// rules override the cut (ns-2's halving) applies them afterwards through `set_window`.
 #[inline]
 pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, ev: &CongestionEvent) {
-    let kind = ev.kind;
-    let halves = if kind == CongestionKind::Timeout { ev.timeout_ssthresh_halves } else { ev.halves_window };
-    let reduced_pkts = if halves { *cwnd / 2.0 } else { reduced_pkts };
     *ssthresh = reduced_pkts.max(2.0);
-    *cwnd = match kind {
+    *cwnd = match ev.kind {
         CongestionKind::Loss | CongestionKind::Ecn => *ssthresh,
         CongestionKind::Timeout => 1.0,
     };

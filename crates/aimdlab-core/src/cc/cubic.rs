@@ -176,6 +176,15 @@ impl CongestionControl for Cubic {
         }
     }
 
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+        // After a loss or ECN cut (a running epoch), the curve starts from the new window.
+        if self.epoch_start.is_some() {
+            self.k = k_of(self.w_max, self.cwnd);
+            self.w_est = self.cwnd;
+        }
+    }
+
     fn cwnd_pkts(&self) -> f64 {
         self.cwnd
     }

@@ -138,6 +138,10 @@ impl CongestionControl for MrAimd {
         }
     }
 
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+    }
+
     fn cwnd_pkts(&self) -> f64 {
         self.cwnd
     }

@@ -135,6 +135,15 @@ impl CongestionControl for NewAimd {
         }
     }
 
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+        // The window carried into the next epoch is the one the cut left.
+        self.carried = match self.reading {
+            NewAimdReading::Epoch => self.cwnd,
+            NewAimdReading::Literal => self.cwnd - self.increments,
+        };
+    }
+
     fn cwnd_pkts(&self) -> f64 {
         self.cwnd
     }

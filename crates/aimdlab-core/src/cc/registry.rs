@@ -123,6 +123,9 @@ macro_rules! registry {
             fn on_recovery_exit(&mut self, now: $crate::units::SimTime) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_recovery_exit(now))
             }
+            fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.set_window(cwnd_pkts, ssthresh_pkts))
+            }
             #[inline]
             fn cwnd_pkts(&self) -> f64 {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.cwnd_pkts())

@@ -100,6 +100,10 @@ impl CongestionControl for Reno {
         cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
 
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+    }
+
     fn cwnd_pkts(&self) -> f64 {
         self.cwnd
     }

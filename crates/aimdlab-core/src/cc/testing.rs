@@ -27,7 +27,7 @@ pub fn ack_at(n: u64, now: SimTime, ece: bool) -> AckEvent {
 
 /// A congestion event of `kind` at time zero.
 pub fn congestion(kind: CongestionKind) -> CongestionEvent {
-    CongestionEvent { now: SimTime::ZERO, kind, pkts_in_flight: 10, srtt: SimDuration::from_millis(100), timeout_ssthresh_halves: false, halves_window: false }
+    CongestionEvent { now: SimTime::ZERO, kind, pkts_in_flight: 10, srtt: SimDuration::from_millis(100) }
 }
 
 /// Delivers `rounds` rounds of one ACK per packet of the window (rounds 100 ms apart).

@@ -276,11 +276,11 @@ pub struct TcpParams {
     pub rto_estimator: Option<crate::transport::tcp::config::RtoEstimator>,
     /// The slow-start threshold after a retransmission timeout: `"controller"` (its own cut,
     /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
-    /// `slowdown()` sets it). Built-in controllers only.
+    /// `slowdown()` sets it).
     pub timeout_ssthresh: Option<crate::transport::tcp::config::TimeoutSsthresh>,
     /// The first window decrease of the connection, and any decrease in slow start:
     /// `"controller"` (its own cut; the default) or `"half"` (halve whatever the controller's
-    /// β, as ns-2's `slowdown()` does with `first_decrease_`). Built-in controllers only.
+    /// β, as ns-2's `slowdown()` does with `first_decrease_`).
     pub first_decrease: Option<crate::transport::tcp::config::FirstDecrease>,
     /// Limited transmit (RFC 3042): before fast recovery, each of the first duplicate ACKs
     /// lets one new segment out. Default true, as in Linux, ns-3 and ns-2 (`singledup_ 1`).

@@ -192,7 +192,7 @@ impl Ccid2 {
     }
 
     fn reduce(&mut self, kind: CongestionKind, now: SimTime, next_seq: u64, rtt: &RttEstimator) {
-        let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe, srtt: rtt.srtt_or_rto(), timeout_ssthresh_halves: false, halves_window: false };
+        let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe, srtt: rtt.srtt_or_rto() };
         self.cc.on_congestion(&ev);
         self.recover = next_seq;
         self.traced(now, kind.into());

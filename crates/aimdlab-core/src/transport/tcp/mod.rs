@@ -7,3 +7,4 @@ pub mod rack;
 pub mod receiver;
 pub mod scoreboard;
 pub mod sender;
+pub mod window_policy;

@@ -63,10 +63,11 @@
 //! - Not implemented without RACK: lost-retransmission detection (a lost retransmission is
 //!   recovered by the timer); F-RTO.
 
-use super::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig};
 use super::prr::Prr;
 use super::rack::{reo_wnd, Rack};
 use super::scoreboard::Scoreboard;
+use super::window_policy::WindowPolicy;
 use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet};
@@ -111,10 +112,8 @@ pub struct TcpSender {
     partial_acked: bool,
     per_segment: bool,
     cwr_freeze: bool,
-    timeout_ssthresh_halves: bool,
-    first_decrease_halves: bool,
-    /// The window has been cut before (ns-2's `first_decrease_` is then 0).
-    decreased: bool,
+    /// The stack's rules for the window a congestion event leaves (ns-2's halving).
+    policy: WindowPolicy,
     ecn: bool,
     limited_transmit: bool,
     prr_on: bool,
@@ -189,9 +188,7 @@ impl TcpSender {
             partial_acked: false,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
-            timeout_ssthresh_halves: cfg.timeout_ssthresh == TimeoutSsthresh::Half,
-            first_decrease_halves: cfg.first_decrease == FirstDecrease::Half,
-            decreased: false,
+            policy: WindowPolicy::new(cfg),
             ecn: cfg.ecn,
             limited_transmit: cfg.limited_transmit,
             prr_on: cfg.prr,
@@ -555,17 +552,8 @@ impl TcpSender {
     }
 
     fn congestion(&mut self, kind: CongestionKind, now: SimTime) {
-        let in_slow_start = self.cc.cwnd_pkts() < self.cc.ssthresh_pkts();
-        let ev = CongestionEvent {
-            now,
-            kind,
-            pkts_in_flight: self.pipe(),
-            srtt: self.rtt.srtt_or_rto(),
-            timeout_ssthresh_halves: self.timeout_ssthresh_halves,
-            halves_window: self.first_decrease_halves && (!self.decreased || in_slow_start),
-        };
-        self.decreased = true;
-        self.cc.on_congestion(&ev);
+        let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe(), srtt: self.rtt.srtt_or_rto() };
+        self.policy.on_congestion(&mut self.cc, &ev);
         self.traced(now, kind.into());
     }
 

@@ -1,0 +1,105 @@
+//! A stack's rules for the window a congestion event leaves, applied by the sender over the
+//! controller's answer — as ns-3's socket sets the window from the ssthresh its congestion
+//! ops return. Every controller, built in or written in Python, is subject to them.
+//!
+//! ns-2.35's `TcpAgent::slowdown()` (`tcp.cc`) halves whatever the agent's decrease factor:
+//! - `tcp.timeout_ssthresh = "half"`: after a retransmission timeout ssthresh = W/2 (the
+//!   window stays where the controller put it, 1 packet for every built-in one).
+//! - `tcp.first_decrease = "half"`: the connection's first decrease (`first_decrease_`), and
+//!   any decrease in slow start, halves W — ssthresh = cwnd = W/2 after a loss or an ECN echo.
+//!
+//! W is the window before the event; ssthresh is never below 2 packets (RFC 5681 eq. 4).
+
+use super::config::{FirstDecrease, TcpConfig, TimeoutSsthresh};
+use crate::cc::{CongestionControl, CongestionEvent, CongestionKind};
+
+/// The window rules of one flow's stack, and what they remember (whether the window has
+/// been cut before).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WindowPolicy {
+    timeout_halves: bool,
+    first_decrease_halves: bool,
+    decreased: bool,
+}
+
+impl WindowPolicy {
+    /// The rules `cfg` asks for.
+    pub fn new(cfg: &TcpConfig) -> Self {
+        WindowPolicy {
+            timeout_halves: cfg.timeout_ssthresh == TimeoutSsthresh::Half,
+            first_decrease_halves: cfg.first_decrease == FirstDecrease::Half,
+            decreased: false,
+        }
+    }
+
+    /// Tells `cc` of the congestion event `ev`, then applies the stack's rules to the window
+    /// it answered.
+    pub fn on_congestion(&mut self, cc: &mut impl CongestionControl, ev: &CongestionEvent) {
+        let (cwnd_before, in_slow_start) = (cc.cwnd_pkts(), cc.cwnd_pkts() < cc.ssthresh_pkts());
+        let halves = match ev.kind {
+            CongestionKind::Timeout => self.timeout_halves,
+            CongestionKind::Loss | CongestionKind::Ecn => self.first_decrease_halves && (!self.decreased || in_slow_start),
+        };
+        self.decreased = true;
+        cc.on_congestion(ev);
+        if halves {
+            let ssthresh = (cwnd_before / 2.0).max(2.0);
+            let cwnd = if ev.kind == CongestionKind::Timeout { cc.cwnd_pkts() } else { ssthresh };
+            cc.set_window(cwnd, ssthresh);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::gaimd::Gaimd;
+    use crate::cc::testing::congestion;
+
+    fn ns2() -> WindowPolicy {
+        WindowPolicy::new(&TcpConfig { timeout_ssthresh: TimeoutSsthresh::Half, first_decrease: FirstDecrease::Half, ..TcpConfig::default() })
+    }
+
+    #[test]
+    fn a_timeout_leaves_beta_w_or_half_w_as_asked() {
+        for (mut policy, expected) in [(WindowPolicy::default(), 35.0), (ns2(), 20.0)] {
+            let mut g = Gaimd::new(0.31, 0.875, 40.0, 10.0);
+            policy.on_congestion(&mut g, &congestion(CongestionKind::Timeout));
+            assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (1.0, expected));
+        }
+    }
+
+    #[test]
+    fn the_first_decrease_halves_then_beta_applies() {
+        let (mut policy, mut g) = (ns2(), Gaimd::new(0.31, 0.875, 40.0, 20.0));
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
+        assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (20.0, 20.0));
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
+        assert_eq!(g.cwnd_pkts(), 17.5);
+    }
+
+    #[test]
+    fn a_decrease_in_slow_start_halves_whatever_came_before() {
+        let (mut policy, mut g) = (ns2(), Gaimd::new(0.31, 0.875, 40.0, 20.0));
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Timeout));
+        // Now cwnd = 1 < ssthresh: the next loss is in slow start.
+        g.set_window(12.0, 20.0);
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
+        assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (6.0, 6.0));
+    }
+
+    #[test]
+    fn cubic_starts_its_curve_from_the_halved_window() {
+        use crate::cc::cubic::{k_of, CubicParams};
+        use crate::cc::params::ControllerParams;
+        let mut c = CubicParams::default().build("cubic", 100.0, 50.0);
+        ns2().on_congestion(&mut c, &congestion(CongestionKind::Loss));
+        assert_eq!((c.cwnd_pkts(), c.ssthresh_pkts()), (50.0, 50.0));
+        let mut vars = Vec::new();
+        c.state_vars(&mut |n, v| vars.push((n, v)));
+        // K is the time to climb back to W_max = 100 from the window the cut left (50), not
+        // from CUBIC's own cut (70).
+        assert_eq!(vars, vec![("w_max_pkts", 100.0), ("k_s", k_of(100.0, 50.0))]);
+    }
+}
