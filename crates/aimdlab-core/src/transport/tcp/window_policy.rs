@@ -8,7 +8,9 @@
 //! - `tcp.first_decrease = "half"`: the connection's first decrease (`first_decrease_`), and
 //!   any decrease in slow start, halves W — ssthresh = cwnd = W/2 after a loss or an ECN echo.
 //!
-//! W is the window before the event; ssthresh is never below 2 packets (RFC 5681 eq. 4).
+//! W is the window before the event; ssthresh is never below 2 packets (RFC 5681 eq. 4). A
+//! loss or ECN echo after which the controller did not lower its window (MR-AIMD keeps it at
+//! an ECN echo) is left alone, but still counts as the connection's first.
 
 use super::config::{FirstDecrease, TcpConfig, TimeoutSsthresh};
 use crate::cc::{CongestionControl, CongestionEvent, CongestionKind};
@@ -40,9 +42,13 @@ impl WindowPolicy {
             CongestionKind::Timeout => self.timeout_halves,
             CongestionKind::Loss | CongestionKind::Ecn => self.first_decrease_halves && (!self.decreased || in_slow_start),
         };
+        // ns-2 clears `first_decrease_` in `slowdown()`, which every loss and ECN reaction
+        // calls — also for a controller that then keeps its window (MR-AIMD at an ECN echo).
         self.decreased = true;
         cc.on_congestion(ev);
-        if halves {
+        // The rule halves a decrease: a controller that did not lower its window keeps it.
+        let lowered = ev.kind == CongestionKind::Timeout || cc.cwnd_pkts() < cwnd_before;
+        if halves && lowered {
             let ssthresh = (cwnd_before / 2.0).max(2.0);
             let cwnd = if ev.kind == CongestionKind::Timeout { cc.cwnd_pkts() } else { ssthresh };
             cc.set_window(cwnd, ssthresh);
@@ -87,6 +93,18 @@ mod tests {
         g.set_window(12.0, 20.0);
         policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
         assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (6.0, 6.0));
+    }
+
+    #[test]
+    fn a_controller_that_keeps_its_window_at_an_ecn_echo_keeps_it() {
+        use crate::cc::mr_aimd::MrAimdParams;
+        use crate::cc::params::ControllerParams;
+        let mut policy = ns2();
+        let mut m = MrAimdParams::default().build("mr_aimd", 40.0, 20.0);
+        policy.on_congestion(&mut m, &congestion(CongestionKind::Ecn));
+        assert_eq!(m.cwnd_pkts(), 40.0, "MR-AIMD lowers a', not the window, at a mark");
+        policy.on_congestion(&mut m, &congestion(CongestionKind::Loss));
+        assert_eq!(m.cwnd_pkts(), 20.0, "its own halving; the echo was the connection's first event");
     }
 
     #[test]
