@@ -561,6 +561,7 @@ impl TcpSender {
         self.in_recovery = true;
         self.recover = self.snd_nxt;
         self.ecn_recover = self.snd_nxt;
+        self.ecn_reduced = false;
         self.stats.fast_retransmits += 1;
         if self.recovery == Recovery::Reno {
             // The duplicate ACKs that triggered it inflate the window (ns-2: dupwnd_ = 3).

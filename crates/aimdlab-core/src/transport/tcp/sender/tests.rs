@@ -111,6 +111,26 @@ fn a_timeout_ends_cwr_so_the_window_grows_again_from_one_segment() {
     assert_eq!(s.cc.cwnd_pkts(), 2.0, "slow start after the timeout");
 }
 
+#[test]
+fn a_loss_recovery_ends_an_earlier_cwr_for_good() {
+    // An ECN reduction (CWR), then a loss: fast recovery takes over, and ends when the
+    // cumulative ACK reaches `recover`. Then the sender is open (Linux: CA_Recovery → Open;
+    // ns-3: CA_RECOVERY → CA_OPEN) and the window grows on that very ACK. Before, an ACK
+    // reaching exactly `recover` counted as still in the old CWR and grew nothing.
+    let (mut s, mut out) = after_ecn_echo(TcpConfig::default(), 20.0, 50);
+    assert_eq!(s.cc.cwnd_pkts(), 10.0, "the ECN reduction");
+    for k in 2..=4u64 {
+        let now = SimTime::from_millis(58 + k);
+        s.on_ack(&ack(1, 2, k + 1, now), now, &mut out);
+    }
+    assert!(s.in_recovery(), "segment 1 lost: three duplicate ACKs");
+    assert_eq!(s.cc.cwnd_pkts(), 5.0, "the loss halves again");
+    let now = SimTime::from_millis(80);
+    s.on_ack(&ack(s.snd_nxt, 0, 0, now), now, &mut out);
+    assert!(!s.in_recovery());
+    assert_eq!(s.cc.cwnd_pkts(), 5.0 + 1.0 / 5.0, "congestion avoidance on the ACK that ends the recovery");
+}
+
 /// A full window of 100 segments; the first ACK echoes ECN, then 98 more ACKs each
 /// acknowledge one more segment, 1 ms apart. Returns the segments sent on each ACK after
 /// the echo.
