@@ -50,6 +50,15 @@ def test_unknown_fields_are_errors_listing_the_valid_ones():
         aimdlab.validate(sc)
 
 
+def test_rack_with_ns2_sack1_is_no_stack():
+    sc = dumbbell()
+    sc["tcp"] = {"profile": "ns2", "recovery": "sack", "loss_detection": "rack_tlp"}
+    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.loss_detection: "rack_tlp" with recovery_rules = "ns2" and SACK is no stack'):
+        aimdlab.validate(sc)
+    sc["tcp"]["recovery"] = "newreno"  # without SACK, RACK is not used: duplicate ACKs find losses
+    aimdlab.validate(sc)
+
+
 def test_scenario_error_is_a_value_error():
     assert issubclass(aimdlab.ScenarioError, ValueError)
 

@@ -205,6 +205,12 @@ impl TcpConfig {
         if self.min_rto > self.max_rto {
             return Err(("min_rto", format!("{} is above max_rto ({}); expected min_rto ≤ max_rto", self.min_rto, self.max_rto)));
         }
+        if self.loss_detection == LossDetection::RackTlp && self.recovery == Recovery::Sack && self.recovery_rules == RecoveryRules::Ns2 {
+            return Err((
+                "loss_detection",
+                "\"rack_tlp\" with recovery_rules = \"ns2\" and SACK is no stack: ns-2's Sack1 finds losses by duplicate ACKs; expected \"dupack\" (or recovery_rules = \"rfc\")".into(),
+            ));
+        }
         if self.dupthresh == 0 {
             return Err(("dupthresh", "0 is not allowed; expected at least 1".into()));
         }

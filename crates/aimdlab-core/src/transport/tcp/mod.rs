@@ -1,10 +1,13 @@
-//! TCP: the reliable sender (`sender`) with its loss detection and recovery, the receiver,
-//! the SACK scoreboard, PRR and RACK, and the settings of both (`config`).
+//! TCP: the reliable sender (`sender`) with its congestion state (`state`), loss recovery
+//! variants (`recovery`) and the stack's window rules (`window_policy`); the receiver, the
+//! SACK scoreboard, PRR and RACK, and the settings of both (`config`).
 
 pub mod config;
 pub mod prr;
 pub mod rack;
 pub mod receiver;
+pub mod recovery;
 pub mod scoreboard;
 pub mod sender;
+pub mod state;
 pub mod window_policy;

@@ -2,7 +2,11 @@
 
 use super::*;
 use crate::cc::reno::Reno;
+use crate::cc::CongestionControl;
+use crate::net::packet::Packet;
 use crate::net::packet::{PacketKind, SackBlocks};
+use crate::transport::tcp::config::{LossDetection, Recovery, RecoveryRules};
+use crate::transport::timer::TimerKind;
 use crate::units::SimDuration;
 
 /// A SACK sender of one flow with a Reno window of `cwnd` packets (in congestion avoidance).

@@ -1,0 +1,86 @@
+//! ns-2.35's Sack1 (`tcp-sack1.cc`, `scoreboard-rq.cc`; Fall & Floyd, "Simulation-based
+//! Comparisons of Tahoe, Reno, and SACK TCP", 1996): `recovery = "sack"` under
+//! `recovery_rules = "ns2"`.
+//!
+//! Recovery starts on `dupthresh` duplicate ACKs only. In it the window is a counter `pipe_`:
+//! outstanding − dupthresh on entry (not counting the first retransmission), −1 per ACK, −1
+//! more per partial ACK, +1 per segment sent; any hole below a SACKed segment is
+//! retransmitted once (`ScoreBoardRQ::GetNextRetran`). Outside recovery no SACK or duplicate
+//! ACK counts as a segment gone (limited transmit: one new segment for each of the first
+//! `dupthresh` − 1). A timeout forgets every SACK (`ClearScoreBoard`), resends from the
+//! cumulative ACK, and ignores SACK blocks and duplicate ACKs until a new cumulative ACK
+//! (`timeout_`) — whose own SACK blocks go unread too (ns-2 reads SACK blocks from duplicate
+//! ACKs only outside recovery).
+
+use super::partial_ack::PartialAck;
+use crate::transport::tcp::scoreboard::Scoreboard;
+
+/// Sack1's state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sack1 {
+    /// `pipe_`: segments it deems in flight during fast recovery.
+    pipe: i64,
+    /// After a timeout, until a new cumulative ACK: SACK blocks and duplicate ACKs ignored.
+    pub after_timeout: bool,
+}
+
+impl Sack1 {
+    /// Whether `pipe_` leaves room under `cwnd`.
+    #[inline]
+    pub fn window_open(&self, cwnd: u64) -> bool {
+        self.pipe < cwnd as i64
+    }
+
+    /// A segment was sent in recovery.
+    #[inline]
+    pub fn on_send(&mut self) {
+        self.pipe += 1;
+    }
+
+    /// An ACK arrived in recovery (not the one that started it).
+    #[inline]
+    pub fn on_ack(&mut self) {
+        self.pipe -= 1;
+    }
+
+    /// A partial ACK (`partial_ack_ 0`): `pipe_` falls once more; the holes below SACKed
+    /// segments are already marked.
+    #[inline]
+    pub fn on_partial_ack(&mut self) -> PartialAck {
+        self.pipe -= 1;
+        PartialAck::Continues { restart_timer: true }
+    }
+
+    /// Recovery starts: `numdupacks(cwnd_)` segments have left; every hole below a SACK is lost.
+    pub fn on_recovery_start(&mut self, sb: &mut Scoreboard, snd_una: u64, snd_nxt: u64, dupthresh: u32) {
+        self.pipe = (snd_nxt - snd_una) as i64 - dupthresh as i64;
+        sb.update_lost(snd_una, 1);
+    }
+}
+
+/// Holes are marked only in recovery, each below any SACKed segment.
+#[inline]
+pub fn mark_lost_from_sacks(sb: &mut Scoreboard, snd_una: u64, in_recovery: bool) {
+    if in_recovery {
+        sb.update_lost(snd_una, 1);
+    }
+}
+
+/// Segments in flight outside recovery, ns-2's `t_seqno_ - highest_ack_`, less one for each
+/// of the first `dupthresh` − 1 duplicate ACKs (limited transmit).
+#[inline]
+pub fn limited_transmit_in_flight(sb: &Scoreboard, snd_una: u64, snd_nxt: u64, dupacks: u64, dupthresh: u32) -> u64 {
+    outstanding(sb, snd_una, snd_nxt).saturating_sub(dupacks.min(dupthresh as u64 - 1))
+}
+
+/// From the cumulative ACK to the next segment to send. That is the highest sent, except after
+/// a timeout, when Sack1 resends in order from the cumulative ACK (go-back-N) and the window
+/// counts up to the resend point only: segments SACKed above it are not in flight by this
+/// count (ns-2 cleared its scoreboard and will send them again).
+fn outstanding(sb: &Scoreboard, snd_una: u64, snd_nxt: u64) -> u64 {
+    if sb.lost_out > sb.retrans_out {
+        sb.resend_point().clamp(snd_una, snd_nxt) - snd_una
+    } else {
+        snd_nxt - snd_una
+    }
+}

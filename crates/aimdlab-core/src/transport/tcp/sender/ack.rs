@@ -1,0 +1,246 @@
+//! An acknowledgement's way through the sender: a short pipeline of named steps, and fast
+//! recovery's entry and exit.
+
+use super::TcpSender;
+use crate::cc::{AckEvent, CongestionControl, CongestionKind};
+use crate::monitor::cwnd_trace::{CwndCause, CwndState};
+use crate::net::packet::Packet;
+use crate::transport::outbox::Outbox;
+use crate::transport::tcp::prr::Prr;
+use crate::transport::tcp::recovery::PartialAck;
+use crate::transport::tcp::state::CaState;
+use crate::units::{SimDuration, SimTime};
+
+impl TcpSender {
+    /// Processes an acknowledgement arriving at `now`.
+    pub fn on_ack(&mut self, ack: &Packet, now: SimTime, out: &mut Outbox) {
+        self.stats.acks_received += 1;
+        let delivered_before = self.snd_una + self.sacked_pkts();
+        let cum = ack.seq.min(self.snd_nxt);
+        let newly_cum = self.advance_cumulative(cum);
+        let (newly_sacked, newest_delivered) = self.read_sack_blocks(ack, cum);
+        let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
+        self.count_duplicate(cum, newly_cum, newly_sacked);
+        let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0);
+        let restart_timer = self.recovery_on_ack(now, newly_cum, out);
+        self.ecn_on_ack(ack, now);
+        if self.prr_paced() {
+            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
+            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
+        }
+        self.controller_on_ack(ack, now, newly_cum, rtt_sample);
+        if newly_cum > 0 {
+            // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
+            if self.snd_una == self.snd_nxt {
+                self.rto.stop();
+            } else if restart_timer {
+                self.arm_rto(now, out);
+                self.schedule_probe(now, true, out);
+            }
+        }
+        self.try_send(now, out);
+        if let Some(at) = reorder_at {
+            self.arm_reorder(at, out);
+        }
+    }
+
+    /// Step 1: the cumulative ACK `cum` moves `snd_una` on, and ends a timeout's Loss state
+    /// or a CWR whose window it passes; returns the segments it newly acknowledges.
+    #[inline]
+    fn advance_cumulative(&mut self, cum: u64) -> u64 {
+        let newly_cum = cum.saturating_sub(self.snd_una);
+        if newly_cum > 0 {
+            self.sb.advance(self.snd_una, cum);
+            self.snd_una = cum;
+            self.dupacks = 0;
+            self.recovery.on_cumulative_ack(newly_cum, self.state.in_recovery());
+            match self.state {
+                CaState::Loss if self.snd_una >= self.recover => self.state = CaState::Open,
+                CaState::Cwr if self.snd_una > self.ecn_recover => self.state = CaState::Open,
+                _ => {}
+            }
+        }
+        newly_cum
+    }
+
+    /// Step 2: the ACK's SACK blocks into the scoreboard, and the holes they show marked lost
+    /// by the recovery in use; returns the segments newly SACKed and the newest segment the
+    /// ACK reports delivered (RACK.end_seq's candidate).
+    #[inline]
+    fn read_sack_blocks(&mut self, ack: &Packet, cum: u64) -> (u64, u64) {
+        let mut newly_sacked = 0;
+        let mut newest_delivered = cum.saturating_sub(1);
+        if self.recovery.reads_sack_blocks() {
+            for (s, e) in ack.sack.iter() {
+                let n = self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
+                if n > 0 {
+                    newest_delivered = newest_delivered.max(e.min(self.snd_nxt) - 1);
+                }
+                newly_sacked += n;
+            }
+            self.recovery.mark_lost_from_sacks(&mut self.sb, self.snd_una, self.dupthresh, self.state.in_recovery());
+        }
+        (newly_sacked, newest_delivered)
+    }
+
+    /// Step 3 (RACK-TLP only): the delivery for RACK, the end of a tail loss probe, and losses
+    /// detected by time; returns when the reordering timer should fire, if a segment may yet
+    /// be lost.
+    #[inline]
+    fn rack_on_ack(&mut self, ack: &Packet, now: SimTime, delivered_any: bool, newest_delivered: u64) -> Option<SimTime> {
+        let snd_una = self.snd_una;
+        let r = self.recovery.rack_tlp()?;
+        if delivered_any {
+            r.rack.on_delivery(ack.echo_sent_at, newest_delivered, now);
+        }
+        if r.tlp_high_seq.is_some_and(|h| snd_una >= h) {
+            r.tlp_high_seq = None;
+        }
+        self.rack_detect(now)
+    }
+
+    /// Step 4: a duplicate ACK counted. It acknowledges nothing new cumulatively; with SACK it
+    /// must also SACK something new (RFC 6675 §2), so ACKs of duplicated segments do not count.
+    #[inline]
+    fn count_duplicate(&mut self, cum: u64, newly_cum: u64, newly_sacked: u64) {
+        let outstanding = self.snd_nxt - self.snd_una;
+        if newly_cum == 0 && cum == self.snd_una && outstanding > 0 && (!self.recovery.uses_sack() || newly_sacked > 0) && self.recovery.counts_duplicates() {
+            self.dupacks += 1;
+            self.recovery.on_duplicate(self.state.in_recovery(), outstanding);
+        }
+        if newly_cum > 0 {
+            self.recovery.after_new_ack();
+        }
+    }
+
+    /// Step 5: an RTT sample from the echoed send time, when the ACK delivered something and
+    /// the echo is not of a retransmission (Karn).
+    #[inline]
+    fn sample_rtt(&mut self, ack: &Packet, now: SimTime, delivered_any: bool) -> Option<SimDuration> {
+        if !delivered_any || ack.echo_is_retransmission {
+            return None;
+        }
+        let r = now.saturating_since(ack.echo_sent_at);
+        self.rtt.on_sample_in_flight(r, now, self.snd_una, self.snd_nxt);
+        Some(r)
+    }
+
+    /// Step 6: fast recovery entered, left, or moved on by a partial ACK, as the recovery in
+    /// use says; returns whether the retransmission timer restarts.
+    fn recovery_on_ack(&mut self, now: SimTime, newly_cum: u64, out: &mut Outbox) -> bool {
+        let mut restart_timer = newly_cum > 0;
+        let CaState::Recovery { partial_acked } = self.state else {
+            self.maybe_enter_recovery(now, out);
+            return restart_timer;
+        };
+        self.recovery.on_ack_in_recovery();
+        if self.snd_una >= self.recover {
+            self.exit_recovery(now);
+        } else if newly_cum > 0 {
+            match self.recovery.on_partial_ack(&mut self.sb, self.snd_una, !partial_acked) {
+                PartialAck::EndsRecovery => self.exit_recovery(now),
+                PartialAck::Continues { restart_timer: restart } => {
+                    restart_timer = restart;
+                    self.state = CaState::Recovery { partial_acked: true };
+                }
+            }
+        }
+        restart_timer
+    }
+
+    /// Step 7: an ECN echo cuts the window, once per window of data (RFC 3168 §6.1.2), and
+    /// starts CWR. Strictly above: the ACK that covers exactly the data outstanding at the
+    /// last reduction was sent before the receiver saw our CWR, so its echo is stale.
+    fn ecn_on_ack(&mut self, ack: &Packet, now: SimTime) {
+        if self.ecn && ack.ece && !self.state.in_recovery() && self.snd_una > self.ecn_recover {
+            self.ecn_recover = self.snd_nxt;
+            self.state = CaState::Cwr;
+            self.stats.ecn_reductions += 1;
+            self.congestion(CongestionKind::Ecn, now);
+            self.cwr_pending = true;
+            if self.prr_paced() {
+                self.prr = Prr::enter_cwr(self.snd_nxt - self.snd_una);
+            }
+        }
+    }
+
+    /// Step 8: the controller told of the ACK (per acknowledged segment under
+    /// `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
+    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, newly_cum: u64, rtt_sample: Option<SimDuration>) {
+        let mut ev = AckEvent {
+            now,
+            newly_acked_pkts: newly_cum,
+            rtt_sample,
+            srtt: self.rtt.srtt_or_rto(),
+            min_rtt: self.rtt.min_rtt(),
+            ece: ack.ece,
+            // In CWR (after an ECN cut, until its window is acknowledged) the window
+            // holds still as in recovery, when `cwr_freeze` is on.
+            in_recovery: self.state.in_recovery() || self.in_cwr(),
+            pkts_in_flight: self.pipe(),
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+        };
+        // Only a traced flow asks what the change will be called.
+        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
+        if self.per_segment && newly_cum > 1 {
+            // Each acknowledged segment is one step of growth (the RTT sample and the ECN
+            // echo go with the first).
+            ev.newly_acked_pkts = 1;
+            for _ in 0..newly_cum {
+                self.cc.on_ack(&ev);
+                ev.rtt_sample = None;
+                ev.ece = false;
+            }
+        } else {
+            self.cc.on_ack(&ev);
+        }
+        if let Some(cause) = cause {
+            self.traced(now, cause);
+        }
+    }
+
+    /// Starts fast recovery if a loss is known and the last recovery is over.
+    pub(super) fn maybe_enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
+        let loss = self.recovery.loss_detected(&self.sb, self.snd_una, self.dupacks, self.dupthresh);
+        // ns-2: `highest_ack_ > recover_`, the cumulative ACK covers a segment sent after.
+        let recovered = if self.ns2_rules { self.snd_una > self.recover } else { self.snd_una >= self.recover };
+        if loss && recovered && self.snd_nxt > self.snd_una {
+            self.enter_recovery(now, out);
+        }
+    }
+
+    /// Fast recovery starts at `now`: the controller cuts, the recovery marks what is lost,
+    /// and the first retransmission leaves (or PRR's first allowance sends it).
+    fn enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
+        self.state = CaState::Recovery { partial_acked: false };
+        self.recover = self.snd_nxt;
+        self.ecn_recover = self.snd_nxt;
+        self.stats.fast_retransmits += 1;
+        self.recovery.before_recovery(self.dupacks, self.snd_una, self.snd_nxt);
+        self.congestion(CongestionKind::Loss, now);
+        self.recovery.on_recovery_start(&mut self.sb, self.snd_una, self.snd_nxt, self.dupthresh);
+        if self.ns2_rules {
+            // `reset_rtx_timer(1, 0)`: a fresh timer for the recovery.
+            self.arm_rto(now, out);
+        }
+        if self.prr_on {
+            // PRR's first allowance (at least one segment) sends the retransmission.
+            self.prr = Prr::enter(self.snd_nxt - self.snd_una);
+            return;
+        }
+        // RFC 6675 step 4.3 / RFC 5681 §3.2 step 2: retransmit the first lost segment now.
+        if let Some(seq) = self.sb.next_lost(self.snd_una) {
+            self.sb.mark_retransmitted(seq);
+            self.send_segment(seq, true, now, out);
+        }
+    }
+
+    /// Fast recovery ends at `now`.
+    fn exit_recovery(&mut self, now: SimTime) {
+        self.state = CaState::Open;
+        self.recovery.on_recovery_exit();
+        self.cc.on_recovery_exit(now);
+        self.traced(now, CwndCause::RecoveryExit);
+    }
+}
