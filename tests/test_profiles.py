@@ -4,6 +4,9 @@ states a behaviour of one profile that would fail without it (docs/explanation/p
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import aimdlab
 import numpy as np
 import pytest
@@ -175,3 +178,12 @@ def test_linux26_leaves_tail_losses_to_the_retransmission_timer():
     sc = dumbbell(rate="10Mbps", delay="20ms", buffer="100pkt", duration="60s", tcp={"profile": "linux26"})
     sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.03, "applies_to": "data"}
     assert run_checked(sc).flows.to_pandas().iloc[0]["timeouts"] >= 3
+
+
+def test_the_profiles_page_gives_every_setting_of_the_tcp_table():
+    table = aimdlab.schema()["definitions"]["TcpParams"]["properties"]
+    page = (Path(__file__).parent.parent / "docs" / "explanation" / "profiles.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z_]+)`", page, re.M))
+    # `profile` chooses the column; `sack` is `recovery` spelt as a bool.
+    assert set(table) - {"profile", "sack"} <= rows, sorted(set(table) - {"profile", "sack"} - rows)
+
