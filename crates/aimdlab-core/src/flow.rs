@@ -2,20 +2,13 @@
 //! what was measured.
 
 use crate::app::Application;
-use crate::cc::Controller;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
 use crate::net::routing::Routes;
 use crate::rng::RngStream;
 use crate::scenario::plan::FlowPlan;
-use crate::scenario::schema::TransportKind;
-use crate::transport::dccp::receiver::DccpReceiver;
-use crate::transport::dccp::sender::DccpSender;
-use crate::transport::endpoint::{ReceiverEndpoint, SenderEndpoint};
+use crate::transport::registry::{ReceiverEndpoint, SenderEndpoint};
 use crate::transport::segments::SegmentSizes;
-use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::sender::TcpSender;
-use crate::transport::udp::UdpSender;
 use crate::units::{Bytes, SimTime};
 
 /// One flow of the simulation. Laid out in declaration order on cache lines of its own
@@ -87,29 +80,7 @@ impl Flow {
         // timestamps among them), so that goodput counts payload alone.
         let header = Bytes(plan.data_header_bytes());
         let sizes = SegmentSizes::new(tcp.mss.0, plan.app.transfer_bytes());
-        let (sender, receiver) = match plan.transport {
-            TransportKind::Dccp => {
-                let cfg = plan.dccp.as_ref().expect("a DCCP flow's plan has its DCCP settings");
-                let cc = Controller::new(&plan.cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts);
-                let mut sender = DccpSender::new(id, plan.dst, cfg, sizes, cc, plan.app.self_paced());
-                if let (true, crate::transport::dccp::sender::SenderCcid::Two(c)) = (plan.cwnd_trace, &mut sender.ccid) {
-                    c.trace_cwnd();
-                }
-                (SenderEndpoint::Dccp(sender), ReceiverEndpoint::Dccp(DccpReceiver::new(id, plan.src, cfg, tcp.mss)))
-            }
-            TransportKind::Udp => (SenderEndpoint::Udp(UdpSender::new(id, plan.dst, tcp.mss, tcp.header)), ReceiverEndpoint::UdpSink),
-            TransportKind::Tcp => {
-                let cc = Controller::new(&plan.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
-                let mut sender = TcpSender::new(id, plan.dst, tcp, sizes, cc);
-                if plan.cwnd_trace {
-                    sender.trace_cwnd();
-                }
-                if plan.app.self_paced() {
-                    sender.limit_to_offered(); // sends only what the application has offered
-                }
-                (SenderEndpoint::Tcp(sender), ReceiverEndpoint::Tcp(TcpReceiver::new(id, plan.src, tcp)))
-            }
-        };
+        let (sender, receiver) = plan.transport.endpoints(id, plan.settings(), sizes);
         Flow {
             id,
             src: plan.src,

@@ -23,6 +23,7 @@ use crate::monitor::table::{Column, Table};
 use crate::monitor::timeseries::{FlowSeries, LinkSeries};
 use crate::net::link::Link;
 use crate::scenario::Plan;
+use crate::transport::interface::TransportSender;
 use crate::units::SimTime;
 use serde_json::{json, Value};
 
@@ -207,11 +208,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
 
     let summary = summary(&run, &flows, &links);
 
-    let wires: Vec<FlowWire> = plan
-        .flows
-        .iter()
-        .map(|f| FlowWire { transport: f.transport, mss: f.tcp.mss.0, data_header: f.data_header_bytes(), timestamps: f.tcp.timestamps })
-        .collect();
+    let wires: Vec<FlowWire> = plan.flows.iter().map(|f| f.transport.wire(f.settings())).collect();
     let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
 
     let cwnd_trace = crate::monitor::cwnd_trace::table(run.flows.iter().filter_map(|f| f.sender.cwnd_trace().map(|t| (f.id.0 as u64, t))));

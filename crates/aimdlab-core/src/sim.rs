@@ -2,7 +2,7 @@
 //! the monitors saw into a `RunResult`.
 
 use crate::app::Source;
-use crate::cc::{CongestionControl, Controller};
+use crate::cc::CongestionControl;
 use crate::control::{RunControl, PUBLISH_EVERY_EVENTS};
 use crate::event::{Event, EventQueue};
 use crate::flow::Flow;
@@ -15,7 +15,7 @@ use crate::net::packet_pool::PacketPool;
 use crate::result::{self, RunParts, RunResult};
 use crate::rng::{derive_stream, StreamKind};
 use crate::scenario::Plan;
-use crate::transport::endpoint::SenderEndpoint;
+use crate::transport::interface::{TransportReceiver, TransportSender};
 use crate::transport::outbox::{Outbox, TimerRequest};
 use crate::units::{SimDuration, SimTime};
 use rand::Rng;
@@ -165,17 +165,7 @@ impl Simulator {
         let Some(f) = self.flows.get_mut(flow.idx()) else {
             return Err(format!("flow {} does not exist", flow.0));
         };
-        match &mut f.sender {
-            SenderEndpoint::Tcp(s) => s.cc = Controller::Custom(cc),
-            SenderEndpoint::Dccp(s) => match &mut s.ccid {
-                crate::transport::dccp::sender::SenderCcid::Two(c) => c.cc = Controller::Custom(cc),
-                crate::transport::dccp::sender::SenderCcid::Three(_) => {
-                    return Err(format!("flow {} runs DCCP CCID-3, a rate-based control; a window controller cannot replace it", flow.0))
-                }
-            },
-            SenderEndpoint::Udp(_) => return Err(format!("flow {} runs over UDP and has no congestion controller", flow.0)),
-        }
-        Ok(())
+        f.sender.set_controller(cc).map_err(|why| format!("flow {} {why}", flow.0))
     }
 
     /// Sets how many events in a row at one instant count as a stalled clock (default
@@ -379,7 +369,7 @@ impl Simulator {
                     crate::prefetch::prefetch(&flow.receiver, 256);
                     crate::prefetch::prefetch(&flow.stats, 256);
                 }
-                PacketKind::Ack => crate::prefetch::prefetch(&flow.sender, std::mem::size_of::<SenderEndpoint>()),
+                PacketKind::Ack => crate::prefetch::prefetch(&flow.sender, std::mem::size_of::<crate::transport::registry::SenderEndpoint>()),
             }
         }
         if let Some(slot) = link.pipe_slot(HEAP_AHEAD) {

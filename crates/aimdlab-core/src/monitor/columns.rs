@@ -7,7 +7,7 @@ use crate::cc::CongestionControl;
 use crate::flow::Flow;
 use crate::net::link::Link;
 use crate::scenario::plan::{FlowPlan, LinkPlan};
-use crate::scenario::schema::TransportKind;
+use crate::transport::interface::{TransportReceiver, TransportSender};
 use crate::units::SimTime;
 
 /// What a flow column reads.
@@ -99,11 +99,7 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(U64, "group", "", "index of the flow's group in `flows`", |r| r.plan.group as u64),
         col!(Str, "group_name", "", "the group's name", |r| r.plan.group_name.clone()),
         col!(Str, "cc", "", "congestion controller (`tfrc` for DCCP CCID-3, `udp` for a UDP flow)", |r| r.flow.sender.cc_name().to_string()),
-        col!(Str, "transport", "", "`tcp`, `udp`, `dccp-ccid2` or `dccp-ccid3`", |r| match r.plan.transport {
-            TransportKind::Tcp => "tcp".to_string(),
-            TransportKind::Udp => "udp".to_string(),
-            TransportKind::Dccp => format!("dccp-ccid{}", r.plan.dccp.as_ref().map_or(2, |d| d.ccid)),
-        }),
+        col!(Str, "transport", "", "`tcp`, `udp`, `dccp-ccid2` or `dccp-ccid3`", |r| r.plan.transport.label(r.plan.settings())),
         col!(Str, "src", "", "sending host", |r| r.nodes[r.plan.src.idx()].clone()),
         col!(Str, "dst", "", "receiving host", |r| r.nodes[r.plan.dst.idx()].clone()),
         col!(F64, "start_s", "s", "when the flow's application started", |r| r.flow.start_at.as_secs_f64()),
@@ -119,7 +115,7 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         )),
         col!(F64, "fair_share_bps", "bit/s", "max-min fair share of the link rates on the flow's path, every flow present and greedy", |r| r.fair_share_bps),
         col!(F64, "send_rate_bps", "bit/s", "wire bytes of data sent (retransmissions included), per second", |r| rate_bps(
-            r.flow.sender.stats().data_bytes_sent,
+            r.flow.sender.window_stats().data_bytes_sent,
             since(r),
             r.end
         )),
@@ -141,14 +137,14 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(F64, "rto_first_mean_ms", "ms", "mean RTO at the first timeout of each backoff sequence (the models' T0)", |r| r
             .flow
             .sender
-            .stats()
+            .window_stats()
             .rto_first_mean_ms()),
         col!(F64, "loss_event_rate", "", "loss events (fast retransmits, DCCP loss reductions, timeouts) per data packet sent: the papers' p", |r| r
             .flow
             .sender
-            .stats()
+            .window_stats()
             .loss_event_rate()),
-        col!(F64, "ecn_event_rate", "", "window reductions on ECN-Echo per data packet sent", |r| r.flow.sender.stats().ecn_event_rate()),
+        col!(F64, "ecn_event_rate", "", "window reductions on ECN-Echo per data packet sent", |r| r.flow.sender.window_stats().ecn_event_rate()),
         col!(F64, "cwnd_final_pkts", "packets", "congestion window at the end (NaN without a controller)", |r| r
             .flow
             .sender
@@ -157,38 +153,42 @@ pub fn flow_columns() -> Vec<FlowColumn> {
         col!(U64, "delivered_bytes", "bytes", "payload delivered for the first time", |r| r.flow.stats.window_delivered_bytes()),
         col!(U64, "received_pkts", "packets", "data packets received (duplicates included)", |r| r.flow.stats.window_received_pkts()),
         col!(U64, "received_bytes", "bytes", "wire bytes of those packets (headers and duplicates included)", |r| r.flow.stats.window_received_bytes()),
-        col!(U64, "data_pkts_sent", "packets", "data packets sent (retransmissions included)", |r| r.flow.sender.stats().data_pkts_sent),
-        col!(U64, "bytes_sent", "bytes", "wire bytes of those packets", |r| r.flow.sender.stats().data_bytes_sent),
+        col!(U64, "data_pkts_sent", "packets", "data packets sent (retransmissions included)", |r| r.flow.sender.window_stats().data_pkts_sent),
+        col!(U64, "bytes_sent", "bytes", "wire bytes of those packets", |r| r.flow.sender.window_stats().data_bytes_sent),
         col!(U64, "payload_sent_bytes", "bytes", "application payload sent for the first time (no retransmission, no header)", |r| r
             .flow
             .sender
-            .stats()
+            .window_stats()
             .payload_bytes_sent),
-        col!(U64, "retransmitted_pkts", "packets", "retransmitted data packets", |r| r.flow.sender.stats().retransmitted_pkts),
-        col!(U64, "fast_retransmits", "", "entries into fast recovery", |r| r.flow.sender.stats().fast_retransmits),
-        col!(U64, "timeouts", "", "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.stats().timeouts),
-        col!(U64, "timeout_sequences", "", "timeouts that start a backoff sequence (one loss indication each)", |r| r.flow.sender.stats().timeout_sequences),
-        col!(U64, "ecn_reductions", "", "window reductions in response to ECN-Echo", |r| r.flow.sender.stats().ecn_reductions),
+        col!(U64, "retransmitted_pkts", "packets", "retransmitted data packets", |r| r.flow.sender.window_stats().retransmitted_pkts),
+        col!(U64, "fast_retransmits", "", "entries into fast recovery", |r| r.flow.sender.window_stats().fast_retransmits),
+        col!(U64, "timeouts", "", "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.window_stats().timeouts),
+        col!(U64, "timeout_sequences", "", "timeouts that start a backoff sequence (one loss indication each)", |r| r
+            .flow
+            .sender
+            .window_stats()
+            .timeout_sequences),
+        col!(U64, "ecn_reductions", "", "window reductions in response to ECN-Echo", |r| r.flow.sender.window_stats().ecn_reductions),
         col!(U64, "loss_events", "", "window reductions in response to loss: fast_retransmits + loss_reductions + timeouts", |r| r
             .flow
             .sender
-            .stats()
+            .window_stats()
             .loss_events()),
         col!(U64, "loss_reductions", "", "window reductions on loss by a transport that does not retransmit (DCCP CCID-2)", |r| r
             .flow
             .sender
-            .stats()
+            .window_stats()
             .loss_reductions),
-        col!(U64, "lost_pkts", "packets", "data packets the sender deemed lost and did not resend (DCCP)", |r| r.flow.sender.stats().lost_pkts),
+        col!(U64, "lost_pkts", "packets", "data packets the sender deemed lost and did not resend (DCCP)", |r| r.flow.sender.window_stats().lost_pkts),
         col!(F64, "receiver_p", "", "loss-event rate the receiver computed at the end (DCCP CCID-3, RFC 5348 §5.4; NaN otherwise)", |r| r
             .flow
             .receiver
             .loss_event_rate()
             .0),
         col!(U64, "receiver_loss_events", "", "loss events the receiver counted (DCCP CCID-3)", |r| r.flow.receiver.loss_event_rate().1),
-        col!(U64, "app_drops", "packets", "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.stats().app_drops),
+        col!(U64, "app_drops", "packets", "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.window_stats().app_drops),
         col!(F64, "loss_rate", "", "1 − received_pkts / data_pkts_sent over the window (packets in flight at its ends blur it)", |r| {
-            let sent = r.flow.sender.stats().data_pkts_sent;
+            let sent = r.flow.sender.window_stats().data_pkts_sent;
             if sent == 0 {
                 f64::NAN
             } else {

@@ -27,14 +27,19 @@
 //! - UDP: ports and length.
 
 use crate::net::packet::{Ecn, Packet, PacketKind};
-use crate::scenario::schema::TransportKind;
 use crate::units::SimTime;
+
+/// Writes the transport header of a packet of a flow (its id, and its `FlowWire`) into the
+/// buffer; returns the packet's payload bytes. Each transport has its own, in its folder.
+pub type HeaderWriter = fn(&mut Vec<u8>, &Packet, u32, &FlowWire) -> u64;
 
 /// What the writer needs to know about one flow.
 #[derive(Clone, Copy, Debug)]
 pub struct FlowWire {
-    /// TCP, UDP or DCCP.
-    pub transport: TransportKind,
+    /// The IP protocol number of its transport (6 TCP, 17 UDP, 33 DCCP).
+    pub protocol: u8,
+    /// Its transport's header writer.
+    pub header: HeaderWriter,
     /// Payload bytes of a full segment (TCP sequence numbers count bytes).
     pub mss: u64,
     /// Header bytes of the flow's data packets (IP + transport + options).
@@ -48,7 +53,8 @@ pub type Capture = Vec<(SimTime, Packet)>;
 
 /// LINKTYPE_RAW: records start with the IP header.
 const LINKTYPE_RAW: u32 = 101;
-const IP_HEADER: usize = 20;
+/// Bytes of the IPv4 header written before the transport's.
+pub const IP_HEADER: usize = 20;
 
 fn sender_ip(flow: u32) -> [u8; 4] {
     [10, 64 + (flow >> 16) as u8, (flow >> 8) as u8, flow as u8]
@@ -58,11 +64,13 @@ fn receiver_ip(flow: u32) -> [u8; 4] {
     [10, 128 + (flow >> 16) as u8, (flow >> 8) as u8, flow as u8]
 }
 
-fn sender_port(flow: u32) -> u16 {
+/// The sender's port of flow `flow`.
+pub fn sender_port(flow: u32) -> u16 {
     49152 + (flow % 16384) as u16
 }
 
-const RECEIVER_PORT: u16 = 5001;
+/// Every receiver's port.
+pub const RECEIVER_PORT: u16 = 5001;
 
 /// The libpcap file of `capture`, whose packets belong to `flows` (indexed by flow id).
 pub fn write(capture: &[(SimTime, Packet)], flows: &[FlowWire]) -> Vec<u8> {
@@ -81,11 +89,7 @@ pub fn write(capture: &[(SimTime, Packet)], flows: &[FlowWire]) -> Vec<u8> {
         let wire = &flows[p.flow.idx()];
         let data = p.kind == PacketKind::Data;
         header.clear();
-        let (proto, payload) = match wire.transport {
-            TransportKind::Tcp => (6, tcp_header(&mut header, p, f, wire)),
-            TransportKind::Dccp => (33, dccp_header(&mut header, p, f, wire)),
-            TransportKind::Udp => (17, udp_header(&mut header, p, f)),
-        };
+        let (proto, payload) = (wire.protocol, (wire.header)(&mut header, p, f, wire));
         let id = &mut ip_ids[p.flow.idx()][usize::from(!data)];
         *id = id.wrapping_add(1);
         let (src, dst) = if data { (sender_ip(f), receiver_ip(f)) } else { (receiver_ip(f), sender_ip(f)) };
@@ -127,87 +131,9 @@ fn ip_header(total: u16, id: u16, ecn: Ecn, proto: u8, src: [u8; 4], dst: [u8; 4
     h
 }
 
-fn ms32(t: SimTime) -> u32 {
+/// `t` in whole milliseconds, as 32 bits (TCP timestamps).
+pub fn ms32(t: SimTime) -> u32 {
     (t.0 / 1_000_000_000) as u32
-}
-
-/// Writes the TCP header of `p`; returns its payload bytes.
-fn tcp_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {
-    let data = p.kind == PacketKind::Data;
-    let byte = |seg: u64| (1 + seg.wrapping_mul(wire.mss)) as u32;
-    let (sport, dport, seq, ack) = if data { (sender_port(f), RECEIVER_PORT, byte(p.seq), 1) } else { (RECEIVER_PORT, sender_port(f), 1, byte(p.seq)) };
-    let mut flags = 0x10u8; // ACK
-    if p.ece {
-        flags |= 0x40;
-    }
-    if p.cwr {
-        flags |= 0x80;
-    }
-    h.extend_from_slice(&sport.to_be_bytes());
-    h.extend_from_slice(&dport.to_be_bytes());
-    h.extend_from_slice(&seq.to_be_bytes());
-    h.extend_from_slice(&ack.to_be_bytes());
-    h.push(0); // data offset, set once the options are written
-    h.push(flags);
-    h.extend_from_slice(&65535u16.to_be_bytes());
-    h.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
-    if wire.timestamps {
-        h.extend_from_slice(&[1, 1, 8, 10]);
-        h.extend_from_slice(&ms32(p.sent_at).to_be_bytes());
-        h.extend_from_slice(&(if data { 0 } else { ms32(p.echo_sent_at) }).to_be_bytes());
-    }
-    if !data && !p.sack.is_empty() {
-        h.extend_from_slice(&[1, 1, 5, 2 + 8 * p.sack.len() as u8]);
-        for (s, e) in p.sack.iter() {
-            h.extend_from_slice(&byte(s).to_be_bytes());
-            h.extend_from_slice(&byte(e).to_be_bytes());
-        }
-    }
-    h[12] = ((h.len() / 4) as u8) << 4;
-    if data {
-        p.size.0.saturating_sub(wire.data_header)
-    } else {
-        0
-    }
-}
-
-/// Writes the DCCP header of `p` (RFC 4340 §5.1 with X = 1); returns its payload bytes.
-fn dccp_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {
-    let data = p.kind == PacketKind::Data;
-    let (sport, dport) = if data { (sender_port(f), RECEIVER_PORT) } else { (RECEIVER_PORT, sender_port(f)) };
-    let (kind, fixed) = if data { (2u8, 16usize) } else { (3u8, 24usize) };
-    // The simulated size: data = data_header + payload; an ACK = its header and options.
-    let (header_bytes, payload) = if data {
-        ((wire.data_header as usize).saturating_sub(IP_HEADER), p.size.0.saturating_sub(wire.data_header))
-    } else {
-        ((p.size.0 as usize).saturating_sub(IP_HEADER), 0)
-    };
-    let header_bytes = header_bytes.max(fixed).div_ceil(4) * 4;
-    h.extend_from_slice(&sport.to_be_bytes());
-    h.extend_from_slice(&dport.to_be_bytes());
-    h.push((header_bytes / 4) as u8);
-    h.push(((p.ccid_value & 0xf) as u8) << 4);
-    h.extend_from_slice(&[0, 0]); // checksum
-    h.push((kind << 1) | 1); // type, X = 1
-    h.push(0);
-    h.extend_from_slice(&(p.seq & 0xffff_ffff_ffff).to_be_bytes()[2..]);
-    if !data {
-        let acked = p.sack.iter().next().map_or(0, |(_, e)| e.saturating_sub(1));
-        h.extend_from_slice(&[0, 0]);
-        h.extend_from_slice(&(acked & 0xffff_ffff_ffff).to_be_bytes()[2..]);
-    }
-    h.resize(header_bytes, 0); // options as Padding (type 0)
-    payload
-}
-
-/// Writes the UDP header of `p`; returns its payload bytes.
-fn udp_header(h: &mut Vec<u8>, p: &Packet, f: u32) -> u64 {
-    let payload = p.size.0.saturating_sub((IP_HEADER + 8) as u64);
-    h.extend_from_slice(&sender_port(f).to_be_bytes());
-    h.extend_from_slice(&RECEIVER_PORT.to_be_bytes());
-    h.extend_from_slice(&((8 + payload) as u16).to_be_bytes());
-    h.extend_from_slice(&[0, 0]);
-    payload
 }
 
 #[cfg(test)]
@@ -218,7 +144,7 @@ mod tests {
     use crate::units::Bytes;
 
     fn tcp() -> FlowWire {
-        FlowWire { transport: TransportKind::Tcp, mss: 1000, data_header: 40, timestamps: false }
+        FlowWire { protocol: 6, header: crate::transport::tcp::pcap::write_header, mss: 1000, data_header: 40, timestamps: false }
     }
 
     #[test]
@@ -262,7 +188,7 @@ mod tests {
     #[test]
     fn dccp_headers_smaller_than_an_ip_header_still_write_a_whole_dccp_header() {
         // dccp.data_header and ack_header accept sizes below the 20-byte IP header.
-        let wire = FlowWire { transport: TransportKind::Dccp, mss: 1000, data_header: 8, timestamps: false };
+        let wire = FlowWire { protocol: 33, header: crate::transport::dccp::pcap::write_header, mss: 1000, data_header: 8, timestamps: false };
         let data = Packet::data(FlowId(0), NodeId(1), 3, Bytes(1008), SimTime::ZERO);
         let ack = Packet { kind: PacketKind::Ack, ..Packet::data(FlowId(0), NodeId(0), 1, Bytes(4), SimTime::ZERO) };
         let file = write(&[(SimTime::ZERO, data), (SimTime::ZERO, ack)], &[wire]);

@@ -8,6 +8,7 @@ use crate::cc::CongestionControl;
 use crate::flow::Flow;
 use crate::net::link::Link;
 use crate::net::queue::QueueDiscipline;
+use crate::transport::interface::TransportSender;
 use crate::units::{SimDuration, SimTime};
 
 /// A flow's row at a sample `interval` after the last one; moves its last-sample counters on.

@@ -297,8 +297,9 @@ fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -
     }
     profile.finish(&mut tcp, top.params.initial_ssthresh.is_some() || g.tcp.as_ref().is_some_and(|p| p.initial_ssthresh.is_some()));
     let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"), profile)?;
-    let dccp = match (g.transport, &g.dccp) {
-        (Some(TransportKind::Dccp), p) => {
+    // A transport's own settings table (DCCP's `dccp`), read when the group names it.
+    let dccp = match (g.transport.and_then(TransportKind::settings_table), &g.dccp) {
+        (Some("dccp"), p) => {
             Some(Box::new(crate::transport::dccp::params::DccpConfig::resolve(&p.clone().unwrap_or_default(), tcp.mss, &format!("{path}.dccp"))?))
         }
         (_, Some(_)) => return err(format!("{path}.dccp"), "applies only to DCCP flows; set transport = \"dccp\" or remove the dccp table"),
@@ -318,22 +319,8 @@ fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -
             return err(format!("{path}.app.{field}"), message);
         }
     }
-    let transport = match (g.transport, app.self_paced()) {
-        (None, true) => TransportKind::Udp,
-        (None, false) => TransportKind::Tcp,
-        (Some(TransportKind::Udp), false) => {
-            let message =
-                format!("\"udp\" carries only an application that paces itself (such as \"onoff\"); app.kind = {:?} needs \"tcp\" or \"dccp\"", app.kind());
-            return err(format!("{path}.transport"), message);
-        }
-        (Some(t), _) => t,
-    };
-    if dccp.as_ref().is_some_and(|d| d.ccid == 3) && g.cc.is_some() {
-        return err(format!("{path}.cc"), "applies only to window-based control; DCCP CCID-3 is TFRC, rate-based (remove cc, or set dccp.ccid = 2)");
-    }
-    if transport == TransportKind::Udp && g.cc.is_some() {
-        return err(format!("{path}.cc"), "applies only to TCP and DCCP; a UDP flow has no congestion controller (remove cc, or set transport = \"tcp\")");
-    }
+    let transport = g.transport.unwrap_or(TransportKind::default_for(app.self_paced()));
+    transport.check(dccp.as_deref(), g.cc.is_some(), &app).map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     if start >= duration {

@@ -169,7 +169,7 @@ pub fn estimate(
     let entry = 2.0 * size_of::<(crate::units::SimTime, Packet)>() as f64; // (a ring may be twice its contents)
     let jitter_bytes: f64 = flows
         .iter()
-        .filter(|f| f.tcp.send_jitter > SimDuration::ZERO && f.transport == crate::scenario::schema::TransportKind::Udp)
+        .filter(|f| f.tcp.send_jitter > SimDuration::ZERO && !f.transport.self_clocked())
         .filter_map(|f| f.app.peak_bps().map(|bps| (bps / 8.0 / f.tcp.mss.0.max(1) as f64 * f.tcp.send_jitter.as_secs_f64()).ceil() + 1.0))
         .map(|pkts| pkts * entry)
         .sum();

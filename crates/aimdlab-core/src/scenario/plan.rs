@@ -49,7 +49,7 @@ pub struct FlowPlan {
     /// Application.
     pub app: crate::app::AppConfig,
     /// The transport carrying it.
-    pub transport: crate::scenario::schema::TransportKind,
+    pub transport: crate::transport::registry::TransportKind,
     /// Earliest start time (before jitter).
     pub start: SimDuration,
     /// Width of the uniform start-time jitter.
@@ -65,14 +65,23 @@ pub struct FlowPlan {
 }
 
 impl FlowPlan {
+    /// What its transport reads of the plan.
+    pub fn settings(&self) -> crate::transport::interface::FlowSettings<'_> {
+        crate::transport::interface::FlowSettings {
+            src: self.src,
+            dst: self.dst,
+            tcp: &self.tcp,
+            dccp: self.dccp.as_deref(),
+            cc: &self.cc,
+            cwnd_trace: self.cwnd_trace,
+            self_paced: self.app.self_paced(),
+        }
+    }
+
     /// Whether the flow is driven by a window controller (TCP, DCCP CCID-2): what
     /// `Simulator::set_controller` can replace. UDP has none; CCID-3 is rate-based (TFRC).
     pub fn takes_window_controller(&self) -> bool {
-        match self.transport {
-            crate::scenario::schema::TransportKind::Tcp => true,
-            crate::scenario::schema::TransportKind::Dccp => self.dccp.as_ref().map_or(2, |d| d.ccid) == 2,
-            crate::scenario::schema::TransportKind::Udp => false,
-        }
+        self.transport.takes_window_controller(self.settings())
     }
 
     /// Bytes of the flow's full-size data packet: a segment of `mss` and its headers.
@@ -82,11 +91,7 @@ impl FlowPlan {
 
     /// Header bytes of the flow's data packets (IP + transport + options).
     pub fn data_header_bytes(&self) -> u64 {
-        match (self.transport, &self.dccp) {
-            (crate::scenario::schema::TransportKind::Dccp, Some(d)) => d.data_header.0,
-            (crate::scenario::schema::TransportKind::Tcp, _) => self.tcp.tcp_header().0,
-            _ => self.tcp.header.0,
-        }
+        self.transport.data_header_bytes(self.settings())
     }
 }
 

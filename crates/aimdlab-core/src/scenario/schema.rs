@@ -342,17 +342,8 @@ pub enum SampledFlows {
     List(Vec<u64>),
 }
 
-/// A flow's transport.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TransportKind {
-    /// TCP: reliable, window-based, with the group's congestion controller.
-    Tcp,
-    /// UDP: unreliable, no congestion control.
-    Udp,
-    /// DCCP (RFC 4340): unreliable, congestion-controlled by its CCID (`dccp.ccid`).
-    Dccp,
-}
+/// A flow's transport: the transports' registry lists them.
+pub use crate::transport::registry::TransportKind;
 
 /// Overrides of a flow's own access link (dumbbell only).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]

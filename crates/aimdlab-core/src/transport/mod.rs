@@ -1,13 +1,15 @@
-//! Transports: a flow's two endpoints (`endpoint`), TCP's reliable sender and receiver with
-//! their scoreboard, RTT estimator and configuration, UDP, and DCCP (`dccp`). Controllers are separate
+//! Transports: what the simulator asks of one (`interface`) and the list of them
+//! (`registry`, which holds a flow's two endpoints); TCP (`tcp`), UDP (`udp`) and DCCP
+//! (`dccp`), each in its own folder or file, sharing the RTT estimator and segment sizes. Controllers are separate
 //! (`crate::cc`) and shared by all transports; applications are in `crate::app`.
 
 pub mod arrival;
 pub mod dccp;
-pub mod endpoint;
+pub mod interface;
 pub mod lazy_timer;
 pub mod outbox;
 pub mod profile;
+pub mod registry;
 pub mod rtt;
 pub mod segments;
 pub mod tcp;

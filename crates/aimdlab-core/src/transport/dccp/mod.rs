@@ -24,6 +24,8 @@ pub mod ccid3;
 pub mod ccid3_receiver;
 pub mod loss_intervals;
 pub mod params;
+pub mod pcap;
 pub mod receiver;
 pub mod send_buffer;
 pub mod sender;
+pub mod transport;

@@ -3,6 +3,7 @@
 //! SACK scoreboard, PRR and RACK, and the settings of both (`config`).
 
 pub mod config;
+pub mod pcap;
 pub mod prr;
 pub mod rack;
 pub mod receiver;
@@ -10,4 +11,5 @@ pub mod recovery;
 pub mod scoreboard;
 pub mod sender;
 pub mod state;
+pub mod transport;
 pub mod window_policy;
