@@ -92,8 +92,17 @@ macro_rules! col {
     };
 }
 
-/// The flow table, in column order.
+/// The flow table, in column order: who the flow is and what it achieved, then its delays,
+/// then its counts.
 pub fn flow_columns() -> Vec<FlowColumn> {
+    let mut columns = flow_identity_and_rate_columns();
+    columns.extend(flow_delay_columns());
+    columns.extend(flow_count_columns());
+    columns
+}
+
+/// The flow, its transport and controller, and its rates.
+fn flow_identity_and_rate_columns() -> Vec<FlowColumn> {
     vec![
         col!(U64, "flow", "", "flow index, 0-based, in the order of the flows groups and their counts", |r| r.flow.id.0 as u64),
         col!(U64, "group", "", "index of the flow's group in `flows`", |r| r.plan.group as u64),
@@ -124,6 +133,12 @@ pub fn flow_columns() -> Vec<FlowColumn> {
             .stats
             .completed_at
             .map_or(f64::NAN, |t| t.saturating_since(r.flow.start_at).as_secs_f64())),
+    ]
+}
+
+/// Its RTT, one-way delay and jitter, loss and ECN event rates, final window.
+fn flow_delay_columns() -> Vec<FlowColumn> {
+    vec![
         col!(F64, "rtt_mean_ms", "ms", "mean RTT sample (Karn's rule)", |r| rtt(r).0),
         col!(F64, "rtt_min_ms", "ms", "smallest RTT sample", |r| rtt(r).1),
         col!(F64, "rtt_max_ms", "ms", "largest RTT sample", |r| rtt(r).2),
@@ -150,6 +165,12 @@ pub fn flow_columns() -> Vec<FlowColumn> {
             .sender
             .controller()
             .map_or(f64::NAN, |c| c.cwnd_pkts())),
+    ]
+}
+
+/// What it delivered, sent, retransmitted and lost.
+fn flow_count_columns() -> Vec<FlowColumn> {
+    vec![
         col!(U64, "delivered_bytes", "bytes", "payload delivered for the first time", |r| r.flow.stats.window_delivered_bytes()),
         col!(U64, "received_pkts", "packets", "data packets received (duplicates included)", |r| r.flow.stats.window_received_pkts()),
         col!(U64, "received_bytes", "bytes", "wire bytes of those packets (headers and duplicates included)", |r| r.flow.stats.window_received_bytes()),

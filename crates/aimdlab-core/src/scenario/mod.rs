@@ -2,6 +2,7 @@
 //! field-naming errors, and the resolved `Plan` the simulator is built from.
 
 pub mod compile;
+pub mod compile_flow;
 pub mod memory;
 pub mod memory_estimate;
 pub mod overlay;

@@ -1,0 +1,183 @@
+//! A flow group's settings resolved: its `tcp` table over the stack profile's, its
+//! controller, application and transport (`compile.rs` gives each flow its nodes).
+
+use super::schema::{FlowGroup, TcpParams, TransportKind};
+use crate::app::params::MAX_MESSAGE_PKTS;
+use crate::app::spec::resolve_app;
+use crate::cc;
+use crate::error::ScenarioError;
+use crate::ids::NodeId;
+use crate::scenario::plan::FlowPlan;
+use crate::transport::profile::StackProfile;
+use crate::transport::tcp::config::{Recovery, TcpConfig};
+use crate::units::parse::PacketsOrBytes;
+use crate::units::SimDuration;
+
+/// A result whose error names the field.
+pub(super) type Res<T> = Result<T, ScenarioError>;
+
+/// The error for the field at `path`.
+pub(super) fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res<T> {
+    Err(ScenarioError::new(path, message))
+}
+
+/// The scenario-wide transport settings: the `[tcp]` table and the stack profile it names.
+pub(super) struct TopTcp<'a> {
+    /// The `[tcp]` table.
+    pub params: &'a TcpParams,
+    /// The stack profile it names.
+    pub profile: StackProfile,
+    /// `params` over `profile`'s presets.
+    pub resolved: TcpConfig,
+}
+
+/// The `tcp` table `p` at `path` laid over `base` (a profile's or the scenario's settings).
+pub(super) fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
+    // The fields given, laid over `base` by name (one mechanism for every plain field; the
+    // four below that are spelt differently in the table are read apart).
+    let mut given = super::overlay::given_fields(p);
+    for apart in ["profile", "sack", "initial_ssthresh", "receive_window"] {
+        given.remove(apart);
+    }
+    // `sack` is `recovery` spelt as a bool: either, or both agreeing.
+    let recovery = match (p.sack, p.recovery) {
+        (Some(true), Some(r)) if r != Recovery::Sack => {
+            return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{r:?}").to_lowercase()));
+        }
+        (Some(false), Some(Recovery::Sack)) => return err(format!("{path}.sack"), "false contradicts recovery = \"sack\"; remove one of them"),
+        (_, Some(r)) => Some(r),
+        (Some(true), None) => Some(Recovery::Sack),
+        (Some(false), None) => Some(Recovery::Newreno),
+        (None, None) => None,
+    };
+    if let Some(r) = recovery {
+        given.insert("recovery".into(), serde_json::to_value(r).expect("an enum serializes"));
+    }
+    let mut c = super::overlay::overlay(base, given, path)?;
+    c.sack = c.recovery == Recovery::Sack;
+    if let Some(v) = p.initial_ssthresh {
+        if v < 2 {
+            return err(format!("{path}.initial_ssthresh"), format!("{v} is too small; expected at least 2 packets"));
+        }
+        c.initial_ssthresh_pkts = v as f64;
+    }
+    if let Some(v) = p.receive_window {
+        c.receive_window_pkts = match v.0 {
+            PacketsOrBytes::Packets(n) => n,
+            PacketsOrBytes::Bytes(b) => b.0 / c.mss.0,
+        };
+    }
+    c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
+    Ok(c)
+}
+
+/// A flow group's settings, resolved, before the topology gives each flow its nodes.
+pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -> Res<FlowPlan> {
+    let path = format!("flows[{gi}]");
+    if g.count == Some(0) {
+        return err(format!("{path}.count"), "0 makes no flows; expected at least 1");
+    }
+    let name = g.name.clone().unwrap_or_else(|| format!("group{gi}"));
+    // A group's profile replaces the scenario's; fields given explicitly at either level
+    // still override the profile's presets.
+    let profile = g.tcp.as_ref().and_then(|p| p.profile).unwrap_or(top.profile);
+    let mut tcp = if profile == top.profile { top.resolved.clone() } else { resolve_tcp(&profile.tcp_config(), top.params, "tcp")? };
+    if let Some(p) = &g.tcp {
+        tcp = resolve_tcp(&tcp, p, &format!("{path}.tcp"))?;
+    }
+    profile.finish(&mut tcp, top.params.initial_ssthresh.is_some() || g.tcp.as_ref().is_some_and(|p| p.initial_ssthresh.is_some()));
+    let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"), profile)?;
+    // A transport's own settings table (DCCP's `dccp`), read when the group names it.
+    let dccp = match (g.transport.and_then(TransportKind::settings_table), &g.dccp) {
+        (Some("dccp"), p) => {
+            Some(Box::new(crate::transport::dccp::params::DccpConfig::resolve(&p.clone().unwrap_or_default(), tcp.mss, &format!("{path}.dccp"))?))
+        }
+        (_, Some(_)) => return err(format!("{path}.dccp"), "applies only to DCCP flows; set transport = \"dccp\" or remove the dccp table"),
+        (_, None) => None,
+    };
+    let header = dccp.as_ref().map_or(tcp.header, |d| d.data_header);
+    let packet = crate::units::Bytes(tcp.mss.0 + header.0);
+    let app = resolve_app(&g.app, packet, &format!("{path}.app"))?;
+    // A message is cut into packets of `mss` payload bytes, all written at one instant.
+    if let Some((field, bytes)) = app.largest_message() {
+        if bytes.div_ceil(tcp.mss.0) > MAX_MESSAGE_PKTS {
+            let message = format!(
+                "{bytes} bytes make more than {MAX_MESSAGE_PKTS} packets of {} payload bytes at one instant; expected at most {}B (or a larger tcp.mss)",
+                tcp.mss.0,
+                MAX_MESSAGE_PKTS * tcp.mss.0
+            );
+            return err(format!("{path}.app.{field}"), message);
+        }
+    }
+    let transport = g.transport.unwrap_or(TransportKind::default_for(app.self_paced()));
+    transport.check(dccp.as_deref(), g.cc.is_some(), &app).map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
+    let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
+    if start >= duration {
+        return err(format!("{path}.start"), format!("{start} is not before the end of the run ({duration}); expected start < duration"));
+    }
+    if start + jitter > duration {
+        return err(
+            format!("{path}.start_jitter"),
+            format!("{jitter} lets flows start as late as {}, past the end of the run ({duration}); expected start + start_jitter <= duration", start + jitter),
+        );
+    }
+    let stop = g.stop.map(|d| d.0);
+    if let Some(stop) = stop {
+        if stop <= start {
+            return err(format!("{path}.stop"), format!("{stop} is not after start ({start}); expected stop > start"));
+        }
+    }
+    let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
+    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp, dccp, cwnd_trace: false })
+}
+
+#[cfg(test)]
+mod tcp_overlay_tests {
+    use super::*;
+
+    /// A value other than the RFC profile's for every field of the `tcp` table.
+    fn every_field_changed() -> serde_json::Value {
+        serde_json::json!({
+            "mss": "1000B", "header": "52B", "recovery": "newreno", "recovery_rules": "ns2", "loss_detection": "rack_tlp",
+            "cwnd_growth": "per_segment", "cwr_freeze": true, "rto_estimator": "linux", "timeout_ssthresh": "half",
+            "first_decrease": "half", "limited_transmit": false, "prr": true, "initial_cwnd": 4, "initial_ssthresh": 30,
+            "min_rto": "200ms", "max_rto": "120s", "initial_rto": "3s", "dupthresh": 5, "delayed_ack": true,
+            "delayed_ack_timeout": "100ms", "quickacks": 16, "timestamps": true, "receive_window": "20000B", "send_jitter": "1ms",
+            "ecn": true,
+        })
+    }
+
+    #[test]
+    fn every_field_of_the_tcp_table_reaches_the_resolved_settings() {
+        let params: TcpParams = serde_json::from_value(every_field_changed()).unwrap();
+        let base = TcpConfig::default();
+        let c = resolve_tcp(&base, &params, "tcp").unwrap();
+        // Serialized, every field the table names differs from the base's (so a field added
+        // to the table but not to TcpConfig, or spelt otherwise, fails here).
+        let (before, after) = (serde_json::to_value(&base).unwrap(), serde_json::to_value(&c).unwrap());
+        for key in every_field_changed().as_object().unwrap().keys() {
+            let field = match key.as_str() {
+                "initial_ssthresh" => "initial_ssthresh_pkts",
+                "receive_window" => "receive_window_pkts",
+                k => k,
+            };
+            assert_ne!(before[field], after[field], "tcp.{key} did not reach the settings");
+        }
+        assert_eq!(c.receive_window_pkts, 20, "bytes over the mss given in the same table");
+        assert!(!c.sack, "recovery = newreno is sack = false");
+        let listed: Vec<String> = serde_json::to_value(TcpParams::default()).unwrap().as_object().unwrap().keys().cloned().collect();
+        let tested = every_field_changed();
+        for key in listed.iter().filter(|k| !["profile", "sack"].contains(&k.as_str())) {
+            assert!(tested.get(key).is_some(), "tcp.{key} is not in this test");
+        }
+    }
+
+    #[test]
+    fn a_table_with_nothing_leaves_the_profile_as_it_is() {
+        for profile in [StackProfile::Rfc, StackProfile::Linux, StackProfile::Linux26, StackProfile::Ns3, StackProfile::Ns2] {
+            let base = profile.tcp_config();
+            assert_eq!(resolve_tcp(&base, &TcpParams::default(), "tcp").unwrap(), base, "{profile:?}");
+        }
+    }
+}
