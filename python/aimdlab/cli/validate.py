@@ -13,7 +13,7 @@ from ..errors import ScenarioError
 from ..units import format_bytes
 from .app import interrupted, main
 from .options import MAX_MEMORY_HELP, check_dask_options, dask_options, memory_error
-from .output import emit_json, json_option, note, progress_bar_wanted, quiet, quiet_option, stdout_console, steps
+from .output import emit_json, json_option, note, quiet, quiet_option, stdout_console
 
 
 class _ValidateGroup(click.Group):
@@ -77,98 +77,107 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str], as_js
 GAIMD_EXAMPLES = """
 \b
 Examples:
-  aimdlab validate gaimd --quick
-  aimdlab validate gaimd --mode onoff --newreno --out results/gaimd-newreno
-  aimdlab validate gaimd --quick --mode onoff --queue red --out results/gaimd-red     # Fig. 5
+  aimdlab validate gaimd --quick                              Fig. 2-5 in a few minutes (1 seed, 60 s runs)
+  aimdlab validate gaimd                                      the sweep as the reproduction runs it (5 seeds)
+  aimdlab validate gaimd --background random-loss --quick     §2.4.2: independent losses instead
+
+\b
+It runs the sweep experiments/gaimd/accuracy.toml (or accuracy-random-loss.toml) into --out,
+as `aimdlab reproduce gaimd` does, resuming from what is there; then it writes the table
+(gaimd-validation.csv) and the figures (gaimd-accuracy.png, and gaimd-accuracy-red.png for the
+RED points). Another stack, another grid: copy the sweep file and run `aimdlab sweep`.
 """
 
 
 @validate.command("gaimd", epilog=GAIMD_EXAMPLES, short_help="GAIMD's formula (gaimd.txt eq. 2) against simulation.")
-@click.option("--quick", is_flag=True, help="3 values of α and fewer loss levels (about 50 runs) instead of about 500.")
-@click.option("--mode", type=click.Choice(["onoff", "loss", "both"]), default="both", show_default=True,
-              help="Loss from Pareto ON/OFF background traffic (the paper's), independent random loss, or both.")
-@click.option("--newreno", is_flag=True, help="NewReno loss recovery instead of SACK for every TCP-like flow.")
-@click.option("--queue", type=click.Choice(["droptail", "red"]), default="droptail", show_default=True,
-              help="The bottleneck's queue: drop-tail (Fig. 2-4) or RED with ns-2's automatic thresholds (Fig. 5).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Seed of every run.")
+@click.option("--quick", is_flag=True, help="The sweep's [quick] table: 1 seed, 60 s runs, fewer points.")
+@click.option("--background", type=click.Choice(["onoff", "random-loss"]), default="onoff", show_default=True,
+              help="Loss from Pareto ON/OFF background traffic (the paper's Fig. 2-5), or independent random loss (§2.4.2).")
 @click.option("--jobs", type=click.IntRange(1, 512), default=None, help="Parallel simulations (default: one per core).")
 @dask_options
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("results/validate-gaimd"),
-              show_default=True, help="Where the table (CSV) and the figure (PNG) go.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The sweep's folder, where the table and figures go too (reused to resume). "
+                   "Default: results/validate-gaimd, with -random-loss and -quick appended as they apply.")
 @json_option
 @quiet_option
-def validate_gaimd(quick: bool, mode: str, newreno: bool, queue: str, seed: int, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-                   out_dir: Path, as_json: bool) -> None:
+def validate_gaimd(quick: bool, background: str, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
+                   out_dir: Optional[Path], as_json: bool) -> None:
     """GAIMD's sending-rate formula (gaimd.txt eq. 2) against packet-level simulation, as in
-    the paper's §2.4 and Fig. 2-5: 16 GAIMD(α, β) flows on a 15 Mbps / 50 ms DropTail (or
-    RED) bottleneck, for β in {0.5, 0.75, 0.875} and α from 0.1 to 1.0. The loss rate is measured
-    as the paper does, window reductions / packets sent; the prediction uses the GAIMD flows'
-    mean loss rate, RTT and T0. Prints the prediction/measurement ratio of every run and
-    where it lies outside 0.8-1.25."""
+    the paper's §2.4 and Fig. 2-5: the reproduction's sweep (16 GAIMD(α, β) and 16 Reno flows
+    on ns-2's stack, a 15 Mbps / 50 ms drop-tail or RED bottleneck, β in {0.5, 0.75, 0.875}).
+    The loss rate is measured as the paper does, window reductions / packets sent; the
+    prediction uses the GAIMD flows' mean loss rate, RTT and T0. Prints the mean
+    prediction/measurement ratio of every point and where it lies outside 0.8-1.25."""
     from ..models.figures import gaimd_accuracy
     from ..plots import save_figure
     from ..result import write_atomic
+    from ..sweep import StoreError, run_sweep
     from ..validation import gaimd as v
+    from .output import SweepBar
 
     check_dask_options(use_dask, scheduler)
-    modes = ("onoff", "loss") if mode == "both" else (mode,)
-    points = v.grid(quick=quick, modes=modes, seed=seed, sack=not newreno, queue=queue)
+    exp = v.experiment(background, quick=quick)
+    if out_dir is None:
+        out_dir = Path("results") / ("validate-gaimd" + ("-random-loss" if background == "random-loss" else "") + ("-quick" if quick else ""))
+    n_runs = len(exp.axis_points()) * len(exp.seeds)
+    note(f"validate gaimd: the sweep {exp.source}: {n_runs} runs{' (quick)' if quick else ''} -> {out_dir}")
     t0 = time.perf_counter()
+    bar = SweepBar()
     try:
-        if progress_bar_wanted():
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-            with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-                task = bar.add_task("gaimd", total=len(points))
-                table = v.run(points, jobs=jobs, progress=lambda done, total: bar.update(task, completed=done), dask=use_dask,
-                              scheduler=scheduler)
-        else:
-            note(f"simulating {len(points)} GAIMD runs ...")
-            table = v.run(points, jobs=jobs, progress=steps("runs"), dask=use_dask, scheduler=scheduler)
+        with bar:
+            result = run_sweep(exp, out_dir, jobs=jobs, dask=use_dask, scheduler=scheduler, progress=bar.update)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
-        interrupted("interrupted: nothing was written")
+        interrupted(f"interrupted: {bar.state.done if bar.state else 0} runs finished and kept in {out_dir}; "
+                    "run the same command again to resume")
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None
     wall = time.perf_counter() - t0
-    out_dir.mkdir(parents=True, exist_ok=True)
+    table = v.table(result.aggregate.to_pandas(), background)
     csv_path = out_dir / "gaimd-validation.csv"
     write_atomic(csv_path, table.to_csv(index=False, float_format="%.6g").encode())
-    fig_path = save_figure(gaimd_accuracy(table), out_dir / "gaimd-accuracy.png")
+    figures = []
+    for queue, sel in table.groupby("queue", sort=False):
+        name = "gaimd-accuracy-red.png" if queue == "RED" else "gaimd-accuracy.png"
+        what = "independent random loss, §2.4.2" if background == "random-loss" else ("RED, Fig. 5" if queue == "RED" else "drop-tail, Fig. 2-4")
+        title = f"GAIMD's sending-rate formula (eq. 2) against simulation ({what})"
+        figures.append(save_figure(gaimd_accuracy(sel.reset_index(drop=True), title=title), out_dir / name))
     if as_json:
         from ..result import provenance_of_this_session
 
-        emit_json({"command": "validate gaimd", "out_dir": out_dir, "csv": csv_path, "figure": fig_path, "wall_s": wall,
-                   "provenance": provenance_of_this_session(),
+        emit_json({"command": "validate gaimd", "out_dir": out_dir, "sweep": exp.source, "csv": csv_path, "figures": figures,
+                   "wall_s": wall, "provenance": provenance_of_this_session(),
                    "verdicts": {f"loss_at_most_{m:g}": {k: val for k, val in v.verdict(table, m).items() if k != "outside"}
                                 for m in (0.05, 0.10, 0.20)},
                    "rows": table.to_dict("records")})
     elif not quiet():
         _print_gaimd_table(table, v)
-        click.echo(f"{len(points)} simulations in {wall:.1f} s; wrote {csv_path} and {fig_path}")
+        click.echo(f"{n_runs} runs ({bar.state.total if bar.state else 0} executed) in {wall:.1f} s; wrote {csv_path} and "
+                   + ", ".join(str(f) for f in figures))
 
 
 def _print_gaimd_table(table, v) -> None:
     from rich.table import Table
 
     console = stdout_console()
-    t = Table(title="GAIMD: eq. (2) prediction / measured sending rate (loss rate = window reductions / packets sent)",
-              title_justify="left")
-    for name in ("mode", "level", "β", "α", "loss %", "RTT ms", "TO share", "pred/meas", "eq. 55"):
+    t = Table(title="GAIMD: eq. (2) prediction / measured sending rate, mean [95 % CI] over seeds "
+                    "(loss rate = window reductions / packets sent)", title_justify="left")
+    for name in ("queue", "level", "β", "α", "loss %", "pred/meas", "runs"):
         t.add_column(name, justify="right")
     lo, hi = v.ACCURATE
     for r in table.itertuples():
         ok = lo <= r.ratio <= hi
         level = f"{int(r.level)} src" if r.mode == "onoff" else f"p={r.level:g}"
-        t.add_row(r.mode, level, f"{r.beta:g}", f"{r.alpha:g}", f"{r.loss_rate * 100:.2f}", f"{r.rtt_s * 1e3:.0f}",
-                  f"{r.timeout_fraction:.2f}", f"[{'green' if ok else 'red'}]{r.ratio:.2f}[/]", f"{r.ratio_full:.2f}")
+        ci = "" if r.ratio_ci95_high != r.ratio_ci95_high else f" [{r.ratio_ci95_low:.2f}, {r.ratio_ci95_high:.2f}]"
+        t.add_row(str(r.queue), level, f"{r.beta:g}", f"{r.alpha:g}", f"{r.loss_rate * 100:.2f}",
+                  f"[{'green' if ok else 'red'}]{r.ratio:.2f}[/]{ci}", f"{int(r.runs)}")
     console.print(t)
     for max_loss in (0.05, 0.10, 0.20):
         vd = v.verdict(table, max_loss)
-        console.print(f"loss rate <= {max_loss:.0%}: {vd['accurate']} of {vd['points']} runs within {lo}-{hi}")
+        console.print(f"loss rate <= {max_loss:.0%}: {vd['accurate']} of {vd['points']} points within {lo}-{hi} (by the mean)")
     out = v.verdict(table, 0.10)["outside"]
     if len(out):
         worst = out.reindex(out["ratio"].sub(1).abs().sort_values(ascending=False).index).head(8)
         console.print("outside the band at loss <= 10% (worst first): " + "; ".join(
-            f"β={r.beta:g} α={r.alpha:g} {r.mode} p={r.loss_rate * 100:.1f}% -> {r.ratio:.2f}" for r in worst.itertuples()))
+            f"{r.queue} β={r.beta:g} α={r.alpha:g} p={r.loss_rate * 100:.1f}% -> {r.ratio:.2f}" for r in worst.itertuples()))

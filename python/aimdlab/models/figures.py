@@ -1,7 +1,7 @@
 """The papers' model figures, drawn with matplotlib from `aimdlab.models`:
 
 - `gaimd_accuracy`: prediction/measurement against loss rate, gaimd.txt Fig. 2–5 (from the
-  table `aimdlab validate gaimd` writes, or `aimdlab.validation.gaimd.run`);
+  table `aimdlab validate gaimd` writes, `aimdlab.validation.gaimd.table`);
 - `gaimd_error_integral`: E_β(α) of eq. (8) against α, Fig. 9;
 - `tcp_friendly_curves`: the TD, TO and error-minimizing TCP-friendly α against β, Fig. 10;
 - `gaimd_rate_ratios`: T(α, β)/T(1, 1/2) against loss rate for those α, Fig. 11;
@@ -48,12 +48,12 @@ def _label(ax, xlabel: str, ylabel: str, title: str, legend_loc: str = "best", l
     ax.grid(alpha=0.3, which="both")
 
 
-def gaimd_accuracy(table, band=(0.8, 1.25)) -> "Figure":
+def gaimd_accuracy(table, band=(0.8, 1.25), title: str = "GAIMD sending-rate formula (eq. 2) against simulation") -> "Figure":
     """gaimd.txt Fig. 2–5: one panel per β; each point one simulation, x its measured loss
     rate (window reductions / packets sent), y the eq. (2) prediction divided by the measured
     sending rate; colour is α, circles the ON/OFF-background runs, crosses the random-loss
     runs; the shaded band is `band`. `table` is a pandas DataFrame with columns alpha, beta,
-    mode, loss_rate and ratio."""
+    mode, loss_rate and ratio; `title` heads the figure."""
     plt = _plt()
     betas = sorted(table["beta"].unique())
     fig, axes = plt.subplots(1, len(betas), figsize=(4.2 * len(betas), 3.8), sharey=True, squeeze=False)
@@ -79,7 +79,7 @@ def gaimd_accuracy(table, band=(0.8, 1.25)) -> "Figure":
     axes[0][0].legend(loc="upper left", fontsize=8)
     sm = plt.cm.ScalarMappable(cmap=cmap, norm=norm)
     fig.colorbar(sm, ax=list(axes[0]), label="α", fraction=0.025, pad=0.02)
-    fig.suptitle("GAIMD sending-rate formula (eq. 2) against simulation", x=0.45)
+    fig.suptitle(title, x=0.45)
     return fig
 
 
