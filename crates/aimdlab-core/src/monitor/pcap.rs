@@ -175,7 +175,12 @@ mod tests {
     fn an_ack_carries_its_sack_blocks_in_bytes() {
         let mut sack = SackBlocks::new(5);
         sack.push(6, 9);
-        let p = Packet { kind: PacketKind::Ack, sack, ece: true, ..Packet::data(FlowId(0), NodeId(0), 5, Bytes(40), SimTime::ZERO) };
+        let p = Packet {
+            kind: PacketKind::Ack,
+            options: crate::net::packet::AckOptions::sack(sack),
+            ece: true,
+            ..Packet::data(FlowId(0), NodeId(0), 5, Bytes(40), SimTime::ZERO)
+        };
         let file = write(&[(SimTime::ZERO, p)], &[tcp()]);
         let tcp = &file[24 + 16 + 20..];
         assert_eq!(tcp[12] >> 4, 8, "20 bytes + NOP NOP SACK(10) = 32 bytes");

@@ -1,5 +1,6 @@
 //! The network: packets, egress queues and links.
 
+pub mod ack_options;
 pub mod link;
 pub mod link_layer;
 pub mod loss;

@@ -119,7 +119,7 @@ impl Ccid2 {
         let end = self.history_base + self.history.len() as u64;
         let mut newly = 0;
         let mut newest: Option<u64> = None;
-        for (s, e) in p.sack.iter() {
+        for (s, e) in p.options.ranges().iter() {
             for seq in s.max(self.history_base)..e.min(end) {
                 let sent = &mut self.history[(seq - self.history_base) as usize];
                 if !sent.acked {
@@ -157,7 +157,7 @@ impl Ccid2 {
         if let Some(cause) = cause {
             self.traced(now, cause);
         }
-        let greatest = p.sack.iter().next().map(|(_, e)| e - 1);
+        let greatest = p.options.ranges().iter().next().map(|(_, e)| e - 1);
         if p.ece && greatest.is_some_and(|g| g >= self.recover) {
             stats.ecn_reductions += 1;
             self.reduce(CongestionKind::Ecn, now, next_seq, rtt);
@@ -261,7 +261,7 @@ mod tests {
     use super::*;
     use crate::cc::{CcConfig, CongestionControl};
     use crate::ids::{FlowId, NodeId};
-    use crate::net::packet::{PacketKind, SackBlocks};
+    use crate::net::packet::{AckOptions, PacketKind, SackBlocks};
     use crate::units::{Bytes, SimDuration};
 
     fn ack(ack_seq: u64, runs: &[(u64, u64)]) -> Packet {
@@ -269,7 +269,11 @@ mod tests {
         for &(s, e) in runs {
             sack.push(s, e);
         }
-        Packet { kind: PacketKind::Ack, sack, ..Packet::data(FlowId(0), NodeId(0), ack_seq, Bytes(48), SimTime::from_millis(0)) }
+        Packet {
+            kind: PacketKind::Ack,
+            options: AckOptions::ack_vector(sack),
+            ..Packet::data(FlowId(0), NodeId(0), ack_seq, Bytes(48), SimTime::from_millis(0))
+        }
     }
 
     fn sender(cwnd: f64) -> (Ccid2, RttEstimator, SenderStats) {

@@ -9,7 +9,7 @@
 use super::ack_vector::AckVector;
 use super::params::DccpConfig;
 use crate::ids::{FlowId, NodeId};
-use crate::net::packet::{Ecn, Packet, PacketKind};
+use crate::net::packet::{AckOptions, Ecn, Packet, PacketKind};
 use crate::transport::arrival::DataArrival;
 use crate::transport::outbox::Outbox;
 use crate::transport::timer::TimerKind;
@@ -48,7 +48,7 @@ impl Ccid2Receiver {
 
     /// A data packet arrived at `now`.
     pub fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> DataArrival {
-        self.vector.trim(p.sack.base());
+        self.vector.trim(p.options.ack_of_ack());
         let first_arrival = self.vector.record(p.seq);
         if self.vector.greatest_received() == Some(p.seq) {
             self.newest_sent_at = p.sent_at;
@@ -79,7 +79,7 @@ impl Ccid2Receiver {
             seq: self.ack_seq,
             echo_sent_at: self.newest_sent_at,
             ece: std::mem::take(&mut self.ece),
-            sack: self.vector.recent_runs(),
+            options: AckOptions::ack_vector(self.vector.recent_runs()),
             ..Packet::data(self.flow, self.src, 0, Bytes(self.ack_header.0 + self.vector.option_bytes()), now)
         });
         self.ack_seq += 1;

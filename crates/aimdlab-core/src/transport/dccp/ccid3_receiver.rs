@@ -15,7 +15,7 @@
 use super::loss_intervals::LossIntervals;
 use super::params::DccpConfig;
 use crate::ids::{FlowId, NodeId};
-use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::net::packet::{AckOptions, Ecn, Packet, PacketKind, TfrcFeedback};
 use crate::transport::arrival::DataArrival;
 use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
@@ -189,13 +189,14 @@ impl Ccid3Receiver {
         let x_recv = self.x_recv(now);
         let inverse_p = if p > 0.0 { (1.0 / p).round().min(u32::MAX as f64 - 1.0) as u32 } else { u32::MAX };
         let elapsed_us = now.saturating_since(self.newest_arrival).0 / 1_000_000;
-        let words = [(x_recv.round().min(u32::MAX as f64) as u32, inverse_p), (elapsed_us.min(u32::MAX as u64) as u32, 0), (0, 0)];
+        let feedback =
+            TfrcFeedback { x_recv_bytes_per_s: x_recv.round().min(u32::MAX as f64) as u32, inverse_p, elapsed_us: elapsed_us.min(u32::MAX as u64) as u32 };
         let options = 6 + 6 + (3 + 9 * self.intervals.count() as u64) + 10;
         out.packets.push(Packet {
             kind: PacketKind::Ack,
             seq: self.ack_seq,
             echo_sent_at: self.newest_sent_at,
-            sack: SackBlocks::from_words(0, words),
+            options: AckOptions::TfrcFeedback(feedback),
             ..Packet::data(self.flow, self.src, 0, Bytes(self.ack_header.0 + options.div_ceil(4) * 4), now)
         });
         self.ack_seq += 1;
@@ -217,7 +218,7 @@ fn interpolate(before: (u64, SimTime), after: (u64, SimTime), seq: u64) -> SimTi
 
 /// What a CCID-3 feedback packet says: (X_recv bytes/s, p, elapsed time).
 pub fn read_feedback(p: &Packet) -> (f64, f64, SimDuration) {
-    let [(x_recv, inverse_p), (elapsed_us, _), _] = p.sack.words();
+    let TfrcFeedback { x_recv_bytes_per_s: x_recv, inverse_p, elapsed_us } = p.options.tfrc_feedback().unwrap_or_default();
     let loss = if inverse_p == u32::MAX { 0.0 } else { 1.0 / inverse_p.max(1) as f64 };
     (x_recv as f64, loss, SimDuration::from_micros(elapsed_us as u64))
 }

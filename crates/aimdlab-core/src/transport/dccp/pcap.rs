@@ -24,7 +24,7 @@ pub fn write_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64
     h.push(0);
     h.extend_from_slice(&(p.seq & 0xffff_ffff_ffff).to_be_bytes()[2..]);
     if !data {
-        let acked = p.sack.iter().next().map_or(0, |(_, e)| e.saturating_sub(1));
+        let acked = p.options.ranges().iter().next().map_or(0, |(_, e)| e.saturating_sub(1));
         h.extend_from_slice(&[0, 0]);
         h.extend_from_slice(&(acked & 0xffff_ffff_ffff).to_be_bytes()[2..]);
     }

@@ -13,7 +13,7 @@ use crate::app::Write;
 use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::sender_stats::SenderStats;
-use crate::net::packet::{Ecn, Packet, SackBlocks};
+use crate::net::packet::{AckOptions, Ecn, Packet};
 use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
@@ -149,7 +149,7 @@ impl DccpSender {
         let size = Bytes(payload + self.header.0);
         out.packets.push(Packet {
             ecn: if self.ecn { Ecn::Ect0 } else { Ecn::NotEct },
-            sack: SackBlocks::new(self.known_below),
+            options: AckOptions::AckOfAck(self.known_below),
             ccid_value,
             ..Packet::data(self.flow, self.dst, seq, size, now)
         });
@@ -170,7 +170,7 @@ impl DccpSender {
     /// An acknowledgement arrived at `now`.
     pub fn on_ack(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
         self.stats.acks_received += 1;
-        if let Some((_, e)) = p.sack.iter().next() {
+        if let Some((_, e)) = p.options.ranges().iter().next() {
             self.known_below = self.known_below.max(e);
         }
         match &mut self.ccid {

@@ -28,9 +28,10 @@ pub fn write_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64
         h.extend_from_slice(&ms32(p.sent_at).to_be_bytes());
         h.extend_from_slice(&(if data { 0 } else { ms32(p.echo_sent_at) }).to_be_bytes());
     }
-    if !data && !p.sack.is_empty() {
-        h.extend_from_slice(&[1, 1, 5, 2 + 8 * p.sack.len() as u8]);
-        for (s, e) in p.sack.iter() {
+    let sack = p.options.ranges();
+    if !data && !sack.is_empty() {
+        h.extend_from_slice(&[1, 1, 5, 2 + 8 * sack.len() as u8]);
+        for (s, e) in sack.iter() {
             h.extend_from_slice(&byte(s).to_be_bytes());
             h.extend_from_slice(&byte(e).to_be_bytes());
         }

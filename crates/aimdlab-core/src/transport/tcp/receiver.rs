@@ -13,7 +13,7 @@
 
 use super::config::TcpConfig;
 use crate::ids::{FlowId, NodeId};
-use crate::net::packet::{Ecn, Packet, PacketKind, SackBlocks};
+use crate::net::packet::{AckOptions, Ecn, Packet, PacketKind, SackBlocks};
 use crate::transport::arrival::DataArrival;
 use crate::transport::outbox::Outbox;
 use crate::transport::timer::TimerKind;
@@ -138,7 +138,7 @@ impl TcpReceiver {
             ecn: Ecn::NotEct,
             ece: self.ece,
             cwr: false,
-            sack: self.sack_blocks(first_block),
+            options: AckOptions::sack(self.sack_blocks(first_block)),
             enqueued_at: now,
             ccid_value: 0,
         });
@@ -225,13 +225,13 @@ mod tests {
         for s in [0, 1, 3, 4] {
             r.on_data(&data(s), SimTime(10), &mut out);
         }
-        let acks: Vec<(u64, Vec<(u64, u64)>)> = out.packets.iter().map(|a| (a.seq, a.sack.to_vec())).collect();
+        let acks: Vec<(u64, Vec<(u64, u64)>)> = out.packets.iter().map(|a| (a.seq, a.options.ranges().to_vec())).collect();
         assert_eq!(acks, vec![(1, vec![]), (2, vec![]), (2, vec![(3, 4)]), (2, vec![(3, 5)])]);
         out.clear();
         assert_eq!(r.on_data(&data(2), SimTime(20), &mut out), DataArrival { first_arrival: true, in_order_advance: 3 });
         assert!(!r.on_data(&data(3), SimTime(21), &mut out).first_arrival);
         assert_eq!(out.packets[0].seq, 5);
-        assert!(out.packets[0].sack.is_empty());
+        assert!(out.packets[0].options.ranges().is_empty());
     }
 
     #[test]
@@ -261,9 +261,9 @@ mod tests {
         for s in [2, 4, 6, 8] {
             r.on_data(&data(s), SimTime(0), &mut out);
         }
-        assert_eq!(out.packets[3].sack.to_vec(), vec![(8, 9), (6, 7), (4, 5)]);
+        assert_eq!(out.packets[3].options.ranges().to_vec(), vec![(8, 9), (6, 7), (4, 5)]);
         r.on_data(&data(3), SimTime(0), &mut out);
-        assert_eq!(out.packets[4].sack.to_vec(), vec![(2, 5), (8, 9), (6, 7)]);
+        assert_eq!(out.packets[4].options.ranges().to_vec(), vec![(2, 5), (8, 9), (6, 7)]);
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl TcpSender {
         let mut newly_sacked = 0;
         let mut newest_delivered = cum.saturating_sub(1);
         if self.recovery.reads_sack_blocks() {
-            for (s, e) in ack.sack.iter() {
+            for (s, e) in ack.options.ranges().iter() {
                 let n = self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
                 if n > 0 {
                     newest_delivered = newest_delivered.max(e.min(self.snd_nxt) - 1);

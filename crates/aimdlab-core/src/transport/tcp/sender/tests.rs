@@ -4,7 +4,7 @@ use super::*;
 use crate::cc::reno::Reno;
 use crate::cc::CongestionControl;
 use crate::net::packet::Packet;
-use crate::net::packet::{PacketKind, SackBlocks};
+use crate::net::packet::{AckOptions, PacketKind, SackBlocks};
 use crate::transport::tcp::config::{LossDetection, Recovery, RecoveryRules};
 use crate::transport::timer::TimerKind;
 use crate::units::SimDuration;
@@ -20,7 +20,13 @@ fn ack(cum: u64, sack_start: u64, sack_end: u64, now: SimTime) -> Packet {
     if sack_end > sack_start {
         sack.push(sack_start, sack_end);
     }
-    Packet { kind: PacketKind::Ack, seq: cum, sack, echo_sent_at: SimTime::ZERO, ..Packet::data(FlowId(0), NodeId(0), cum, Bytes(40), now) }
+    Packet {
+        kind: PacketKind::Ack,
+        seq: cum,
+        options: AckOptions::sack(sack),
+        echo_sent_at: SimTime::ZERO,
+        ..Packet::data(FlowId(0), NodeId(0), cum, Bytes(40), now)
+    }
 }
 
 /// A window of 100 segments with segment 0 lost: the 99 ACKs that SACK 1..=99 arrive 1 ms
