@@ -8,41 +8,6 @@ import pytest
 from conftest import dumbbell, run_checked
 
 
-class PyReno(aimdlab.Controller):
-    """RFC 5681 Reno, written as the built-in one is (cc/reno.rs)."""
-
-    def on_ack(self, ack):
-        if ack.in_recovery or ack.newly_acked_pkts == 0:
-            return
-        if self.cwnd < self.ssthresh:
-            self.cwnd += min(ack.newly_acked_pkts, 1)
-        else:
-            self.cwnd += 1.0 / self.cwnd
-
-    def on_congestion(self, event):
-        self.ssthresh = max(self.cwnd * 0.5, 2.0)
-        self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
-
-    def state(self):
-        return {"py_cwnd": self.cwnd}
-
-
-def per_flow(result):
-    f = result.flows.to_pandas().drop(columns=["cc"]).fillna(-1.0)  # NaN != NaN
-    return f.to_dict("list")
-
-
-def test_a_python_reno_gives_the_same_results_as_the_built_in_reno():
-    sc = dumbbell(flows=3, buffer="20pkt", duration="20s", warmup="2s", flow={"start_jitter": "1s"})
-    builtin = run_checked(sc, seed=4)
-    sc_py = dict(sc, flows=[dict(sc["flows"][0], cc=PyReno())])
-    python = run_checked(sc_py, seed=4)
-    assert per_flow(python) == per_flow(builtin)
-    assert set(python.flows.to_pandas()["cc"]) == {"test_controllers:PyReno"}, "the flows table names the class"
-    ts = python.timeseries.to_pandas()
-    assert np.allclose(ts["py_cwnd"], ts["cwnd_pkts"]), "state() is recorded in the time series"
-
-
 class PyGaimd(aimdlab.Controller):
     """GAIMD(α, β) as the built-in one is written (cc/gaimd.rs): β·W at a loss, W/2 in slow start."""
 
@@ -62,6 +27,32 @@ class PyGaimd(aimdlab.Controller):
         factor = 0.5 if self.cwnd < self.ssthresh else self.beta
         self.ssthresh = max(self.cwnd * factor, 2.0)
         self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
+
+
+class PyReno(PyGaimd):
+    """RFC 5681 Reno, written as the built-in one is (cc/reno.rs): GAIMD(1, 1/2)."""
+
+    def __init__(self) -> None:
+        super().__init__(alpha=1.0, beta=0.5)
+
+    def state(self):
+        return {"py_cwnd": self.cwnd}
+
+
+def per_flow(result):
+    f = result.flows.to_pandas().drop(columns=["cc"]).fillna(-1.0)  # NaN != NaN
+    return f.to_dict("list")
+
+
+def test_a_python_reno_gives_the_same_results_as_the_built_in_reno():
+    sc = dumbbell(flows=3, buffer="20pkt", duration="20s", warmup="2s", flow={"start_jitter": "1s"})
+    builtin = run_checked(sc, seed=4)
+    sc_py = dict(sc, flows=[dict(sc["flows"][0], cc=PyReno())])
+    python = run_checked(sc_py, seed=4)
+    assert per_flow(python) == per_flow(builtin)
+    assert set(python.flows.to_pandas()["cc"]) == {"test_controllers:PyReno"}, "the flows table names the class"
+    ts = python.timeseries.to_pandas()
+    assert np.allclose(ts["py_cwnd"], ts["cwnd_pkts"]), "state() is recorded in the time series"
 
 
 def test_the_ns2_window_rules_apply_to_a_python_controller_as_to_a_built_in_one():
