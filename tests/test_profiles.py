@@ -181,7 +181,7 @@ def test_linux26_leaves_tail_losses_to_the_retransmission_timer():
 
 
 def test_the_profiles_page_gives_every_setting_of_the_tcp_table():
-    table = aimdlab.schema()["definitions"]["TcpParams"]["properties"]
+    table = aimdlab.schema()["definitions"]["TcpTable"]["properties"]
     page = (Path(__file__).parent.parent / "docs" / "explanation" / "profiles.md").read_text(encoding="utf-8")
     rows = set(re.findall(r"^\| `([a-z_]+)`", page, re.M))
     # `profile` chooses the column; `sack` is `recovery` spelt as a bool.

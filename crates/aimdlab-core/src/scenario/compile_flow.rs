@@ -1,7 +1,7 @@
 //! A flow group's settings resolved: its `tcp` table over the stack profile's, its
 //! controller, application and transport (`compile.rs` gives each flow its nodes).
 
-use super::schema::{FlowGroup, TcpParams, TransportKind};
+use super::schema::{FlowGroup, TcpTable, TransportKind};
 use crate::app::params::MAX_MESSAGE_PKTS;
 use crate::app::spec::resolve_app;
 use crate::cc;
@@ -10,7 +10,6 @@ use crate::ids::NodeId;
 use crate::scenario::plan::FlowPlan;
 use crate::transport::profile::StackProfile;
 use crate::transport::tcp::config::{Recovery, TcpConfig};
-use crate::units::parse::PacketsOrBytes;
 use crate::units::SimDuration;
 
 /// A result whose error names the field.
@@ -24,49 +23,46 @@ pub(super) fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Res
 /// The scenario-wide transport settings: the `[tcp]` table and the stack profile it names.
 pub(super) struct TopTcp<'a> {
     /// The `[tcp]` table.
-    pub params: &'a TcpParams,
+    pub params: &'a TcpTable,
     /// The stack profile it names.
     pub profile: StackProfile,
     /// `params` over `profile`'s presets.
     pub resolved: TcpConfig,
 }
 
-/// The `tcp` table `p` at `path` laid over `base` (a profile's or the scenario's settings).
-pub(super) fn resolve_tcp(base: &TcpConfig, p: &TcpParams, path: &str) -> Res<TcpConfig> {
-    // The fields given, laid over `base` by name (one mechanism for every plain field; the
-    // four below that are spelt differently in the table are read apart).
-    let mut given = super::overlay::given_fields(p);
-    for apart in ["profile", "sack", "initial_ssthresh", "receive_window"] {
-        given.remove(apart);
-    }
-    // `sack` is `recovery` spelt as a bool: either, or both agreeing.
-    let recovery = match (p.sack, p.recovery) {
-        (Some(true), Some(r)) if r != Recovery::Sack => {
-            return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{r:?}").to_lowercase()));
-        }
-        (Some(false), Some(Recovery::Sack)) => return err(format!("{path}.sack"), "false contradicts recovery = \"sack\"; remove one of them"),
-        (_, Some(r)) => Some(r),
-        (Some(true), None) => Some(Recovery::Sack),
-        (Some(false), None) => Some(Recovery::Newreno),
-        (None, None) => None,
+/// The `tcp` table `t` at `path` laid over `base` (a profile's or the scenario's settings):
+/// every field by its name, as `TcpConfig` spells it, then `sack`, which is `recovery`
+/// spelt as a bool (either, or both agreeing).
+pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<TcpConfig> {
+    let known = match serde_json::to_value(base) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
     };
-    if let Some(r) = recovery {
-        given.insert("recovery".into(), serde_json::to_value(r).expect("an enum serializes"));
-    }
-    let mut c = super::overlay::overlay(base, given, path)?;
-    c.sack = c.recovery == Recovery::Sack;
-    if let Some(v) = p.initial_ssthresh {
-        if v < 2 {
-            return err(format!("{path}.initial_ssthresh"), format!("{v} is too small; expected at least 2 packets"));
+    let mut given = serde_json::Map::new();
+    let mut sack = None;
+    for (name, value) in t.fields.iter().filter(|(_, v)| !v.is_null()) {
+        match name.as_str() {
+            "sack" => sack = Some(serde_json::from_value::<bool>(value.clone()).map_err(|e| ScenarioError::new(format!("{path}.sack"), e.to_string()))?),
+            n if known.contains_key(n) => {
+                given.insert(name.clone(), value.clone());
+            }
+            n => {
+                let expected: Vec<String> = ["profile", "sack"].into_iter().map(String::from).chain(known.keys().cloned()).map(|k| format!("`{k}`")).collect();
+                return err(format!("{path}.{n}"), format!("unknown field `{n}`, expected one of {}", expected.join(", ")));
+            }
         }
-        c.initial_ssthresh_pkts = v as f64;
     }
-    if let Some(v) = p.receive_window {
-        c.receive_window_pkts = match v.0 {
-            PacketsOrBytes::Packets(n) => n,
-            PacketsOrBytes::Bytes(b) => b.0 / c.mss.0,
-        };
+    let recovery_given = given.contains_key("recovery");
+    let mut c = super::overlay::overlay(base, given, path)?;
+    match (sack, recovery_given) {
+        (Some(true), true) if c.recovery != Recovery::Sack => {
+            return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{:?}", c.recovery).to_lowercase()));
+        }
+        (Some(false), true) if c.recovery == Recovery::Sack => return err(format!("{path}.sack"), "false contradicts recovery = \"sack\"; remove one of them"),
+        (Some(s), false) => c.recovery = if s { Recovery::Sack } else { Recovery::Newreno },
+        _ => {}
     }
+    c.sack = c.recovery == Recovery::Sack;
     c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
     Ok(c)
 }
@@ -85,7 +81,7 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
     if let Some(p) = &g.tcp {
         tcp = resolve_tcp(&tcp, p, &format!("{path}.tcp"))?;
     }
-    profile.finish(&mut tcp, top.params.initial_ssthresh.is_some() || g.tcp.as_ref().is_some_and(|p| p.initial_ssthresh.is_some()));
+    profile.finish(&mut tcp, top.params.gives("initial_ssthresh") || g.tcp.as_ref().is_some_and(|t| t.gives("initial_ssthresh")));
     let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"), profile)?;
     // A transport's own settings table (DCCP's `dccp`), read when the group names it.
     let dccp = match (g.transport.and_then(TransportKind::settings_table), &g.dccp) {
@@ -150,34 +146,43 @@ mod tcp_overlay_tests {
 
     #[test]
     fn every_field_of_the_tcp_table_reaches_the_resolved_settings() {
-        let params: TcpParams = serde_json::from_value(every_field_changed()).unwrap();
+        let table: TcpTable = serde_json::from_value(every_field_changed()).unwrap();
         let base = TcpConfig::default();
-        let c = resolve_tcp(&base, &params, "tcp").unwrap();
-        // Serialized, every field the table names differs from the base's (so a field added
-        // to the table but not to TcpConfig, or spelt otherwise, fails here).
+        let c = resolve_tcp(&base, &table, "tcp").unwrap();
+        // Serialized, every field the table names differs from the base's.
         let (before, after) = (serde_json::to_value(&base).unwrap(), serde_json::to_value(&c).unwrap());
         for key in every_field_changed().as_object().unwrap().keys() {
-            let field = match key.as_str() {
-                "initial_ssthresh" => "initial_ssthresh_pkts",
-                "receive_window" => "receive_window_pkts",
-                k => k,
-            };
-            assert_ne!(before[field], after[field], "tcp.{key} did not reach the settings");
+            assert_ne!(before[key], after[key], "tcp.{key} did not reach the settings");
         }
-        assert_eq!(c.receive_window_pkts, 20, "bytes over the mss given in the same table");
+        assert_eq!(c.receive_window_pkts(), 20, "bytes over the mss given in the same table");
         assert!(!c.sack, "recovery = newreno is sack = false");
-        let listed: Vec<String> = serde_json::to_value(TcpParams::default()).unwrap().as_object().unwrap().keys().cloned().collect();
         let tested = every_field_changed();
-        for key in listed.iter().filter(|k| !["profile", "sack"].contains(&k.as_str())) {
+        for key in before.as_object().unwrap().keys() {
             assert!(tested.get(key).is_some(), "tcp.{key} is not in this test");
         }
+    }
+
+    #[test]
+    fn a_misspelt_field_is_named_with_the_fields_there_are() {
+        let table: TcpTable = serde_json::from_value(serde_json::json!({"profile": "linux", "msss": "1000B"})).unwrap();
+        let e = resolve_tcp(&TcpConfig::default(), &table, "flows[1].tcp").unwrap_err().to_string();
+        assert!(e.starts_with("flows[1].tcp.msss: unknown field `msss`, expected one of `profile`, `sack`, ") && e.contains("`mss`"), "{e}");
+    }
+
+    #[test]
+    fn sack_is_recovery_spelt_as_a_bool() {
+        let resolve = |j: serde_json::Value| resolve_tcp(&TcpConfig::default(), &serde_json::from_value(j).unwrap(), "tcp").map(|c| c.recovery);
+        assert_eq!(resolve(serde_json::json!({"sack": false})).unwrap(), Recovery::Newreno);
+        assert_eq!(resolve(serde_json::json!({"sack": true, "recovery": "sack"})).unwrap(), Recovery::Sack);
+        let e = resolve(serde_json::json!({"sack": true, "recovery": "reno"})).unwrap_err().to_string();
+        assert!(e.starts_with("tcp.sack: true contradicts recovery = \"reno\""), "{e}");
     }
 
     #[test]
     fn a_table_with_nothing_leaves_the_profile_as_it_is() {
         for profile in [StackProfile::Rfc, StackProfile::Linux, StackProfile::Linux26, StackProfile::Ns3, StackProfile::Ns2] {
             let base = profile.tcp_config();
-            assert_eq!(resolve_tcp(&base, &TcpParams::default(), "tcp").unwrap(), base, "{profile:?}");
+            assert_eq!(resolve_tcp(&base, &TcpTable::default(), "tcp").unwrap(), base, "{profile:?}");
         }
     }
 }

@@ -53,8 +53,8 @@ pub struct Scenario {
     /// The network.
     pub topology: Topology,
     /// Transport defaults for every flow (each flow group may override any of them).
-    #[serde(default, skip_serializing_if = "TcpParams::is_empty")] // (and no default in the schema)
-    pub tcp: TcpParams,
+    #[serde(default, skip_serializing_if = "TcpTable::is_empty")] // (and no default in the schema)
+    pub tcp: TcpTable,
     /// Groups of flows; a group with `count = N` makes N identical flows.
     pub flows: Vec<FlowGroup>,
 }
@@ -226,109 +226,61 @@ pub struct Route {
 }
 
 /// Transport settings. In `[tcp]` these are defaults for every flow; in a flow group they
-/// override the defaults for that group.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TcpParams {
+/// override the defaults for that group. Besides `profile` and `sack`, its fields are
+/// `TcpConfig`'s (`transport/tcp/config.rs`, where each one's default, range and docs are):
+/// the table keeps them as written, and `compile_flow::resolve_tcp` lays them over the
+/// profile's settings by name.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TcpTable {
     /// Whose TCP to run: `"rfc"` (the RFCs, the default), `"linux"` (6.x), `"linux26"` (2.6.31,
     /// NCTUns 6.0's), `"ns3"` (3.44) or `"ns2"` (2.35) — a preset of the fields below and of
     /// some controller parameters, each of which a field given explicitly still overrides
     /// (docs/explanation/profiles.md lists every value and its source). In `[tcp]` it also sets the links'
     /// default `framing` and their RED queues' rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<crate::transport::profile::StackProfile>,
-    /// Maximum segment size (payload per packet). Default `"1460B"`.
-    pub mss: Option<Size>,
-    /// IP + TCP header bytes added to every packet, data and ACK. Default `"40B"`.
-    pub header: Option<Size>,
-    /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery; when false,
-    /// NewReno (RFC 6582). Default true. `recovery` says the same and more.
-    pub sack: Option<bool>,
-    /// Loss recovery: `"sack"` (RFC 6675, the default), `"newreno"` (RFC 6582) or `"reno"`
-    /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
-    /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
-    pub recovery: Option<crate::transport::tcp::config::Recovery>,
-    /// Whose reading of the recovery rules: `"rfc"` (as RFC 5681, 6582 and 6675 write them;
-    /// the default) or `"ns2"` (as ns-2.35's agents implement them: a second fast retransmit
-    /// only once the cumulative ACK passes what was sent when the last one began, Newreno's
-    /// timer restarted on the first partial ACK only, and `recovery = "sack"` as Sack1 with
-    /// its `pipe_` counter; docs/explanation/profiles.md has the full list).
-    pub recovery_rules: Option<crate::transport::tcp::config::RecoveryRules>,
-    /// How a loss is found before the retransmission timer: `"dupack"` (three duplicate ACKs,
-    /// or three SACKed segments above a hole, RFC 5681/6675; the default) or `"rack_tlp"`
-    /// (RFC 8985 as Linux: time-based — a segment is lost once one sent after it is delivered
-    /// and an RTT plus a reordering window has passed, lost retransmissions too — with a tail
-    /// loss probe two SRTTs after the last send). `rack_tlp` needs `recovery = "sack"`;
-    /// otherwise duplicate ACKs are counted.
-    pub loss_detection: Option<crate::transport::tcp::config::LossDetection>,
-    /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
-    /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
-    /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per
-    /// RTT and congestion avoidance adds one segment per RTT).
-    pub cwnd_growth: Option<crate::transport::tcp::config::CwndGrowth>,
-    /// After an ECN reduction, no window growth until the data outstanding at the reduction
-    /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false
-    /// (RFC 3168 §6.1.2 leaves growth on).
-    pub cwr_freeze: Option<bool>,
-    /// How the retransmission timeout follows the RTT: `"rfc6298"` (max(SRTT + 4·RTTVAR,
-    /// min_rto), the default), `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
-    /// per flight: Linux's `tcp_rtt_estimator`) or `"ns2"` (one sample per round trip in
-    /// 10 ms ticks, ns-2's `rtt_update`).
-    pub rto_estimator: Option<crate::transport::tcp::config::RtoEstimator>,
-    /// The slow-start threshold after a retransmission timeout: `"controller"` (its own cut,
-    /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
-    /// `slowdown()` sets it).
-    pub timeout_ssthresh: Option<crate::transport::tcp::config::TimeoutSsthresh>,
-    /// The first window decrease of the connection, and any decrease in slow start:
-    /// `"controller"` (its own cut; the default) or `"half"` (halve whatever the controller's
-    /// β, as ns-2's `slowdown()` does with `first_decrease_`).
-    pub first_decrease: Option<crate::transport::tcp::config::FirstDecrease>,
-    /// Limited transmit (RFC 3042): before fast recovery, each of the first duplicate ACKs
-    /// lets one new segment out. Default true, as in Linux, ns-3 and ns-2 (`singledup_ 1`).
-    pub limited_transmit: Option<bool>,
-    /// Proportional Rate Reduction (RFC 6937, SSRB): fast recovery sends about one segment
-    /// per two delivered until pipe reaches ssthresh, instead of waiting for pipe to fall
-    /// below cwnd; with `cwr_freeze`, CWR after an ECN reduction does the same. Default false
-    /// (RFC 6675's pipe rule); Linux and ns-3 run PRR.
-    pub prr: Option<bool>,
-    /// Initial congestion window in packets. Default 10 (RFC 6928).
-    pub initial_cwnd: Option<u32>,
-    /// Initial slow-start threshold in packets. Default: unbounded.
-    pub initial_ssthresh: Option<u32>,
-    /// Lower bound of the retransmission timeout. Default `"1s"` (RFC 6298 (2.4)).
-    pub min_rto: Option<Duration>,
-    /// Upper bound of the retransmission timeout. Default `"60s"` (RFC 6298 (2.5)).
-    pub max_rto: Option<Duration>,
-    /// Retransmission timeout before the first RTT sample. Default `"1s"` (RFC 6298 (2.1)).
-    pub initial_rto: Option<Duration>,
-    /// Duplicate ACKs that trigger fast retransmit. Default 3.
-    pub dupthresh: Option<u32>,
-    /// Receiver acknowledges every second full segment (b = 2, RFC 5681 §4.2). Default false.
-    pub delayed_ack: Option<bool>,
-    /// Longest a delayed ACK waits. Default `"40ms"` (Linux's minimum ATO).
-    pub delayed_ack_timeout: Option<Duration>,
-    /// Linux's quick-ACK mode: the receiver acknowledges each of the first `quickacks`
-    /// segments at once (again after 1 s without data, and the next two after a first CE
-    /// mark), delaying ACKs only after that. Default 0; Linux: 16 (`TCP_MAX_QUICKACKS`).
-    pub quickacks: Option<u32>,
-    /// The timestamps option (RFC 7323) on every TCP packet: 12 header bytes more, data and
-    /// ACKs (RTT samples come from the timestamp echo either way). Default false.
-    pub timestamps: Option<bool>,
-    /// Receiver window in packets or bytes. Default `"65535pkt"`.
-    pub receive_window: Option<BufferSize>,
-    /// Each data packet leaves its host after an extra random delay, uniform in
-    /// [0, send_jitter), order kept — ns-2's `overhead_`, the usual cure for DropTail phase
-    /// effects (Floyd & Jacobson, "On Traffic Phase Effects in Packet-Switched Gateways",
-    /// 1992). Default `"0s"`.
-    pub send_jitter: Option<Duration>,
-    /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
-    /// marks, and the sender reacts to an echo at most once per window. Default false.
-    pub ecn: Option<bool>,
+    /// The other fields given, by name, as written.
+    #[serde(flatten)]
+    pub fields: serde_json::Map<String, serde_json::Value>,
 }
 
-impl TcpParams {
-    /// Whether the table gives no field (serialized, it is `{}` once nulls are dropped).
+/// The description of `sack`, a field of the table that is not `TcpConfig`'s.
+const SACK_DOC: &str =
+    "Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery; when false, NewReno (RFC 6582). Default true. `recovery` says the same and more.";
+
+impl TcpTable {
+    /// Whether the table gives no field.
     pub fn is_empty(&self) -> bool {
-        matches!(serde_json::to_value(self), Ok(serde_json::Value::Object(m)) if m.values().all(serde_json::Value::is_null))
+        self.profile.is_none() && self.fields.is_empty()
+    }
+
+    /// Whether the table gives field `name`.
+    pub fn gives(&self, name: &str) -> bool {
+        self.fields.contains_key(name)
+    }
+}
+
+impl JsonSchema for TcpTable {
+    fn schema_name() -> String {
+        "TcpTable".into()
+    }
+
+    /// `TcpConfig`'s schema with every field optional, and `profile` and `sack` besides.
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        use schemars::schema::{Schema, SchemaObject};
+        let mut schema = crate::transport::tcp::config::TcpConfig::json_schema(gen).into_object();
+        schema.metadata().description =
+            Some("Transport settings. In `[tcp]` these are defaults for every flow; in a flow group they override the defaults for that group.".into());
+        let object = schema.object();
+        object.required.clear();
+        let mut profile = SchemaObject::default();
+        profile.metadata().description = Some("Whose TCP to run: `\"rfc\"` (the RFCs, the default), `\"linux\"` (6.x), `\"linux26\"` (2.6.31, NCTUns 6.0's), `\"ns3\"` (3.44) or `\"ns2\"` (2.35) — a preset of the fields below and of some controller parameters, each of which a field given explicitly still overrides (docs/explanation/profiles.md lists every value and its source). In `[tcp]` it also sets the links' default `framing` and their RED queues' rules.".into());
+        profile.subschemas().all_of = Some(vec![gen.subschema_for::<crate::transport::profile::StackProfile>()]);
+        let mut sack = gen.subschema_for::<bool>().into_object();
+        sack.metadata().description = Some(SACK_DOC.into());
+        object.properties.insert("profile".into(), Schema::Object(profile));
+        object.properties.insert("sack".into(), Schema::Object(sack));
+        Schema::Object(schema)
     }
 }
 
@@ -405,7 +357,7 @@ pub struct FlowGroup {
     /// Transport settings overriding `[tcp]` for this group (`mss` is also a DCCP flow's
     /// payload per packet).
     #[serde(default)]
-    pub tcp: Option<TcpParams>,
+    pub tcp: Option<TcpTable>,
     /// DCCP settings (`transport = "dccp"` only).
     #[serde(default)]
     pub dccp: Option<crate::transport::dccp::params::DccpParams>,

@@ -11,6 +11,7 @@
 //! `tcp/tcp-sack1.cc` and `tcp/scoreboard-rq.cc`.
 
 use super::tcp::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use crate::units::parse::PacketsOrBytes;
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -49,7 +50,7 @@ impl StackProfile {
     /// `initial_ssthresh` was given.
     pub fn finish(self, c: &mut TcpConfig, initial_ssthresh_given: bool) {
         if self == StackProfile::Ns2 && !initial_ssthresh_given {
-            c.initial_ssthresh_pkts = c.receive_window_pkts as f64;
+            c.initial_ssthresh_pkts = c.receive_window_pkts() as f64;
         }
     }
 
@@ -143,17 +144,17 @@ fn ns3() -> TcpConfig {
         mss: Bytes(536),  // TcpSocket::SegmentSize
         timestamps: true, // TcpSocketBase::Timestamp
         recovery: Recovery::Sack,
-        sack: true,                                         // TcpSocketBase::Sack
-        cwnd_growth: CwndGrowth::PerAck,                    // TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK
-        cwr_freeze: true,                                   // CA_CWR: no IncreaseWindow
-        prr: true,                                          // TcpL4Protocol::RecoveryType = TcpPrrRecovery
-        limited_transmit: true,                             // TcpSocketBase::LimitedTransmit
-        min_rto: SimDuration::from_secs(1),                 // TcpSocketBase::MinRto
-        initial_rto: SimDuration::from_secs(1),             // RttEstimator::InitialEstimation
-        initial_cwnd_pkts: 10,                              // TcpSocket::InitialCwnd
-        delayed_ack: true,                                  // TcpSocket::DelAckCount = 2
-        delayed_ack_timeout: SimDuration::from_millis(200), // TcpSocket::DelAckTimeout
-        receive_window_pkts: 131_072 / 536,                 // TcpSocket::RcvBufSize = 131072 B
+        sack: true,                                             // TcpSocketBase::Sack
+        cwnd_growth: CwndGrowth::PerAck,                        // TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK
+        cwr_freeze: true,                                       // CA_CWR: no IncreaseWindow
+        prr: true,                                              // TcpL4Protocol::RecoveryType = TcpPrrRecovery
+        limited_transmit: true,                                 // TcpSocketBase::LimitedTransmit
+        min_rto: SimDuration::from_secs(1),                     // TcpSocketBase::MinRto
+        initial_rto: SimDuration::from_secs(1),                 // RttEstimator::InitialEstimation
+        initial_cwnd_pkts: 10,                                  // TcpSocket::InitialCwnd
+        delayed_ack: true,                                      // TcpSocket::DelAckCount = 2
+        delayed_ack_timeout: SimDuration::from_millis(200),     // TcpSocket::DelAckTimeout
+        receive_window: PacketsOrBytes::Packets(131_072 / 536), // TcpSocket::RcvBufSize = 131072 B
         ..rfc
     }
 }
@@ -176,7 +177,7 @@ fn ns2() -> TcpConfig {
         max_rto: SimDuration::from_secs(60),                // maxrto_ 60
         initial_rto: SimDuration::from_secs(3),             // rtxcur_init_ 3.0
         initial_cwnd_pkts: 2,                               // windowInit_ 2
-        receive_window_pkts: 20,                            // window_ 20
+        receive_window: PacketsOrBytes::Packets(20),        // window_ 20
         delayed_ack: false,                                 // Agent/TCPSink: an ACK per packet
         delayed_ack_timeout: SimDuration::from_millis(100), // TCPSink/DelAck interval_
         ..rfc

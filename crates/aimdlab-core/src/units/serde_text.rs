@@ -50,3 +50,22 @@ pub mod unbounded {
         Option::<f64>::deserialize(d).map(|x| x.unwrap_or(f64::INFINITY))
     }
 }
+
+/// A window in packets (`"100pkt"`) or bytes (`"64KB"`).
+pub mod packets_or_bytes {
+    use crate::units::parse::{parse_packets_or_bytes, PacketsOrBytes};
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    /// Writes `"<n>pkt"` or `"<n>B"`.
+    pub fn serialize<S: Serializer>(w: &PacketsOrBytes, s: S) -> Result<S::Ok, S::Error> {
+        match w {
+            PacketsOrBytes::Packets(n) => s.serialize_str(&format!("{n}pkt")),
+            PacketsOrBytes::Bytes(b) => s.serialize_str(&format!("{}B", b.0)),
+        }
+    }
+
+    /// Reads packets or bytes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PacketsOrBytes, D::Error> {
+        parse_packets_or_bytes(&String::deserialize(d)?).map_err(D::Error::custom)
+    }
+}

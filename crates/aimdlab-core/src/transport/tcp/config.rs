@@ -1,5 +1,6 @@
 //! Resolved transport settings of one flow (defaults applied, units converted).
 
+use crate::units::parse::PacketsOrBytes;
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -108,73 +109,119 @@ pub enum RecoveryRules {
     Ns2,
 }
 
-/// Everything the TCP-like sender and receiver of one flow need to know.
-/// Field names are the `tcp` table's where the table has the field (`initial_cwnd`, ...): a
-/// scenario's table is laid over a profile's `TcpConfig` field by field (`compile.rs`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Everything the TCP-like sender and receiver of one flow need to know, field by field as
+/// the scenario's `tcp` table names them: a table is laid over a profile's `TcpConfig` by
+/// field name (`scenario::compile_flow::resolve_tcp`), and the table's JSON Schema is this
+/// struct's (`scenario::schema::TcpTable`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TcpConfig {
-    /// Payload bytes per full segment.
+    /// Maximum segment size (payload per packet). Default `"1460B"`.
     #[serde(with = "crate::units::serde_text::bytes")]
+    #[schemars(with = "crate::scenario::quantity::Size")]
     pub mss: Bytes,
-    /// Header bytes on every packet (data and ACK).
+    /// IP + TCP header bytes added to every packet, data and ACK. Default `"40B"`.
     #[serde(with = "crate::units::serde_text::bytes")]
+    #[schemars(with = "crate::scenario::quantity::Size")]
     pub header: Bytes,
-    /// The receiver sends SACK blocks (true exactly when `recovery` is `Sack`).
-    #[serde(skip)] // (`recovery == Sack`, set after the overlay)
+    /// The receiver sends SACK blocks: true exactly when `recovery` is `Sack` (the table's
+    /// `sack` is `recovery` spelt as a bool).
+    #[serde(skip)] // (set after the overlay)
     pub sack: bool,
-    /// Loss recovery.
+    /// Loss recovery: `"sack"` (RFC 6675, the default), `"newreno"` (RFC 6582) or `"reno"`
+    /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
+    /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
     pub recovery: Recovery,
-    /// Whose reading of the recovery rules.
+    /// Whose reading of the recovery rules: `"rfc"` (as RFC 5681, 6582 and 6675 write them;
+    /// the default) or `"ns2"` (as ns-2.35's agents implement them: a second fast retransmit
+    /// only once the cumulative ACK passes what was sent when the last one began, Newreno's
+    /// timer restarted on the first partial ACK only, and `recovery = "sack"` as Sack1 with
+    /// its `pipe_` counter; docs/explanation/profiles.md has the full list).
     pub recovery_rules: RecoveryRules,
-    /// How losses are found before the timer.
+    /// How a loss is found before the retransmission timer: `"dupack"` (three duplicate ACKs,
+    /// or three SACKed segments above a hole, RFC 5681/6675; the default) or `"rack_tlp"`
+    /// (RFC 8985 as Linux: time-based — a segment is lost once one sent after it is delivered
+    /// and an RTT plus a reordering window has passed, lost retransmissions too — with a tail
+    /// loss probe two SRTTs after the last send). `rack_tlp` needs `recovery = "sack"`;
+    /// otherwise duplicate ACKs are counted.
     pub loss_detection: LossDetection,
-    /// What one ACK tells the controller.
+    /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
+    /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
+    /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per
+    /// RTT and congestion avoidance adds one segment per RTT).
     pub cwnd_growth: CwndGrowth,
-    /// No window growth after an ECN reduction until its window is acknowledged (CWR).
+    /// After an ECN reduction, no window growth until the data outstanding at the reduction
+    /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false
+    /// (RFC 3168 §6.1.2 leaves growth on).
     pub cwr_freeze: bool,
-    /// How the RTO follows the RTT.
+    /// How the retransmission timeout follows the RTT: `"rfc6298"` (max(SRTT + 4·RTTVAR,
+    /// min_rto), the default), `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
+    /// per flight: Linux's `tcp_rtt_estimator`) or `"ns2"` (one sample per round trip in
+    /// 10 ms ticks, ns-2's `rtt_update`).
     pub rto_estimator: RtoEstimator,
-    /// The ssthresh a timeout leaves.
+    /// The slow-start threshold after a retransmission timeout: `"controller"` (its own cut,
+    /// e.g. GAIMD's β·W; the default) or `"half"` (W/2 whatever the controller, as ns-2's
+    /// `slowdown()` sets it).
     pub timeout_ssthresh: TimeoutSsthresh,
-    /// What the first decrease does.
+    /// The first window decrease of the connection, and any decrease in slow start:
+    /// `"controller"` (its own cut; the default) or `"half"` (halve whatever the controller's
+    /// β, as ns-2's `slowdown()` does with `first_decrease_`).
     pub first_decrease: FirstDecrease,
-    /// Duplicate ACKs before fast recovery free room for new segments (RFC 3042).
+    /// Limited transmit (RFC 3042): before fast recovery, each of the first duplicate ACKs
+    /// lets one new segment out. Default true, as in Linux, ns-3 and ns-2 (`singledup_ 1`).
     pub limited_transmit: bool,
-    /// Fast recovery sends by Proportional Rate Reduction (RFC 6937).
+    /// Proportional Rate Reduction (RFC 6937, SSRB): fast recovery sends about one segment
+    /// per two delivered until pipe reaches ssthresh, instead of waiting for pipe to fall
+    /// below cwnd; with `cwr_freeze`, CWR after an ECN reduction does the same. Default false
+    /// (RFC 6675's pipe rule); Linux and ns-3 run PRR.
     pub prr: bool,
-    /// Initial congestion window, packets.
+    /// Initial congestion window in packets. Default 10 (RFC 6928).
     #[serde(rename = "initial_cwnd")]
     pub initial_cwnd_pkts: u32,
-    /// Initial slow-start threshold, packets (`f64::INFINITY` when unbounded).
-    #[serde(with = "crate::units::serde_text::unbounded")]
+    /// Initial slow-start threshold in packets. Default: unbounded.
+    #[serde(rename = "initial_ssthresh", with = "crate::units::serde_text::unbounded")]
+    #[schemars(with = "Option<u32>")]
     pub initial_ssthresh_pkts: f64,
-    /// RTO lower bound.
+    /// Lower bound of the retransmission timeout. Default `"1s"` (RFC 6298 (2.4)).
     #[serde(with = "crate::units::serde_text::duration")]
+    #[schemars(with = "crate::scenario::quantity::Duration")]
     pub min_rto: SimDuration,
-    /// RTO upper bound.
+    /// Upper bound of the retransmission timeout. Default `"60s"` (RFC 6298 (2.5)).
     #[serde(with = "crate::units::serde_text::duration")]
+    #[schemars(with = "crate::scenario::quantity::Duration")]
     pub max_rto: SimDuration,
-    /// RTO before the first RTT sample.
+    /// Retransmission timeout before the first RTT sample. Default `"1s"` (RFC 6298 (2.1)).
     #[serde(with = "crate::units::serde_text::duration")]
+    #[schemars(with = "crate::scenario::quantity::Duration")]
     pub initial_rto: SimDuration,
-    /// Duplicate ACKs that trigger fast retransmit.
+    /// Duplicate ACKs that trigger fast retransmit. Default 3.
     pub dupthresh: u32,
-    /// ACK every second full segment.
+    /// Receiver acknowledges every second full segment (b = 2, RFC 5681 §4.2). Default false.
     pub delayed_ack: bool,
-    /// Longest wait of a delayed ACK.
+    /// Longest a delayed ACK waits. Default `"40ms"` (Linux's minimum ATO).
     #[serde(with = "crate::units::serde_text::duration")]
+    #[schemars(with = "crate::scenario::quantity::Duration")]
     pub delayed_ack_timeout: SimDuration,
-    /// Linux's quick-ACK mode: this many segments are each acknowledged at once at the
-    /// start, and again after 1 s without data (0: never).
+    /// Linux's quick-ACK mode: the receiver acknowledges each of the first `quickacks`
+    /// segments at once (again after 1 s without data, and the next two after a first CE
+    /// mark), delaying ACKs only after that. Default 0; Linux: 16 (`TCP_MAX_QUICKACKS`).
     pub quickacks: u32,
-    /// Every TCP packet carries the timestamps option (RFC 7323): 12 more header bytes.
+    /// The timestamps option (RFC 7323) on every TCP packet: 12 header bytes more, data and
+    /// ACKs (RTT samples come from the timestamp echo either way). Default false.
     pub timestamps: bool,
-    /// Receiver window, packets.
-    pub receive_window_pkts: u64,
-    /// Data packets are sent ECN-capable.
+    /// Receiver window in packets or bytes. Default `"65535pkt"`.
+    #[serde(with = "crate::units::serde_text::packets_or_bytes")]
+    #[schemars(with = "crate::scenario::quantity::BufferSize")]
+    pub receive_window: PacketsOrBytes,
+    /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
+    /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: bool,
-    /// Each data packet leaves the host after an extra uniform delay in [0, send_jitter).
+    /// Each data packet leaves its host after an extra random delay, uniform in
+    /// [0, send_jitter), order kept — ns-2's `overhead_`, the usual cure for DropTail phase
+    /// effects (Floyd & Jacobson, "On Traffic Phase Effects in Packet-Switched Gateways",
+    /// 1992). Default `"0s"`.
     #[serde(with = "crate::units::serde_text::duration")]
+    #[schemars(with = "crate::scenario::quantity::Duration")]
     pub send_jitter: SimDuration,
 }
 
@@ -220,13 +267,24 @@ impl TcpConfig {
         if self.quickacks > 1000 {
             return Err(("quickacks", format!("{} is out of range; expected 0 to 1000 segments (Linux: 16)", self.quickacks)));
         }
-        if self.receive_window_pkts == 0 {
+        if self.initial_ssthresh_pkts < 2.0 {
+            return Err(("initial_ssthresh", format!("{} is too small; expected at least 2 packets", self.initial_ssthresh_pkts)));
+        }
+        if self.receive_window_pkts() == 0 {
             return Err(("receive_window", "holds less than one segment; expected at least 1 packet".into()));
         }
-        if self.receive_window_pkts > 1 << 24 {
-            return Err(("receive_window", format!("{} packets is too large; expected at most 16777216", self.receive_window_pkts)));
+        if self.receive_window_pkts() > 1 << 24 {
+            return Err(("receive_window", format!("{} packets is too large; expected at most 16777216", self.receive_window_pkts())));
         }
         Ok(())
+    }
+
+    /// The receive window in segments (a window in bytes holds whole segments of `mss`).
+    pub fn receive_window_pkts(&self) -> u64 {
+        match self.receive_window {
+            PacketsOrBytes::Packets(n) => n,
+            PacketsOrBytes::Bytes(b) => b.0 / self.mss.0,
+        }
     }
 
     /// Header bytes of every TCP packet: `header`, plus the timestamps option when on.
@@ -261,7 +319,7 @@ impl Default for TcpConfig {
             delayed_ack_timeout: SimDuration::from_millis(40),
             quickacks: 0,
             timestamps: false,
-            receive_window_pkts: 65535,
+            receive_window: PacketsOrBytes::Packets(65535),
             ecn: false,
             send_jitter: SimDuration::ZERO,
         }

@@ -144,7 +144,7 @@ impl TcpSender {
             prr: Prr::default(),
             prr_budget: 0,
             dupthresh: cfg.dupthresh,
-            rwnd_pkts: cfg.receive_window_pkts,
+            rwnd_pkts: cfg.receive_window_pkts(),
             sizes,
             cc,
             rtt: match cfg.rto_estimator {
