@@ -2,9 +2,8 @@
 //! what was measured.
 
 use crate::app::Application;
-use crate::ids::{FlowId, LinkId, NodeId};
+use crate::ids::{FlowId, NodeId};
 use crate::monitor::flow_stats::FlowStats;
-use crate::net::routing::Routes;
 use crate::rng::RngStream;
 use crate::scenario::plan::FlowPlan;
 use crate::transport::registry::{ReceiverEndpoint, SenderEndpoint};
@@ -14,7 +13,7 @@ use crate::units::{Bytes, SimTime};
 /// One flow of the simulation. Laid out in declaration order on cache lines of its own
 /// (`align(64)`), since with thousands of flows a flow is rarely in cache when its packet
 /// arrives: line 0 holds every scalar a packet's delivery or an endpoint's sending reads
-/// (hosts, their links, send jitter, data header, transfer length), then come the receiver
+/// (hosts, send jitter, data header, transfer length), then come the receiver
 /// (lines 1-2), its measurements and the sender; what only starts, stops and samples read
 /// comes last.
 #[repr(C, align(64))]
@@ -25,17 +24,14 @@ pub struct Flow {
     pub src: NodeId,
     /// Receiver node.
     pub dst: NodeId,
-    /// The link every packet from the sender's host leaves on, if that host has only one
-    /// (kept here, beside `src`, so a send reads no routing table).
-    pub src_link: Option<LinkId>,
-    /// The same for the receiver's host.
-    pub dst_link: Option<LinkId>,
     /// Extra random delay before a data packet leaves the host (0: none).
     pub send_jitter: crate::units::SimDuration,
     /// Header bytes of its data packets (a data packet's payload is its size less these).
     pub data_header: Bytes,
     /// Segments of a finite transfer (`None`: unlimited).
     pub total_segments: Option<u64>,
+    /// Fills line 0, so the receiver starts line 1 (see the layout above).
+    _line0_rest: [u64; 2],
     /// The receiving endpoint, at `dst`.
     pub receiver: ReceiverEndpoint,
     /// Receiver-side measurements.
@@ -57,21 +53,8 @@ pub struct Flow {
 }
 
 impl Flow {
-    /// The only link of the flow's host `host` (its `src` or its `dst`), if that host has
-    /// one: every packet the host sends leaves on it.
-    #[inline]
-    pub fn host_link(&self, host: NodeId) -> Option<LinkId> {
-        debug_assert!(host == self.src || host == self.dst, "node {host:?} is not a host of flow {:?}", self.id);
-        if host == self.src {
-            self.src_link
-        } else {
-            self.dst_link
-        }
-    }
-
-    /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`; `routes`
-    /// gives its hosts' links.
-    pub fn new(id: FlowId, plan: &FlowPlan, routes: &Routes, start_at: SimTime, rng: RngStream) -> Self {
+    /// Builds flow `id` from its plan, starting at `start_at`, drawing from `rng`.
+    pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
         let tcp = &plan.tcp;
         // What the application's rate is counted in (as the scenario was checked with it).
         let app_header = plan.dccp.as_ref().map_or(tcp.header, |d| d.data_header);
@@ -85,10 +68,9 @@ impl Flow {
             id,
             src: plan.src,
             dst: plan.dst,
-            src_link: routes.only_link(plan.src),
-            dst_link: routes.only_link(plan.dst),
             start_at,
             total_segments: sizes.total,
+            _line0_rest: [0; 2],
             data_header: header,
             app,
             sender,
@@ -112,7 +94,7 @@ mod tests {
         use std::mem::{align_of, offset_of, size_of};
         assert_eq!(align_of::<Flow>(), 64, "every flow starts a cache line");
         let last = offset_of!(Flow, total_segments) + size_of::<Option<u64>>() - 1;
-        assert_eq!(last / 64, 0, "hosts, host links, send jitter, data header and transfer length on line 0");
+        assert_eq!(last / 64, 0, "hosts, send jitter, data header and transfer length on line 0");
         assert_eq!(offset_of!(Flow, receiver), 64, "the receiver on lines of its own");
     }
 }

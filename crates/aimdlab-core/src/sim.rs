@@ -115,7 +115,7 @@ impl Simulator {
             .map(|(i, fp)| {
                 let mut rng = derive_stream(seed, StreamKind::Flow, i as u64);
                 let jitter = if fp.start_jitter.0 > 0 { rng.gen_range(0..fp.start_jitter.0) } else { 0 };
-                Flow::new(FlowId(i as u32), fp, &plan.routes, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
+                Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
             })
             .collect();
         let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
@@ -309,7 +309,8 @@ impl Simulator {
                 if let Some(&(next, _)) = flow.release.front() {
                     self.events.schedule(next, Event::HostRelease(f));
                 }
-                let (origin, first_link) = (flow.src, flow.host_link(flow.src));
+                let origin = flow.src;
+                let first_link = self.plan.routes.only_link(origin);
                 self.counters.sent += 1;
                 self.forward_from(p, origin, first_link);
             }
@@ -349,8 +350,8 @@ impl Simulator {
         self.forward_from(p, node, None);
     }
 
-    /// `forward` from a host whose only link, if it has one, is `only_link` (the flow's
-    /// cached `src_link` or `dst_link`; `None`: look the route up).
+    /// `forward` from a host whose only link, if it has one, is `only_link` (routing's
+    /// `only_link`; `None`: look the route up).
     #[inline(always)]
     fn forward_from(&mut self, p: Packet, node: NodeId, only_link: Option<LinkId>) {
         let link = match only_link {
@@ -409,7 +410,7 @@ impl Simulator {
     fn flush(&mut self, mut out: Box<Outbox>, flow: FlowId, origin: NodeId) {
         let (jitter, first_link) = {
             let f = &self.flows[flow.idx()];
-            (f.send_jitter > SimDuration::ZERO && origin == f.src, f.host_link(origin))
+            (f.send_jitter > SimDuration::ZERO && origin == f.src, self.plan.routes.only_link(origin))
         };
         for i in 0..out.packets.len() {
             let p = out.packets[i];

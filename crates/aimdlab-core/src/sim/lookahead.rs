@@ -65,7 +65,7 @@ impl Simulator {
                     (flow.src, flow.dst)
                 }
             };
-            if let Some(out) = flow.host_link(from).or_else(|| self.plan.routes.next_link(from, to)) {
+            if let Some(out) = self.plan.routes.only_link(from).or_else(|| self.plan.routes.next_link(from, to)) {
                 crate::prefetch::prefetch(&self.links[out.idx()], LINK_HOT_BYTES);
             }
         }

@@ -45,11 +45,9 @@ macro_rules! queue_registry {
             )*
         }
 
-        /// An egress queue: its discipline, and the number of packets it holds (read on
-        /// every packet hop, so kept beside the discipline instead of asked of it each time).
+        /// An egress queue: its discipline.
         pub struct Queue {
             discipline: QueueKind,
-            len_pkts: u64,
         }
 
         /// The discipline of an egress queue.
@@ -83,26 +81,22 @@ macro_rules! queue_registry {
             /// discipline fixes at start (FQ-CoDel's hash perturbation).
             pub fn new(cfg: &QueueConfig, rate: $crate::units::Rate, salt: u64) -> Self {
                 let discipline = match cfg { $( QueueConfig::$variant(c) => QueueKind::$variant(<$spec as $crate::net::queue::params::DisciplineSpec>::build(c, rate, salt)), )* };
-                Queue { len_pkts: discipline.len_pkts(), discipline }
+                Queue { discipline }
             }
         }
 
         impl $crate::net::queue::discipline::QueueDiscipline for Queue {
             #[inline]
             fn enqueue(&mut self, p: $crate::net::packet::Packet, now: $crate::units::SimTime, rng: &mut $crate::rng::RngStream, log: &mut $crate::net::queue::log::QueueLog) -> bool {
-                let accepted = match &mut self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::enqueue(q, p, now, rng, log), )* };
-                self.len_pkts = self.discipline.len_pkts();
-                accepted
+                match &mut self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::enqueue(q, p, now, rng, log), )* }
             }
             #[inline]
             fn dequeue(&mut self, now: $crate::units::SimTime, log: &mut $crate::net::queue::log::QueueLog) -> Option<$crate::net::packet::Packet> {
-                let head = match &mut self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::dequeue(q, now, log), )* };
-                self.len_pkts = self.discipline.len_pkts();
-                head
+                match &mut self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::dequeue(q, now, log), )* }
             }
             #[inline]
             fn len_pkts(&self) -> u64 {
-                self.len_pkts
+                self.discipline.len_pkts()
             }
             #[inline]
             fn len_bytes(&self) -> u64 {
