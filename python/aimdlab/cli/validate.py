@@ -31,7 +31,7 @@ VALIDATE_EXAMPLES = """
 Examples:
   aimdlab validate examples/*.toml            check scenario files without running them
   aimdlab validate gaimd --quick              GAIMD's formula against simulation (~10 s)
-  aimdlab validate gaimd --out results/gaimd  the full grid of gaimd.txt Fig. 2-4
+  aimdlab validate gaimd --out results/gaimd  the reproduction's sweep of gaimd.txt Fig. 2-5
 """
 
 
@@ -77,8 +77,8 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str], as_js
 GAIMD_EXAMPLES = """
 \b
 Examples:
-  aimdlab validate gaimd --quick                              Fig. 2-5 in a few minutes (1 seed, 60 s runs)
-  aimdlab validate gaimd                                      the sweep as the reproduction runs it (5 seeds)
+  aimdlab validate gaimd --quick                              Fig. 2-5 in seconds (1 seed, 60 s runs, 36 runs)
+  aimdlab validate gaimd                                      the sweep as the reproduction runs it (5 seeds, 720 runs)
   aimdlab validate gaimd --background random-loss --quick     §2.4.2: independent losses instead
 
 \b
