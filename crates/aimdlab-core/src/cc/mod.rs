@@ -31,4 +31,5 @@ registry::registry! {
     aiad::Aiad(AiadParams),
     mimd::Mimd(MimdParams),
     tw::Tw(TwParams),
+    scalable::Scalable(ScalableParams),
 }
