@@ -32,4 +32,5 @@ registry::registry! {
     mimd::Mimd(MimdParams),
     tw::Tw(TwParams),
     scalable::Scalable(ScalableParams),
+    highspeed::HighSpeed(HighSpeedParams),
 }
