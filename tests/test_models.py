@@ -180,3 +180,24 @@ def test_a_gaimd_user_beside_a_tcp_user_crosses_the_equal_window_line_then_keeps
     assert g.std() / g.mean() < 0.5 * t.std() / t.mean()  # a smaller oscillation range
     with pytest.raises(ValueError, match="rule: expected one"):
         chiu_jain.simulate([1.0, 2.0, 3.0], 10.0, [chiu_jain.aimd(), chiu_jain.aimd()], 5)
+
+
+def test_highspeeds_response_function_is_rfc_3649s_table_3():
+    from aimdlab.models.response import highspeed_window
+
+    # RFC 3649 §5, Table 3: p = 1e-2, 1e-4 ... 1e-7 (1e-3 is Low_Window, where the two forms
+    # meet: 0.12/p^0.835 = 38.4 and Reno's 1.2/√p = 37.9; the table says 38).
+    table = {1e-2: 12, 1e-4: 263, 1e-5: 1795, 1e-6: 12279, 1e-7: 83981}
+    got = highspeed_window(np.array(list(table)))
+    assert np.allclose(got, list(table.values()), rtol=0.005), got
+    assert 37.9 < highspeed_window(1e-3) < 38.4
+
+
+def test_scalables_response_function_is_proportional_to_one_over_p_above_its_legacy_window():
+    from aimdlab.models.response import reno_window, scalable_window
+
+    # Kelly's a = 0.01, b = 0.125: 0.0749/p packets, ten times the window for a tenth of the loss.
+    assert scalable_window(1e-5) == pytest.approx(0.01 / (1e-5 * np.log(8 / 7)))
+    assert scalable_window(1e-6) / scalable_window(1e-5) == pytest.approx(10.0)
+    # Below its legacy window (100 packets) it is Reno.
+    assert scalable_window(1e-3) == pytest.approx(reno_window(1e-3))

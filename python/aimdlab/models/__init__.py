@@ -8,8 +8,10 @@ and equation it implements.
 - `aimdlab.models.chiu_jain`: the synchronous feedback model (AIMD, GAIMD, MIMD, AIAD) and
   New-AIMD's two-flow model and cycle analysis.
 - `aimdlab.models.mr_aimd`: MR-AIMD's window growth after a contention drop (eq. 3–5).
+- `aimdlab.models.response`: response functions (window against loss rate) of Reno,
+  HighSpeed TCP (RFC 3649) and Scalable TCP (Kelly 2003).
 """
 
-from . import chiu_jain, gaimd, mr_aimd, tcp
+from . import chiu_jain, gaimd, mr_aimd, response, tcp
 
-__all__ = ["chiu_jain", "gaimd", "mr_aimd", "tcp"]
+__all__ = ["chiu_jain", "gaimd", "mr_aimd", "response", "tcp"]

@@ -142,33 +142,12 @@ impl CongestionControl for HighSpeed {
 #[cfg(test)]
 mod tests {
     use super::super::congestion_control::CongestionKind;
-    use super::super::testing::{ack, congestion};
+    use super::super::testing::congestion;
     use super::*;
 
-    /// The time-average window under one loss every 1/p acknowledged packets, after the
-    /// window has settled (the deterministic model behind §5's response function).
     fn mean_window_under_periodic_loss(p: f64) -> f64 {
         let mut c = HighSpeedParams::default().build("highspeed", response_function(p), 2.0);
-        let every = (1.0 / p).round() as u64;
-        let (mut acked, mut sum, mut rounds) = (0u64, 0.0, 0u64);
-        for cycle in 0..30 {
-            while acked < every {
-                let w = c.cwnd_pkts();
-                // One round trip: a window of packets, each acknowledged.
-                let n = (w.floor() as u64).min(every - acked).max(1);
-                for _ in 0..n {
-                    c.on_ack(&ack(1));
-                }
-                acked += n;
-                if cycle >= 10 {
-                    sum += w;
-                    rounds += 1;
-                }
-            }
-            acked = 0;
-            c.on_congestion(&congestion(CongestionKind::Loss));
-        }
-        sum / rounds as f64
+        super::super::testing::mean_window_under_periodic_loss(&mut c, p, 30, 10)
     }
 
     fn assert_follows_the_table(rows: &[(f64, f64)]) {

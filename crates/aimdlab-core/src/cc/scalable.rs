@@ -5,7 +5,10 @@
 //! (a = 0.01: a window of W packets grows by a·W per RTT, ×1.01), and a loss takes `b` of it,
 //! `cwnd ← cwnd − b·cwnd` (b = 0.125). Both are proportional to the window, so the time to
 //! recover from a loss is the same number of RTTs whatever the window, log(1/(1 − b)) /
-//! log(1 + a) ≈ 13.4 — the scalability the paper is named for. Below a legacy window the
+//! log(1 + a) ≈ 13.4 — the scalability the paper is named for. Under one loss every 1/p
+//! packets the window grows by a/p between losses and loses b of its peak, so the peak is
+//! a/(b·p) and, growing ×(1 + a) per RTT, its time average is a / (p · ln(1/(1 − b))):
+//! 0.075/p packets at the paper's values (`aimdlab.models.response.scalable_window`). Below a legacy window the
 //! sender grows as Reno does (1/cwnd per ACK), so small windows share with TCP.
 //!
 //! Parity: Linux's `tcp_scalable.c` grows one segment per min(cwnd, `TCP_SCALABLE_AI_CNT`)
@@ -134,6 +137,17 @@ mod tests {
         }
         // Reno at 1,000 packets takes 500.
         assert!(times.iter().max().unwrap() - times.iter().min().unwrap() <= 1, "{times:?}");
+    }
+
+    #[test]
+    fn under_periodic_loss_the_mean_window_is_a_over_p_ln_one_over_one_minus_b() {
+        let p = ScalableParams::default();
+        for loss in [1e-4, 1e-5] {
+            let model = p.a / (loss * (1.0 / (1.0 - p.b)).ln());
+            let mut c = p.build("scalable", model, 2.0);
+            let mean = super::super::testing::mean_window_under_periodic_loss(&mut c, loss, 30, 10);
+            assert!((mean / model - 1.0).abs() < 0.05, "p = {loss}: {mean:.0} packets, the model's {model:.0}");
+        }
     }
 
     #[test]

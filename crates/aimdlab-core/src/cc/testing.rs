@@ -40,3 +40,28 @@ pub fn run_rounds(cc: &mut dyn CongestionControl, rounds: u32) {
         }
     }
 }
+
+/// The time-average window of `cc` under one loss every 1/`p` acknowledged packets (the
+/// deterministic model behind a response function): `cycles` loss cycles, the first `settle`
+/// not counted; each round trip is a window of packets, each acknowledged.
+pub fn mean_window_under_periodic_loss(cc: &mut dyn CongestionControl, p: f64, cycles: u32, settle: u32) -> f64 {
+    let every = (1.0 / p).round() as u64;
+    let (mut sum, mut rounds) = (0.0, 0u64);
+    for cycle in 0..cycles {
+        let mut acked = 0u64;
+        while acked < every {
+            let w = cc.cwnd_pkts();
+            let n = (w.floor() as u64).min(every - acked).max(1);
+            for _ in 0..n {
+                cc.on_ack(&ack(1));
+            }
+            acked += n;
+            if cycle >= settle {
+                sum += w;
+                rounds += 1;
+            }
+        }
+        cc.on_congestion(&congestion(CongestionKind::Loss));
+    }
+    sum / rounds as f64
+}

@@ -1,0 +1,41 @@
+"""Response functions: the mean congestion window (packets) against the loss rate p, under one
+loss every 1/p packets and one ACK per packet — the deterministic model each of these
+controllers was designed with (`aimdlab.models.tcp` has the rates with timeouts).
+
+- Reno (Mathis et al., CCR 1997, C = √(3/2)): W = √(3/(2p)); RFC 3649 rounds it to 1.2/√p.
+- HighSpeed TCP, RFC 3649 §5: W = 0.12 / p^0.835 above Low_Window = 38 packets, Reno's
+  1.2/√p below (the RFC's Table 3).
+- Scalable TCP (Kelly, CCR 2003): a per ACK, b of the window at a loss. The window grows by a/p
+  between losses and its peak loses b, so the peak is a/(b·p); growing ×(1 + a) per RTT, its
+  time average is a / (p · ln(1/(1 − b))), 0.075/p at the paper's a = 0.01, b = 0.125 —
+  above the legacy window, below which Scalable is Reno.
+
+`cc/highspeed.rs` and `cc/scalable.rs` test their controllers against these.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["reno_window", "highspeed_window", "scalable_window"]
+
+
+def reno_window(p):
+    """Reno's mean window under periodic loss, √(3/(2p)) packets (Mathis et al. 1997)."""
+    return np.sqrt(1.5 / np.asarray(p, dtype=float))
+
+
+def highspeed_window(p, low_window: float = 38.0):
+    """HighSpeed TCP's response function (RFC 3649 §5): 0.12/p^0.835 packets where that is
+    above `low_window`, Reno's 1.2/√p (the RFC's form) below."""
+    p = np.asarray(p, dtype=float)
+    high = 0.12 / p**0.835
+    return np.where(high > low_window, high, 1.2 / np.sqrt(p))
+
+
+def scalable_window(p, a: float = 0.01, b: float = 0.125, legacy_window: float = 100.0):
+    """Scalable TCP's mean window under periodic loss (Kelly 2003, §2's rule): a / (p · ln(1/(1 −
+    b))) packets where that is above `legacy_window`, Reno's √(3/(2p)) below."""
+    p = np.asarray(p, dtype=float)
+    scalable = a / (p * np.log(1.0 / (1.0 - b)))
+    return np.where(scalable > legacy_window, scalable, reno_window(p))
