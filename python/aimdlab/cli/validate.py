@@ -13,7 +13,7 @@ from ..errors import ScenarioError
 from ..units import format_bytes
 from .app import interrupted, main
 from .options import MAX_MEMORY_HELP, check_dask_options, dask_options, memory_error
-from .output import emit_json, json_option, note, quiet, quiet_option, stdout_console
+from .output import SweepBar, emit_json, json_option, note, quiet, quiet_option, stdout_console
 
 
 class _ValidateGroup(click.Group):
@@ -113,7 +113,6 @@ def validate_gaimd(quick: bool, background: str, jobs: Optional[int], use_dask: 
     from ..result import write_atomic
     from ..sweep import StoreError, run_sweep
     from ..validation import gaimd as v
-    from .output import SweepBar
 
     check_dask_options(use_dask, scheduler)
     exp = v.experiment(background, quick=quick)

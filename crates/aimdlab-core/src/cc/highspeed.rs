@@ -57,14 +57,14 @@ impl ControllerParams for HighSpeedParams {
         Ok(())
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> HighSpeed {
-        HighSpeed { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts }
+        HighSpeed { curve: Curve::new(self), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts }
     }
 }
 
 /// HighSpeed TCP's state.
 #[derive(Clone, Debug)]
 pub struct HighSpeed {
-    params: HighSpeedParams,
+    curve: Curve,
     cwnd: f64,
     ssthresh: f64,
 }
@@ -72,15 +72,43 @@ pub struct HighSpeed {
 impl HighSpeedParams {
     /// b(w): the fraction of a window of `w` packets a loss takes (§5).
     pub fn b(&self, w: f64) -> f64 {
-        if w <= self.low_window {
-            return 0.5;
-        }
-        let span = (self.high_window.ln() - self.low_window.ln()).max(f64::MIN_POSITIVE);
-        ((self.high_decrease - 0.5) * (w.ln() - self.low_window.ln()) / span + 0.5).max(self.high_decrease)
+        Curve::new(self).b(w)
     }
 
     /// a(w): packets added per RTT at a window of `w` packets (§5).
     pub fn a(&self, w: f64) -> f64 {
+        Curve::new(self).a(w)
+    }
+}
+
+/// a(w) and b(w) of one set of parameters, the logarithms of its ends worked out once (a flow
+/// asks on every ACK).
+#[derive(Clone, Copy, Debug)]
+struct Curve {
+    low_window: f64,
+    ln_low_window: f64,
+    /// log High_Window − log Low_Window.
+    ln_span: f64,
+    high_decrease: f64,
+}
+
+impl Curve {
+    fn new(p: &HighSpeedParams) -> Self {
+        let ln_low_window = p.low_window.ln();
+        let ln_span = (p.high_window.ln() - ln_low_window).max(f64::MIN_POSITIVE);
+        Curve { low_window: p.low_window, ln_low_window, ln_span, high_decrease: p.high_decrease }
+    }
+
+    /// b(w) (§5).
+    fn b(&self, w: f64) -> f64 {
+        if w <= self.low_window {
+            return 0.5;
+        }
+        ((self.high_decrease - 0.5) * (w.ln() - self.ln_low_window) / self.ln_span + 0.5).max(self.high_decrease)
+    }
+
+    /// a(w) (§5).
+    fn a(&self, w: f64) -> f64 {
         if w <= self.low_window {
             return 1.0;
         }
@@ -110,13 +138,13 @@ impl CongestionControl for HighSpeed {
         }
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             // §4: cwnd ← cwnd + a(w)/cwnd per ACK.
-            self.cwnd += self.params.a(self.cwnd) / self.cwnd;
+            self.cwnd += self.curve.a(self.cwnd) / self.cwnd;
         }
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         // §4: cwnd ← (1 − b(w))·cwnd; a loss in slow start halves, as TCP.
-        let factor = if self.cwnd < self.ssthresh { 0.5 } else { 1.0 - self.params.b(self.cwnd) };
+        let factor = if self.cwnd < self.ssthresh { 0.5 } else { 1.0 - self.curve.b(self.cwnd) };
         let reduced = self.cwnd * factor;
         cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
     }
@@ -134,8 +162,8 @@ impl CongestionControl for HighSpeed {
     }
 
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-        publish("a_pkts", self.params.a(self.cwnd));
-        publish("b", self.params.b(self.cwnd));
+        publish("a_pkts", self.curve.a(self.cwnd));
+        publish("b", self.curve.b(self.cwnd));
     }
 }
 

@@ -28,4 +28,11 @@ impl CaState {
     pub fn in_recovery(self) -> bool {
         matches!(self, CaState::Recovery { .. })
     }
+
+    /// Whether the sender is repairing losses: in fast recovery or after a timeout (Linux's
+    /// CA_Recovery or CA_Loss; RACK widens its reordering window then, and sends no probe).
+    #[inline]
+    pub fn repairing(self) -> bool {
+        matches!(self, CaState::Recovery { .. } | CaState::Loss)
+    }
 }

@@ -37,7 +37,8 @@ impl WindowPolicy {
     /// Tells `cc` of the congestion event `ev`, then applies the stack's rules to the window
     /// it answered.
     pub fn on_congestion(&mut self, cc: &mut impl CongestionControl, ev: &CongestionEvent) {
-        let (cwnd_before, in_slow_start) = (cc.cwnd_pkts(), cc.cwnd_pkts() < cc.ssthresh_pkts());
+        let cwnd_before = cc.cwnd_pkts();
+        let in_slow_start = cwnd_before < cc.ssthresh_pkts();
         let halves = match ev.kind {
             CongestionKind::Timeout => self.timeout_halves,
             CongestionKind::Loss | CongestionKind::Ecn => self.first_decrease_halves && (!self.decreased || in_slow_start),

@@ -19,7 +19,7 @@ pub mod sack1;
 use super::config::{LossDetection, Recovery, RecoveryRules, TcpConfig};
 use super::scoreboard::Scoreboard;
 use crate::units::SimTime;
-use newreno::NewReno;
+use newreno::{DupackSacked, NewReno};
 pub use partial_ack::PartialAck;
 use rack_tlp::RackTlp;
 use reno::Reno;
@@ -76,10 +76,26 @@ impl LossRecovery {
     /// stood for by duplicate ACKs.
     #[inline]
     pub fn sacked_pkts(&self, sb: &Scoreboard) -> u64 {
+        self.dupack_sacked().map_or(sb.sacked_out, |d| d.pkts)
+    }
+
+    /// The segments duplicate ACKs stand for, in a recovery without SACK (NewReno, Reno).
+    #[inline]
+    fn dupack_sacked(&self) -> Option<&DupackSacked> {
         match self {
-            LossRecovery::NewReno(r) => r.dupack_sacked.pkts,
-            LossRecovery::Reno(r) => r.dupack_sacked.pkts,
-            _ => sb.sacked_out,
+            LossRecovery::NewReno(r) => Some(&r.dupack_sacked),
+            LossRecovery::Reno(r) => Some(&r.dupack_sacked),
+            _ => None,
+        }
+    }
+
+    /// `dupack_sacked`, to change.
+    #[inline]
+    fn dupack_sacked_mut(&mut self) -> Option<&mut DupackSacked> {
+        match self {
+            LossRecovery::NewReno(r) => Some(&mut r.dupack_sacked),
+            LossRecovery::Reno(r) => Some(&mut r.dupack_sacked),
+            _ => None,
         }
     }
 
@@ -152,10 +168,8 @@ impl LossRecovery {
     /// The cumulative ACK moved on by `newly_cum` segments.
     #[inline]
     pub fn on_cumulative_ack(&mut self, newly_cum: u64, in_recovery: bool) {
-        match self {
-            LossRecovery::NewReno(r) => r.dupack_sacked.on_cumulative_ack(newly_cum, in_recovery),
-            LossRecovery::Reno(r) => r.dupack_sacked.on_cumulative_ack(newly_cum, in_recovery),
-            _ => {}
+        if let Some(d) = self.dupack_sacked_mut() {
+            d.on_cumulative_ack(newly_cum, in_recovery);
         }
     }
 
@@ -223,10 +237,8 @@ impl LossRecovery {
 
     /// Fast recovery ended.
     pub fn on_recovery_exit(&mut self) {
-        match self {
-            LossRecovery::NewReno(r) => r.dupack_sacked.pkts = 0,
-            LossRecovery::Reno(r) => r.dupack_sacked.pkts = 0,
-            _ => {}
+        if let Some(d) = self.dupack_sacked_mut() {
+            d.pkts = 0;
         }
     }
 
@@ -234,12 +246,11 @@ impl LossRecovery {
     pub fn on_timeout(&mut self, sb: &mut Scoreboard, snd_una: u64, snd_nxt: u64) {
         let sack1 = matches!(self, LossRecovery::Sack1(_));
         sb.on_timeout(snd_una, snd_nxt, sack1);
+        self.on_recovery_exit();
         match self {
-            LossRecovery::NewReno(r) => r.dupack_sacked.pkts = 0,
-            LossRecovery::Reno(r) => r.dupack_sacked.pkts = 0,
             LossRecovery::Sack1(s) => s.after_timeout = true,
             LossRecovery::RackTlp(r) => r.on_timeout(snd_nxt),
-            LossRecovery::Rfc6675 => {}
+            LossRecovery::NewReno(_) | LossRecovery::Reno(_) | LossRecovery::Rfc6675 => {}
         }
     }
 }

@@ -24,8 +24,9 @@ impl Reno {
 }
 
 /// Outside recovery no duplicate ACK counts as a segment gone; limited transmit lets one new
-/// segment out for each of the first `dupthresh` − 1.
+/// segment out for each of the first `dupthresh` − 1 (ns-2's `singledup_`; Sack1 counts
+/// `in_flight` its own way and shares this rule).
 #[inline]
-pub fn limited_transmit_in_flight(pipe: u64, dupacks: u64, dupthresh: u32) -> u64 {
-    pipe.saturating_sub(dupacks.min(dupthresh as u64 - 1))
+pub fn limited_transmit_in_flight(in_flight: u64, dupacks: u64, dupthresh: u32) -> u64 {
+    in_flight.saturating_sub(dupacks.min(dupthresh as u64 - 1))
 }

@@ -70,7 +70,7 @@ pub fn mark_lost_from_sacks(sb: &mut Scoreboard, snd_una: u64, in_recovery: bool
 /// of the first `dupthresh` − 1 duplicate ACKs (limited transmit).
 #[inline]
 pub fn limited_transmit_in_flight(sb: &Scoreboard, snd_una: u64, snd_nxt: u64, dupacks: u64, dupthresh: u32) -> u64 {
-    outstanding(sb, snd_una, snd_nxt).saturating_sub(dupacks.min(dupthresh as u64 - 1))
+    super::reno::limited_transmit_in_flight(outstanding(sb, snd_una, snd_nxt), dupacks, dupthresh)
 }
 
 /// From the cumulative ACK to the next segment to send. That is the highest sent, except after

@@ -29,7 +29,7 @@ impl TcpSender {
     /// sample), no later than the RTO — counted from now when an ACK `advancing` the window
     /// restarts it, else from when the oldest outstanding segment was sent.
     pub(super) fn schedule_probe(&mut self, now: SimTime, advancing: bool, out: &mut Outbox) {
-        if !self.recovery.is_rack_tlp() || matches!(self.state, CaState::Recovery { .. } | CaState::Loss) || self.snd_nxt == self.snd_una {
+        if !self.recovery.is_rack_tlp() || self.state.repairing() || self.snd_nxt == self.snd_una {
             return;
         }
         let mut pto = match self.rtt.srtt() {
@@ -70,7 +70,7 @@ impl TcpSender {
     /// when the reorder timer should fire, if a segment is still within its window.
     pub(super) fn rack_detect(&mut self, now: SimTime) -> Option<SimTime> {
         let srtt = self.rtt.srtt_or_rto();
-        let recovering = matches!(self.state, CaState::Recovery { .. } | CaState::Loss);
+        let recovering = self.state.repairing();
         let reo = reo_wnd(recovering, self.sb.sacked_out, self.dupthresh, self.rtt.min_rtt().unwrap_or(srtt), srtt);
         let r = self.recovery.rack_tlp()?;
         r.rack.detect_loss(&mut self.sb, self.snd_una, self.snd_nxt, now, reo)
