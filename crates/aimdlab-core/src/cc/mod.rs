@@ -13,6 +13,7 @@ pub mod hystart;
 pub mod params;
 pub mod rate_control;
 pub mod registry;
+pub mod rtt_round;
 pub mod spec;
 #[cfg(test)]
 pub mod testing;
@@ -33,4 +34,6 @@ registry::registry! {
     tw::Tw(TwParams),
     scalable::Scalable(ScalableParams),
     highspeed::HighSpeed(HighSpeedParams),
+    htcp::Htcp(HtcpParams),
+    bic::Bic(BicParams),
 }

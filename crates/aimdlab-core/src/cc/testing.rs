@@ -65,3 +65,65 @@ pub fn mean_window_under_periodic_loss(cc: &mut dyn CongestionControl, p: f64, c
     }
     sum / rounds as f64
 }
+
+/// An ACK-clocked sender without losses for controller tests: sequence numbers, the clock and
+/// one ACK per segment, so controllers that mark rounds by `snd_una`/`snd_nxt` see them.
+#[derive(Clone, Debug)]
+pub struct Pipe {
+    /// Oldest unacknowledged segment.
+    pub snd_una: u64,
+    /// Next segment to send.
+    pub snd_nxt: u64,
+    /// The clock: the time of the last ACK.
+    pub now: SimTime,
+}
+
+impl Pipe {
+    /// A pipe with `initial_window` segments sent at time zero.
+    pub fn new(initial_window: u64) -> Self {
+        Pipe { snd_una: 0, snd_nxt: initial_window, now: SimTime::ZERO }
+    }
+
+    /// One round trip: each segment in flight at its start is acknowledged `rtt` later (ACKs
+    /// spread evenly over the round), and after each ACK the sender fills the window
+    /// `window(&ev)` returns. The events, in order.
+    pub fn round_with(&mut self, rtt: SimDuration, mut window: impl FnMut(&AckEvent) -> f64) -> Vec<AckEvent> {
+        let end = self.snd_nxt;
+        let n = (end - self.snd_una).max(1);
+        let start = self.now;
+        let mut events = Vec::new();
+        let mut i = 0;
+        while self.snd_una < end {
+            i += 1;
+            self.snd_una += 1;
+            self.now = start + SimDuration(rtt.0 / n * i);
+            let ev = AckEvent {
+                now: self.now,
+                newly_acked_pkts: 1,
+                rtt_sample: Some(rtt),
+                srtt: rtt,
+                min_rtt: Some(rtt),
+                ece: false,
+                in_recovery: false,
+                pkts_in_flight: self.snd_nxt - self.snd_una,
+                snd_una: self.snd_una,
+                snd_nxt: self.snd_nxt,
+            };
+            let w = window(&ev).floor().max(1.0) as u64;
+            events.push(ev);
+            while self.snd_nxt - self.snd_una < w {
+                self.snd_nxt += 1;
+            }
+        }
+        events
+    }
+
+    /// One round trip of `cc` (see `round_with`); returns the window at its end.
+    pub fn run_round(&mut self, cc: &mut dyn CongestionControl, rtt: SimDuration) -> f64 {
+        self.round_with(rtt, |ev| {
+            cc.on_ack(ev);
+            cc.cwnd_pkts()
+        });
+        cc.cwnd_pkts()
+    }
+}
