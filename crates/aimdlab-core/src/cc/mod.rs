@@ -36,4 +36,9 @@ registry::registry! {
     highspeed::HighSpeed(HighSpeedParams),
     htcp::Htcp(HtcpParams),
     bic::Bic(BicParams),
+    illinois::Illinois(IllinoisParams),
+    westwood::Westwood(WestwoodParams),
+    vegas::Vegas(VegasParams),
+    veno::Veno(VenoParams),
+    yeah::Yeah(YeahParams),
 }

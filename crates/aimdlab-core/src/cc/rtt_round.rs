@@ -20,6 +20,8 @@ pub struct RttRound {
     max: Option<SimDuration>,
     sum_ps: u128,
     count: u32,
+    /// Rounds are suspended (a recovery or a timeout); see `on_ack_when_open`.
+    paused: bool,
 }
 
 /// The statistics of a round that has just ended.
@@ -63,6 +65,31 @@ impl RttRound {
         };
         self.restart(ev.snd_nxt);
         sample
+    }
+
+    /// As `on_ack`, but rounds stop during a recovery and after `pause`, and the first ACK
+    /// outside them starts a fresh round (Linux's `vegas_enable` when the state returns to
+    /// Open: samples taken across a reduction would mix two windows). The base RTT still
+    /// takes every sample.
+    pub fn on_ack_when_open(&mut self, ev: &AckEvent) -> Option<RoundSample> {
+        if ev.in_recovery || self.paused {
+            if let Some(rtt) = ev.rtt_sample {
+                self.base = Some(self.base.map_or(rtt, |b| b.min(rtt)));
+            }
+            if !ev.in_recovery {
+                self.paused = false;
+                self.restart(ev.snd_nxt);
+            } else {
+                self.paused = true;
+            }
+            return None;
+        }
+        self.on_ack(ev)
+    }
+
+    /// Suspends rounds until the next ACK outside a recovery (after a timeout).
+    pub fn pause(&mut self) {
+        self.paused = true;
     }
 
     /// Starts a new round ending at `snd_nxt`, forgetting this round's samples (not the base).
