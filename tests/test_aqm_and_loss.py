@@ -134,7 +134,7 @@ BAD = [
     ({"kind": "red", "min_th": "5pkt", "max_th": "15KB"}, "queue.max_th: is in a different unit from min_th"),
     ({"kind": "red", "auto": True, "min_th": "5pkt"}, "queue.min_th: is set automatically when auto = true"),
     ({"kind": "droptail", "min_th": "5pkt"}, 'queue.min_th: is not a parameter of kind = "droptail"; it takes kind, limit (min_th is a setting of red)'),
-    ({"kind": "wred"}, 'queue.kind: "wred" is not a queue discipline; expected one of ["droptail", "red", "codel", "fq_codel", "pie"]'),
+    ({"kind": "wred"}, 'queue.kind: "wred" is not a queue discipline; expected one of ["droptail", "red", "codel", "fq_codel", "pie", "step"]'),
     ({"kind": "codel", "ecn": "yes"}, 'queue.ecn: invalid type: string "yes", expected a boolean'),
     ({"kind": "codel", "target": "0s"}, "queue.target: \"0s\" is not allowed"),
     ({"kind": "fq_codel", "limit": "100KB"}, "queue.limit: is in bytes; fq_codel takes a limit in packets"),

@@ -80,9 +80,12 @@ limits = st.one_of(
 
 @st.composite
 def queues(draw):
-    kind = draw(st.sampled_from(["droptail", "red", "codel", "fq_codel", "pie"]))
+    kind = draw(st.sampled_from(["droptail", "red", "codel", "fq_codel", "pie", "step"]))
     q = {"kind": kind}
-    if kind == "fq_codel":
+    if kind == "step":
+        n = draw(st.integers(1, 300))
+        q.update(limit=f"{n}pkt", k=f"{draw(st.integers(1, n))}pkt", ecn=draw(st.booleans()))
+    elif kind == "fq_codel":
         q["limit"] = f"{draw(st.integers(1, 300))}pkt"
         q["flows"] = draw(st.sampled_from([1, 4, 1024]))
     else:
@@ -219,7 +222,7 @@ BAD = [
     (("topology", "dumbbell", "bottleneck", "loss"), {"model": "bernoulli", "rate": 2}, "topology.dumbbell.bottleneck.loss.rate"),
     (("tcp", "initial_cwnd"), 0, "tcp.initial_cwnd"),
     (("tcp", "receive_window"), "0pkt", "tcp.receive_window"),
-    (("flows", 0, "cc"), "vegas", "flows[0].cc"),
+    (("flows", 0, "cc"), "copa", "flows[0].cc"),
     (("flows", 0, "count"), 0, "flows[0].count"),
     (("flows", 0, "start"), "-1s", "flows[0].start"),
     (("flows", 0, "app"), {"kind": "finite"}, "flows[0].app.size"),

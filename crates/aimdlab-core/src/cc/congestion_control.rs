@@ -33,6 +33,22 @@ pub struct AckEvent {
     pub snd_nxt: u64,
 }
 
+/// An acknowledgement as it arrives, before the sender reacts to what it signals (loss,
+/// ECN-Echo): Linux's `in_ack_event` point, where DCTCP counts the marked data of a window.
+#[derive(Clone, Copy, Debug)]
+pub struct AckArrival {
+    /// When the ACK arrived.
+    pub now: SimTime,
+    /// Segments this ACK newly reports delivered, cumulatively or selectively.
+    pub delivered_pkts: u64,
+    /// The ACK carried an ECN-Echo.
+    pub ece: bool,
+    /// Oldest unacknowledged segment after this ACK.
+    pub snd_una: u64,
+    /// Next new segment number to be sent.
+    pub snd_nxt: u64,
+}
+
 /// The kind of congestion signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CongestionKind {
@@ -64,6 +80,9 @@ pub trait CongestionControl: Send {
     /// An ACK arrived. Controllers that grow the window act when `newly_acked_pkts > 0`;
     /// ECN-driven ones may read `ece` on every ACK.
     fn on_ack(&mut self, ev: &AckEvent);
+    /// An ACK arrived; called before the sender acts on the loss or ECN-Echo it reports (so
+    /// before `on_congestion`), then `on_ack` follows. Default: nothing.
+    fn on_ack_arrival(&mut self, _ev: &AckArrival) {}
     /// A congestion signal arrived.
     fn on_congestion(&mut self, ev: &CongestionEvent);
     /// Fast recovery ended (the cumulative ACK passed the recovery point).

@@ -19,7 +19,7 @@ pub mod spec;
 pub mod testing;
 pub mod tfrc;
 
-pub use congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+pub use congestion_control::{cut_window, slow_start, AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 
 // The built-in controllers, `module::Variant(ParamsStruct)`: one line each.
 registry::registry! {
@@ -41,4 +41,5 @@ registry::registry! {
     vegas::Vegas(VegasParams),
     veno::Veno(VenoParams),
     yeah::Yeah(YeahParams),
+    dctcp::Dctcp(DctcpParams),
 }

@@ -29,6 +29,9 @@ pub trait ControllerParams: Clone + Debug + PartialEq + Serialize + DeserializeO
     type Controller: CongestionControl;
     /// The names a scenario may give (lower case, `_` between words), each with its defaults.
     const NAMES: Names<Self>;
+    /// The controller needs ECN on and the receiver's exact echo of each segment's mark
+    /// (`tcp.ecn_echo = "dctcp"`): DCTCP, as Linux's `TCP_CONG_NEEDS_ECN`. Default false.
+    const NEEDS_ACCURATE_ECN: bool = false;
     /// Checks the values serde accepted: ranges and combinations.
     /// `name` is the name it was chosen under (one of `NAMES`).
     fn check(&self, name: &'static str) -> Checked;

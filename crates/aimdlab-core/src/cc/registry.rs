@@ -99,6 +99,17 @@ macro_rules! registry {
             Custom(Box<dyn $crate::cc::congestion_control::CongestionControl>),
         }
 
+        impl CcConfig {
+            /// Whether the controller needs ECN and the exact echo (see
+            /// `ControllerParams::NEEDS_ACCURATE_ECN`).
+            pub fn needs_accurate_ecn(&self) -> bool {
+                match self {
+                    $( CcConfig::$variant(_) => <$params as $crate::cc::params::ControllerParams>::NEEDS_ACCURATE_ECN, )*
+                    CcConfig::External => false,
+                }
+            }
+        }
+
         impl Controller {
             /// A new controller with the flow's initial window and threshold, packets.
             pub fn new(cfg: &CcConfig, cwnd_pkts: f64, ssthresh_pkts: f64) -> Self {
@@ -116,6 +127,9 @@ macro_rules! registry {
             #[inline]
             fn on_ack(&mut self, ev: &$crate::cc::congestion_control::AckEvent) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack(ev))
+            }
+            fn on_ack_arrival(&mut self, ev: &$crate::cc::congestion_control::AckArrival) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack_arrival(ev))
             }
             fn on_congestion(&mut self, ev: &$crate::cc::congestion_control::CongestionEvent) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_congestion(ev))

@@ -67,6 +67,26 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<Tcp
     Ok(c)
 }
 
+/// A controller that reads each segment's mark (DCTCP) turns ECN and the exact echo on for its
+/// flows, unless the scenario set them (Linux's `TCP_CONG_NEEDS_ECN`); only TCP carries it.
+fn needs_accurate_ecn(tcp: &mut TcpConfig, transport: TransportKind, given_at: impl Fn(&str) -> Option<String>, path: &str) -> Res<()> {
+    if transport != TransportKind::Tcp {
+        let name = format!("{transport:?}").to_lowercase();
+        return err(
+            format!("{path}.cc"),
+            format!("needs the TCP receiver's exact ECN echo, which transport \"{name}\" does not have; expected transport = \"tcp\""),
+        );
+    }
+    if let (Some(at), false) = (given_at("ecn"), tcp.ecn) {
+        return err(at, "false, but the flows' controller (DCTCP) needs ECN; expected true, or remove it");
+    }
+    tcp.ecn = true;
+    if given_at("ecn_echo").is_none() {
+        tcp.ecn_echo = crate::transport::tcp::config::EcnEcho::Dctcp;
+    }
+    Ok(())
+}
+
 /// A flow group's settings, resolved, before the topology gives each flow its nodes.
 pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: SimDuration) -> Res<FlowPlan> {
     let path = format!("flows[{gi}]");
@@ -107,6 +127,15 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
     }
     let transport = g.transport.unwrap_or(TransportKind::default_for(app.self_paced()));
     transport.check(dccp.as_deref(), g.cc.is_some(), &app).map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
+    if cc.needs_accurate_ecn() {
+        // Where a field was set: the group's tcp table, else the scenario's.
+        let given_at = |f: &str| match (&g.tcp, top.params.gives(f)) {
+            (Some(t), _) if t.gives(f) => Some(format!("{path}.tcp.{f}")),
+            (_, true) => Some(format!("tcp.{f}")),
+            _ => None,
+        };
+        needs_accurate_ecn(&mut tcp, transport, given_at, &path)?;
+    }
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     let jitter = g.start_jitter.map(|d| d.0).unwrap_or(SimDuration::ZERO);
     if start >= duration {

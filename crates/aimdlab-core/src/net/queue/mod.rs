@@ -27,4 +27,5 @@ registry::queue_registry! {
     codel::Codel(CodelSpec),
     fq_codel::FqCodel(FqCodelSpec),
     pie::Pie(PieSpec),
+    step::Step(StepSpec),
 }

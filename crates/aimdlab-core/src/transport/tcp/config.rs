@@ -20,6 +20,18 @@ pub enum CwndGrowth {
     PerSegment,
 }
 
+/// How the receiver echoes CE marks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnEcho {
+    /// RFC 3168 §6.1.3: ECE on every ACK from a CE mark until a segment with CWR arrives.
+    #[default]
+    Rfc3168,
+    /// RFC 8257 §3.2 (DCTCP): ECE on exactly the ACKs of CE-marked segments; when the CE
+    /// state changes with a delayed ACK pending, that ACK leaves at once with the old state.
+    Dctcp,
+}
+
 /// The slow-start threshold a retransmission timeout leaves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -216,6 +228,11 @@ pub struct TcpConfig {
     /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
     /// marks, and the sender reacts to an echo at most once per window. Default false.
     pub ecn: bool,
+    /// How the receiver echoes CE marks: `"rfc3168"` (latched until CWR) or `"dctcp"` (each
+    /// ACK says whether the segments it acknowledges were marked). Default `"rfc3168"`; a
+    /// controller that needs the exact echo (DCTCP) turns it on, with `ecn`, unless the
+    /// scenario sets it.
+    pub ecn_echo: EcnEcho,
     /// Each data packet leaves its host after an extra random delay, uniform in
     /// [0, send_jitter), order kept — ns-2's `overhead_`, the usual cure for DropTail phase
     /// effects (Floyd & Jacobson, "On Traffic Phase Effects in Packet-Switched Gateways",
@@ -321,6 +338,7 @@ impl Default for TcpConfig {
             timestamps: false,
             receive_window: PacketsOrBytes::Packets(65535),
             ecn: false,
+            ecn_echo: EcnEcho::Rfc3168,
             send_jitter: SimDuration::ZERO,
         }
     }

@@ -8,10 +8,13 @@
 //! Quick-ACK (Linux's `tcp_incr_quickack` / `tcp_enter_quickack_mode`, with `quickacks` > 0):
 //! the first `quickacks` segments, and as many again after 1 s without data (a receiver's
 //! initial RTO), are each acknowledged at once; so are the next two after a first CE mark.
+//! CE marks are echoed as RFC 3168 says (ECE from a mark until a segment with CWR) or, with
+//! `ecn_echo = "dctcp"`, as RFC 8257 §3.2 says: each ACK carries the CE state of the segments
+//! it acknowledges, and a change of state sends the pending delayed ACK at once.
 //! SACK blocks: the block holding the segment that triggered the ACK first, then the most
 //! recently changed others (RFC 2018 §4), at most three.
 
-use super::config::TcpConfig;
+use super::config::{EcnEcho, TcpConfig};
 use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{AckOptions, Ecn, Packet, PacketKind, SackBlocks};
 use crate::transport::arrival::DataArrival;
@@ -41,6 +44,8 @@ pub struct TcpReceiver {
     pending: u32,
     pending_echo: (SimTime, bool),
     ece: bool,
+    /// How CE marks are echoed.
+    ecn_echo: EcnEcho,
     /// When the delayed-ACK timer runs out, while a segment waits for its ACK.
     dack_deadline: Option<SimTime>,
     /// Segments granted on entering quick-ACK mode.
@@ -74,6 +79,7 @@ impl TcpReceiver {
             pending: 0,
             pending_echo: (SimTime::ZERO, false),
             ece: false,
+            ecn_echo: cfg.ecn_echo,
             dack_deadline: None,
         }
     }
@@ -151,14 +157,28 @@ impl TcpReceiver {
 
     /// Processes data segment `p` arriving at `now`.
     pub fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) -> DataArrival {
-        if p.cwr {
-            self.ece = false;
-        }
-        if p.ecn == Ecn::Ce {
-            if !self.ece && self.quickacks > 0 {
-                self.quick = self.quick.max(2);
+        let ce = p.ecn == Ecn::Ce;
+        match self.ecn_echo {
+            EcnEcho::Rfc3168 => {
+                if p.cwr {
+                    self.ece = false;
+                }
+                if ce {
+                    if !self.ece && self.quickacks > 0 {
+                        self.quick = self.quick.max(2);
+                    }
+                    self.ece = true;
+                }
             }
-            self.ece = true;
+            EcnEcho::Dctcp if ce != self.ece => {
+                // RFC 8257 §3.2: the pending ACK leaves now, with the old CE state.
+                if self.pending >= 1 {
+                    let echo = self.pending_echo;
+                    self.emit_ack(now, echo, None, out);
+                }
+                self.ece = ce;
+            }
+            EcnEcho::Dctcp => {}
         }
         if self.quickacks > 0 && self.last_data_at.is_none_or(|t| now.saturating_since(t) > QUICKACK_IDLE) {
             self.quick = self.quick.max(self.quickacks);
@@ -252,6 +272,28 @@ mod tests {
         r.on_dack_timer(t2, &mut out);
         assert_eq!(out.packets.len(), 2);
         assert_eq!(out.packets[1].seq, 3);
+    }
+
+    /// The (acknowledged up to, ECE) of each ACK a delayed-ACK receiver with `echo` sends for
+    /// segments 0..6 with CE marks on 2, 3 and 4 and CWR on 5.
+    fn echoes(echo: EcnEcho) -> Vec<(u64, bool)> {
+        let cfg = TcpConfig { delayed_ack: true, ecn: true, ecn_echo: echo, ..TcpConfig::default() };
+        let mut r = TcpReceiver::new(FlowId(0), NodeId(0), &cfg);
+        let mut out = Outbox::default();
+        for seq in 0..6 {
+            let p = Packet { ecn: if (2..5).contains(&seq) { Ecn::Ce } else { Ecn::Ect0 }, cwr: seq == 5, ..data(seq) };
+            r.on_data(&p, SimTime(seq), &mut out);
+        }
+        out.packets.iter().map(|a| (a.seq, a.ece)).collect()
+    }
+
+    #[test]
+    fn the_dctcp_echo_says_exactly_which_segments_were_marked() {
+        // RFC 3168: ECE latched from the first mark until CWR.
+        assert_eq!(echoes(EcnEcho::Rfc3168), [(2, false), (4, true), (6, false)]);
+        // RFC 8257 §3.2: the CE state changes at 2 (ACK of 0..2 sent at once, unmarked) and
+        // at 5 (ACK of 2..5 at once, marked); CWR means nothing.
+        assert_eq!(echoes(EcnEcho::Dctcp), [(2, false), (4, true), (5, true)]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! recovery's entry and exit.
 
 use super::TcpSender;
-use crate::cc::{AckEvent, CongestionControl, CongestionKind};
+use crate::cc::{AckArrival, AckEvent, CongestionControl, CongestionKind};
 use crate::monitor::cwnd_trace::{CwndCause, CwndState};
 use crate::net::packet::Packet;
 use crate::transport::outbox::Outbox;
@@ -22,6 +22,7 @@ impl TcpSender {
         let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
         self.count_duplicate(cum, newly_cum, newly_sacked);
         let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0);
+        self.cc.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);
         self.ecn_on_ack(ack, now);
         if self.prr_paced() {
