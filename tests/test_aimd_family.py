@@ -109,3 +109,44 @@ def test_a_single_flow_under_random_loss_follows_its_response_function(cc, model
     (Ott, Kemperman & Mathis 1996: 1.31/√p against 1.22/√p)."""
     window, p_event = lossy_path(cc, 1e-4, 200)
     assert abs(window / model(p_event) - 1) < 0.15, (window, p_event, model(p_event))
+
+
+def bbr_flows(n: int, seconds: int = 45) -> aimdlab.Result:
+    """`n` BBR flows (Linux stack) on 20 Mbit/s, 40 ms, a buffer of one BDP (66 packets)."""
+    sc = {
+        "duration": f"{seconds}s", "warmup": "5s", "sample_interval": "10ms", "sampled_flows": "all",
+        "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "19ms", "queue": {"limit": "66pkt"}},
+                                  "access": {"rate": "200Mbps", "delay": "0.5ms", "queue": {"limit": "1000pkt"}}}},
+        "tcp": {"profile": "linux", "mss": "1448B"},
+        "flows": [{"count": n, "cc": "bbr", "start_jitter": "1s"}],
+    }
+    return aimdlab.run(sc)
+
+
+def probe_rtt_starts(t, flow: int):
+    m = t[t["flow"] == flow]
+    in_probe = (m["mode"] == 3).to_numpy()
+    return m["time_s"].to_numpy()[1:][in_probe[1:] & ~in_probe[:-1]]
+
+
+def test_a_single_bbr_flow_fills_the_link_with_the_queue_near_empty():
+    """Cardwell et al. 2016: one BBR flow paces at the bottleneck rate with about a BDP in
+    flight; the queue stays near empty (Reno fills the buffer), without a loss."""
+    r = bbr_flows(1)
+    b = r.summary["bottleneck"]
+    assert b["utilization"] > 0.95, b
+    assert b["queue_mean_pkts"] < 0.15 * 66, b
+    assert r.flows.to_pandas()["retransmitted_pkts"].sum() == 0
+
+
+def test_bbr_flows_probe_rtt_every_ten_seconds_and_together():
+    """Cardwell et al. 2016 and draft §4.3.5: when RTprop has not been refreshed for 10 s a
+    flow drains to 4 packets; with a standing queue (two flows) that is every ~10 s (10 s
+    plus the 200 ms and a round of PROBE_RTT), and the flows' PROBE_RTTs fall together,
+    since each one's drain shows the other the empty queue."""
+    t = bbr_flows(2).timeseries.to_pandas()
+    first, second = probe_rtt_starts(t, 0), probe_rtt_starts(t, 1)
+    assert len(first) >= 3 and len(second) >= 2, (first, second)
+    for starts in (first, second):
+        assert all(10.0 <= g <= 11.0 for g in starts[1:] - starts[:-1]), starts
+    assert abs(first[-1] - second[-1]) < 0.5, (first, second)

@@ -5,6 +5,7 @@
 //! The transport owns loss detection, recovery and RTT estimation; a controller only reacts.
 //! Hooks take event structs so fields can be added without breaking implementors.
 
+pub use crate::transport::tcp::delivery_rate::RateSample;
 use crate::units::{Rate, SimDuration, SimTime};
 
 /// An acknowledgement arrived (it may or may not acknowledge new data).
@@ -31,6 +32,10 @@ pub struct AckEvent {
     pub snd_una: u64,
     /// Next new segment number to be sent.
     pub snd_nxt: u64,
+    /// The delivery-rate sample of this ACK (`transport::tcp::delivery_rate`), for a
+    /// controller that asked for samples (`wants_rate_samples`) on a transport that takes
+    /// them (TCP); `None` otherwise.
+    pub rate: Option<RateSample>,
 }
 
 /// An acknowledgement as it arrives, before the sender reacts to what it signals (loss,
@@ -77,6 +82,11 @@ pub struct CongestionEvent {
 pub trait CongestionControl: Send {
     /// Short name, e.g. `"reno"`.
     fn name(&self) -> &'static str;
+    /// Whether the controller reads delivery-rate samples (`AckEvent::rate`); the transport
+    /// then keeps the per-segment records they need. Default false.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
     /// An ACK arrived. Controllers that grow the window act when `newly_acked_pkts > 0`;
     /// ECN-driven ones may read `ece` on every ACK.
     fn on_ack(&mut self, ev: &AckEvent);
@@ -99,8 +109,63 @@ pub trait CongestionControl: Send {
     fn pacing_rate(&self) -> Option<Rate> {
         None
     }
+    /// Pacing rate in packets per second, for a controller whose model is in packets (BBR);
+    /// the transport uses it when `pacing_rate` is `None`. Default `None`.
+    fn pacing_rate_pps(&self) -> Option<f64> {
+        None
+    }
+    /// Whether the controller sets the window on every ACK, during a recovery too (Linux's
+    /// `cong_control`, which BBR implements): the transport then runs no PRR of its own.
+    /// Default false.
+    fn sets_window_in_recovery(&self) -> bool {
+        false
+    }
     /// Publishes named state variables (α, a, W_max, ...) into the time series.
     fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
+}
+
+/// A boxed controller is a controller: the registry keeps a controller whose state is larger
+/// than CUBIC's in a box, so every flow's `Controller` stays small (`cc::tests`).
+impl<T: CongestionControl + ?Sized> CongestionControl for Box<T> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn wants_rate_samples(&self) -> bool {
+        (**self).wants_rate_samples()
+    }
+    fn on_ack_arrival(&mut self, ev: &AckArrival) {
+        (**self).on_ack_arrival(ev)
+    }
+    fn on_ack(&mut self, ev: &AckEvent) {
+        (**self).on_ack(ev)
+    }
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        (**self).on_congestion(ev)
+    }
+    fn on_recovery_exit(&mut self, now: SimTime) {
+        (**self).on_recovery_exit(now)
+    }
+    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
+        (**self).set_window(cwnd_pkts, ssthresh_pkts)
+    }
+    fn cwnd_pkts(&self) -> f64 {
+        (**self).cwnd_pkts()
+    }
+    fn ssthresh_pkts(&self) -> f64 {
+        (**self).ssthresh_pkts()
+    }
+    fn pacing_rate(&self) -> Option<Rate> {
+        (**self).pacing_rate()
+    }
+    fn pacing_rate_pps(&self) -> Option<f64> {
+        (**self).pacing_rate_pps()
+    }
+    fn sets_window_in_recovery(&self) -> bool {
+        (**self).sets_window_in_recovery()
+    }
+    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+        (**self).state_vars(publish)
+    }
 }
 
 /// RFC 5681 eq. 2 slow start, shared by the window controllers here: while

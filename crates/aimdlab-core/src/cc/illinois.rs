@@ -49,7 +49,7 @@ impl Default for IllinoisParams {
 }
 
 impl ControllerParams for IllinoisParams {
-    type Controller = Illinois;
+    type Controller = Box<Illinois>;
     const NAMES: Names<Self> = &[("illinois", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("alpha_min", self.alpha_min)?;
@@ -63,8 +63,8 @@ impl ControllerParams for IllinoisParams {
         }
         check_positive("win_thresh", self.win_thresh)
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Illinois {
-        Illinois {
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Box<Illinois> {
+        Box::new(Illinois {
             params: self.clone(),
             cwnd: cwnd_pkts,
             ssthresh: ssthresh_pkts,
@@ -74,7 +74,7 @@ impl ControllerParams for IllinoisParams {
             max_rtt_s: 0.0,
             rtt_above: false,
             rtt_low: 0,
-        }
+        })
     }
 }
 

@@ -42,4 +42,16 @@ registry::registry! {
     veno::Veno(VenoParams),
     yeah::Yeah(YeahParams),
     dctcp::Dctcp(DctcpParams),
+    bbr::Bbr(BbrParams),
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_flows_controller_stays_as_small_as_cubic_makes_it() {
+        // Every flow holds a `Controller` inline: one larger than CUBIC's state goes in a box
+        // (BBR, Illinois, YeAH), so a new controller does not grow every flow.
+        let cubic = std::mem::size_of::<super::cubic::Cubic>();
+        assert!(std::mem::size_of::<super::Controller>() <= cubic + 8, "{} bytes", std::mem::size_of::<super::Controller>());
+    }
 }

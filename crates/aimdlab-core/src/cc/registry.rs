@@ -124,6 +124,9 @@ macro_rules! registry {
             fn name(&self) -> &'static str {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.name())
             }
+            fn wants_rate_samples(&self) -> bool {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.wants_rate_samples())
+            }
             #[inline]
             fn on_ack(&mut self, ev: &$crate::cc::congestion_control::AckEvent) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack(ev))
@@ -149,6 +152,12 @@ macro_rules! registry {
             }
             fn pacing_rate(&self) -> Option<$crate::units::Rate> {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.pacing_rate())
+            }
+            fn pacing_rate_pps(&self) -> Option<f64> {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.pacing_rate_pps())
+            }
+            fn sets_window_in_recovery(&self) -> bool {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.sets_window_in_recovery())
             }
             fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.state_vars(publish))

@@ -22,6 +22,7 @@ pub fn ack_at(n: u64, now: SimTime, ece: bool) -> AckEvent {
         pkts_in_flight: 0,
         snd_una: 0,
         snd_nxt: 0,
+        rate: None,
     }
 }
 
@@ -108,6 +109,7 @@ impl Pipe {
                 pkts_in_flight: self.snd_nxt - self.snd_una,
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,
+                rate: None,
             };
             let w = window(&ev).floor().max(1.0) as u64;
             events.push(ev);

@@ -52,15 +52,15 @@ impl Default for YeahParams {
 }
 
 impl ControllerParams for YeahParams {
-    type Controller = Yeah;
+    type Controller = Box<Yeah>;
     const NAMES: Names<Self> = &[("yeah", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("alpha", self.alpha)?;
         check_positive("gamma", self.gamma)?;
         check_positive("phy", self.phy)
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Yeah {
-        Yeah { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, round: RttRound::default(), last_queue_pkts: 0.0, slow_rounds: 0, fast_rounds: 0, reno_count: 2.0 }
+    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Box<Yeah> {
+        Box::new(Yeah { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, round: RttRound::default(), last_queue_pkts: 0.0, slow_rounds: 0, fast_rounds: 0, reno_count: 2.0 })
     }
 }
 

@@ -169,7 +169,7 @@ mod tcp_overlay_tests {
             "first_decrease": "half", "limited_transmit": false, "prr": true, "initial_cwnd": 4, "initial_ssthresh": 30,
             "min_rto": "200ms", "max_rto": "120s", "initial_rto": "3s", "dupthresh": 5, "delayed_ack": true,
             "delayed_ack_timeout": "100ms", "quickacks": 16, "timestamps": true, "receive_window": "20000B", "send_jitter": "1ms",
-            "ecn": true,
+            "ecn": true, "ecn_echo": "dctcp",
         })
     }
 

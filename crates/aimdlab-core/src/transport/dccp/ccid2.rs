@@ -148,6 +148,7 @@ impl Ccid2 {
             pkts_in_flight: self.pipe,
             snd_una: newest.map_or(0, |n| n + 1),
             snd_nxt: next_seq,
+            rate: None,
         };
         let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(false));
         for _ in 0..newly {

@@ -28,6 +28,8 @@ pub struct Scoreboard {
     pub lost_out: u64,
     /// Lost segments retransmitted and not yet acknowledged.
     pub retrans_out: u64,
+    /// Segments marked lost over the connection (a segment marked twice counts twice).
+    pub lost_marked: u64,
     /// One past the highest SACKed segment.
     high_sacked: u64,
     /// Every segment below this was examined for loss.
@@ -45,7 +47,18 @@ impl Default for Scoreboard {
 impl Scoreboard {
     /// An empty scoreboard.
     pub fn new() -> Self {
-        Scoreboard { flags: vec![0; 64], sent_at: Vec::new(), mask: 63, sacked_out: 0, lost_out: 0, retrans_out: 0, high_sacked: 0, lost_scan: 0, rxt_scan: 0 }
+        Scoreboard {
+            flags: vec![0; 64],
+            sent_at: Vec::new(),
+            mask: 63,
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            lost_marked: 0,
+            high_sacked: 0,
+            lost_scan: 0,
+            rxt_scan: 0,
+        }
     }
 
     /// An empty scoreboard that also keeps each segment's send time (`stamp`, `sent_at`).
@@ -89,6 +102,7 @@ impl Scoreboard {
             self.set(seq, LOST);
             self.retrans_out -= 1;
             self.lost_out += (f & LOST == 0) as u64;
+            self.lost_marked += 1;
             self.lost_scan = self.lost_scan.max(seq + 1);
             self.rxt_scan = self.rxt_scan.min(seq);
         }
@@ -196,6 +210,7 @@ impl Scoreboard {
             if self.f(s) == 0 {
                 self.set(s, LOST);
                 self.lost_out += 1;
+                self.lost_marked += 1;
             }
         }
         self.lost_scan = self.lost_scan.max(bound);
@@ -206,6 +221,7 @@ impl Scoreboard {
         if self.f(seq) == 0 {
             self.set(seq, LOST);
             self.lost_out += 1;
+            self.lost_marked += 1;
             self.lost_scan = self.lost_scan.max(seq + 1);
             self.rxt_scan = self.rxt_scan.min(seq);
         }
@@ -272,6 +288,7 @@ impl Scoreboard {
             }
             if f & LOST == 0 {
                 self.lost_out += 1;
+                self.lost_marked += 1;
             }
             self.set(s, LOST);
         }

@@ -15,10 +15,11 @@ impl TcpSender {
     /// Processes an acknowledgement arriving at `now`.
     pub fn on_ack(&mut self, ack: &Packet, now: SimTime, out: &mut Outbox) {
         self.stats.acks_received += 1;
+        let before = (self.sb.lost_marked, self.pipe());
         let delivered_before = self.snd_una + self.sacked_pkts();
         let cum = ack.seq.min(self.snd_nxt);
-        let newly_cum = self.advance_cumulative(cum);
-        let (newly_sacked, newest_delivered) = self.read_sack_blocks(ack, cum);
+        let newly_cum = self.advance_cumulative(cum, now);
+        let (newly_sacked, newest_delivered) = self.read_sack_blocks(ack, cum, now);
         let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
         self.count_duplicate(cum, newly_cum, newly_sacked);
         let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0);
@@ -29,7 +30,7 @@ impl TcpSender {
             let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
             self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
         }
-        self.controller_on_ack(ack, now, newly_cum, rtt_sample);
+        self.controller_on_ack(ack, now, newly_cum, rtt_sample, before);
         if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
@@ -48,9 +49,14 @@ impl TcpSender {
     /// Step 1: the cumulative ACK `cum` moves `snd_una` on, and ends a timeout's Loss state
     /// or a CWR whose window it passes; returns the segments it newly acknowledges.
     #[inline]
-    fn advance_cumulative(&mut self, cum: u64) -> u64 {
+    fn advance_cumulative(&mut self, cum: u64, now: SimTime) -> u64 {
         let newly_cum = cum.saturating_sub(self.snd_una);
         if newly_cum > 0 {
+            if let Some(rate) = self.rate.as_deref_mut() {
+                for s in (self.snd_una..cum).filter(|&s| !self.sb.is_sacked(s)) {
+                    rate.on_delivered(s, now);
+                }
+            }
             self.sb.advance(self.snd_una, cum);
             self.snd_una = cum;
             self.dupacks = 0;
@@ -68,11 +74,16 @@ impl TcpSender {
     /// by the recovery in use; returns the segments newly SACKed and the newest segment the
     /// ACK reports delivered (RACK.end_seq's candidate).
     #[inline]
-    fn read_sack_blocks(&mut self, ack: &Packet, cum: u64) -> (u64, u64) {
+    fn read_sack_blocks(&mut self, ack: &Packet, cum: u64, now: SimTime) -> (u64, u64) {
         let mut newly_sacked = 0;
         let mut newest_delivered = cum.saturating_sub(1);
         if self.recovery.reads_sack_blocks() {
             for (s, e) in ack.options.ranges().iter() {
+                if let Some(rate) = self.rate.as_deref_mut() {
+                    for seq in (s.max(self.snd_una)..e.min(self.snd_nxt)).filter(|&q| !self.sb.is_sacked(q)) {
+                        rate.on_delivered(seq, now);
+                    }
+                }
                 let n = self.sb.apply_sack(s, e, self.snd_una, self.snd_nxt);
                 if n > 0 {
                     newest_delivered = newest_delivered.max(e.min(self.snd_nxt) - 1);
@@ -167,7 +178,11 @@ impl TcpSender {
 
     /// Step 8: the controller told of the ACK (per acknowledged segment under
     /// `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
-    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, newly_cum: u64, rtt_sample: Option<SimDuration>) {
+    /// `before`: the segments marked lost so far and in flight when the ACK arrived.
+    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, newly_cum: u64, rtt_sample: Option<SimDuration>, before: (u64, u64)) {
+        let (lost_before, in_flight_before) = before;
+        let min_rtt = self.rtt.min_rtt();
+        let rate = self.rate.as_deref_mut().map(|r| r.sample(min_rtt, self.sb.lost_marked - lost_before, in_flight_before, now));
         let mut ev = AckEvent {
             now,
             newly_acked_pkts: newly_cum,
@@ -181,6 +196,7 @@ impl TcpSender {
             pkts_in_flight: self.pipe(),
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
+            rate,
         };
         // Only a traced flow asks what the change will be called.
         let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
@@ -192,6 +208,7 @@ impl TcpSender {
                 self.cc.on_ack(&ev);
                 ev.rtt_sample = None;
                 ev.ece = false;
+                ev.rate = None;
             }
         } else {
             self.cc.on_ack(&ev);

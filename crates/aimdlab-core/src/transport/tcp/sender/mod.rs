@@ -42,12 +42,13 @@ mod timers;
 mod xmit_timer;
 
 use super::config::{CwndGrowth, RecoveryRules, RtoEstimator, TcpConfig};
+use super::delivery_rate::DeliveryRate;
 use super::prr::Prr;
 use super::recovery::LossRecovery;
 use super::scoreboard::Scoreboard;
 use super::state::CaState;
 use super::window_policy::WindowPolicy;
-use crate::cc::{CongestionEvent, CongestionKind, Controller};
+use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::monitor::sender_stats::SenderStats;
@@ -121,6 +122,8 @@ pub struct TcpSender {
     stats_at_window_start: SenderStats,
     /// Every change of cwnd and ssthresh with its cause (`cwnd_trace`), if traced.
     pub cwnd_trace: Option<Box<CwndTrace>>,
+    /// Delivery-rate records, kept when the controller reads rate samples (BBR).
+    rate: Option<Box<DeliveryRate>>,
 }
 
 impl TcpSender {
@@ -140,13 +143,13 @@ impl TcpSender {
             policy: WindowPolicy::new(cfg),
             ecn: cfg.ecn,
             limited_transmit: cfg.limited_transmit,
-            prr_on: cfg.prr,
+            // Linux runs no PRR under a controller with its own `cong_control` (BBR).
+            prr_on: cfg.prr && !cc.sets_window_in_recovery(),
             prr: Prr::default(),
             prr_budget: 0,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts(),
             sizes,
-            cc,
             rtt: match cfg.rto_estimator {
                 RtoEstimator::Rfc6298 => RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
                 RtoEstimator::Linux => RttEstimator::linux(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
@@ -169,6 +172,8 @@ impl TcpSender {
             stats: SenderStats::default(),
             stats_at_window_start: SenderStats::default(),
             cwnd_trace: None,
+            rate: cc.wants_rate_samples().then(Box::default),
+            cc,
         }
     }
 

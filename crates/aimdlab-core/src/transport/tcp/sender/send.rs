@@ -7,7 +7,7 @@ use crate::cc::CongestionControl;
 use crate::net::packet::{Ecn, Packet};
 use crate::transport::outbox::Outbox;
 use crate::transport::timer::TimerKind;
-use crate::units::{Bytes, SimTime};
+use crate::units::{Bytes, SimDuration, SimTime};
 
 impl TcpSender {
     /// Sends whatever the window allows: lost segments first, then new data; with a pacing
@@ -16,6 +16,13 @@ impl TcpSender {
         let cwnd = self.cc.cwnd_pkts().max(1.0) as u64;
         let nxt_before = self.snd_nxt;
         self.send_window(cwnd, now, out);
+        if self.rate.is_some() && !self.has_new_data() && self.pipe() < cwnd && self.sb.lost_out <= self.sb.retrans_out {
+            // The delivery-rate draft §3.4: the application leaves the window unused.
+            let pipe = self.pipe();
+            if let Some(rate) = self.rate.as_deref_mut() {
+                rate.on_app_limited(pipe);
+            }
+        }
         if self.snd_nxt > nxt_before && self.xmit_timer != XmitTimer::Reorder {
             self.schedule_probe(now, false, out);
         }
@@ -66,6 +73,12 @@ impl TcpSender {
             self.stats.payload_bytes_sent += payload;
         }
         self.recovery.on_send(&mut self.sb, seq, is_retransmission, now);
+        if self.rate.is_some() {
+            let (una, in_flight_before) = (self.snd_una, self.pipe().saturating_sub(1));
+            if let Some(rate) = self.rate.as_deref_mut() {
+                rate.on_send(una, seq, in_flight_before, now);
+            }
+        }
         if is_retransmission {
             self.stats.retransmitted_pkts += 1;
         }
@@ -84,7 +97,7 @@ impl TcpSender {
 
     /// Whether pacing holds the next packet back at `now`; if so, the pacing timer is armed.
     fn paced_out(&mut self, now: SimTime, out: &mut Outbox) -> bool {
-        if now >= self.next_send_at || self.cc.pacing_rate().is_none() {
+        if now >= self.next_send_at || (self.cc.pacing_rate().is_none() && self.cc.pacing_rate_pps().is_none()) {
             return false;
         }
         self.pacing.wake_at(TimerKind::Pacing, self.next_send_at, out);
@@ -96,6 +109,8 @@ impl TcpSender {
     fn pace(&mut self, size: Bytes, now: SimTime) {
         if let Some(rate) = self.cc.pacing_rate() {
             self.next_send_at = now + rate.serialization_time(size);
+        } else if let Some(pps) = self.cc.pacing_rate_pps().filter(|r| *r > 0.0) {
+            self.next_send_at = now + SimDuration::from_secs_f64(1.0 / pps);
         }
     }
 }
