@@ -35,6 +35,16 @@ def test_dctcp_holds_the_queue_near_k_and_alpha_tracks_the_marked_fraction(flows
     t = r.timeseries.to_pandas()
     alpha = t[t["time_s"] > 0.5]["alpha"].mean()
     assert abs(alpha - marked_fraction) < 0.05, (alpha, marked_fraction)
+    # The paper's steady state (§3.3): α ≈ √(2/W*), W* = (C·RTT + K)/N; an approximation
+    # that holds while W* is several packets (1 and 2 flows here: W* = 33 and 16).
+    if flows <= 2:
+        # C·RTT: 1 Gbit/s of 1,500-byte packets over 2 × (50 + 10 + 10) µs of propagation
+        # plus one serialization at 1 Gbit/s and two at 10 Gbit/s (the flows' smallest RTT
+        # sample includes the standing queue near K, so it cannot serve).
+        rtt_s = 2 * 70e-6 + 1500 * 8 / 1e9 + 2 * 1500 * 8 / 1e10
+        bdp_pkts = 1e9 / 8 / 1500 * rtt_s
+        model = response.dctcp_alpha(flows, bdp_pkts, 20)
+        assert abs(alpha / model - 1) < 0.1, (alpha, model, bdp_pkts)
 
 
 def test_reno_on_the_same_step_queue_without_ecn_loses_packets():
@@ -99,9 +109,9 @@ def lossy_path(cc: str, p: float, seconds: int) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("cc,model", [("reno", response.reno_window), ("highspeed", response.highspeed_window),
-                                      ("scalable", response.scalable_window)])
+                                      ("scalable", response.scalable_window), ("cubic", lambda p: response.cubic_window(p, 0.1))])
 def test_a_single_flow_under_random_loss_follows_its_response_function(cc, model):
-    """RFC 3649 §5 and Kelly 2003 §2 design the window against the loss-event rate; at
+    """RFC 3649 §5, Kelly 2003 §2 and RFC 8312 §5.1 give the window against the loss-event rate; at
     p = 10⁻⁴ (windows of 120 to 900 packets, in each design's own regime) the mean window
     of a flow losing packets at random is within 15 % of the response function at the
     loss-event rate it measured (multiple losses in one window are one event). The

@@ -8,8 +8,8 @@ and equation it implements.
 - `aimdlab.models.chiu_jain`: the synchronous feedback model (AIMD, GAIMD, MIMD, AIAD) and
   New-AIMD's two-flow model and cycle analysis.
 - `aimdlab.models.mr_aimd`: MR-AIMD's window growth after a contention drop (eq. 3–5).
-- `aimdlab.models.response`: response functions (window against loss rate) of Reno,
-  HighSpeed TCP (RFC 3649) and Scalable TCP (Kelly 2003).
+- `aimdlab.models.response`: response functions (window against loss rate) of Reno, CUBIC,
+  HighSpeed TCP (RFC 3649) and Scalable TCP (Kelly 2003), and DCTCP's steady state.
 """
 
 from . import chiu_jain, gaimd, mr_aimd, response, tcp

@@ -9,15 +9,22 @@ controllers was designed with (`aimdlab.models.tcp` has the rates with timeouts)
   between losses and its peak loses b, so the peak is a/(b·p); growing ×(1 + a) per RTT, its
   time average is a / (p · ln(1/(1 − b))), 0.075/p at the paper's a = 0.01, b = 0.125 —
   above the legacy window, below which Scalable is Reno.
+- CUBIC, RFC 8312 §5.1 (RFC 9438 keeps it): W = ∜(C(3 + β)/(4(1 − β))) · (RTT/p)^¾ with RTT
+  in seconds, 1.054·(RTT/p)^¾ at C = 0.4, β = 0.7, or Reno's where that is larger (the
+  Reno-friendly region, whose α = 3(1 − β)/(1 + β) gives Reno's window).
+- DCTCP, Alizadeh et al., SIGCOMM 2010 §3.3: N flows sharing a step-marking queue of
+  threshold K packets on a path of C·RTT packets settle at α ≈ √(2/W*) with W* = (C·RTT + K)/N,
+  and the queue swings by A ≈ ½·√(2N(C·RTT + K)) packets.
 
-`cc/highspeed.rs` and `cc/scalable.rs` test their controllers against these.
+`cc/highspeed.rs` and `cc/scalable.rs` test their controllers against these;
+`tests/test_aimd_family.py` tests the packet-level behaviour.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["reno_window", "highspeed_window", "scalable_window"]
+__all__ = ["reno_window", "highspeed_window", "scalable_window", "cubic_window", "dctcp_alpha", "dctcp_queue_amplitude"]
 
 
 def reno_window(p):
@@ -39,3 +46,24 @@ def scalable_window(p, a: float = 0.01, b: float = 0.125, legacy_window: float =
     p = np.asarray(p, dtype=float)
     scalable = a / (p * np.log(1.0 / (1.0 - b)))
     return np.where(scalable > legacy_window, scalable, reno_window(p))
+
+
+def cubic_window(p, rtt_s: float, c: float = 0.4, beta: float = 0.7):
+    """CUBIC's mean window (RFC 8312 §5.1): ∜(C(3 + β)/(4(1 − β))) · (RTT/p)^¾ packets, or
+    Reno's √(3/(2p)) where that is larger (the Reno-friendly region)."""
+    p = np.asarray(p, dtype=float)
+    cubic = (c * (3.0 + beta) / (4.0 * (1.0 - beta))) ** 0.25 * (rtt_s / p) ** 0.75
+    return np.maximum(cubic, reno_window(p))
+
+
+def dctcp_alpha(flows, bdp_pkts, k_pkts):
+    """DCTCP's steady-state α for `flows` flows (Alizadeh et al. 2010 §3.3): √(2/W*) with
+    W* = (C·RTT + K)/N packets, capped at 1."""
+    w_star = (np.asarray(bdp_pkts, dtype=float) + k_pkts) / np.asarray(flows, dtype=float)
+    return np.minimum(np.sqrt(2.0 / w_star), 1.0)
+
+
+def dctcp_queue_amplitude(flows, bdp_pkts, k_pkts):
+    """The swing of DCTCP's queue around K, packets (Alizadeh et al. 2010 §3.3, eq. 9):
+    ½·√(2N(C·RTT + K))."""
+    return 0.5 * np.sqrt(2.0 * np.asarray(flows, dtype=float) * (np.asarray(bdp_pkts, dtype=float) + k_pkts))

@@ -1,0 +1,116 @@
+"""The AIMD family and its comparators beside ns-3 3.44 (../shared/peers/ns3/), controller by
+controller, on the same dumbbells (issue 37):
+
+    python benches/ns3_family.py PATH/TO/dumbbell [--duration 60] [--only htcp,bbr] [--json out.json]
+
+Each controller runs on a 20 Mbit/s bottleneck with a DropTail buffer of one BDP, at 40 ms
+and 120 ms RTT, with 1 and 8 flows; DCTCP runs on a step-marking queue (K = 20 packets;
+ns-3: RED with min_th = max_th = K, q_w = 1, marking instead of dropping). Both sides run
+ns-3's TCP defaults (aimdlab's `ns3` profile): SACK + PRR, delayed ACKs, 1000-byte segments,
+IW 10, min RTO 1 s, 4 MiB buffers, flows starting uniformly in [0, 1) s, access links 10×
+the bottleneck with 1 ms delay, figures over [5 s, duration). Printed: utilization, goodput,
+Jain index, retransmissions, mean queue and ECN marks for both, and where aimdlab lies
+outside the bounds the project uses for ns-3 (utilization ±2 points, goodput ±3 %, Jain
+±0.05, retransmissions ×1.5) the column `outside` names the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+
+import aimdlab  # the installed package (pip install .)
+
+# aimdlab's name, ns-3's TypeId.
+FAMILY = [
+    ("reno", "ns3::TcpNewReno"), ("cubic", "ns3::TcpCubic"), ("highspeed", "ns3::TcpHighSpeed"), ("scalable", "ns3::TcpScalable"),
+    ("htcp", "ns3::TcpHtcp"), ("bic", "ns3::TcpBic"), ("illinois", "ns3::TcpIllinois"), ("westwood", "ns3::TcpWestwoodPlus"),
+    ("vegas", "ns3::TcpVegas"), ("veno", "ns3::TcpVeno"), ("yeah", "ns3::TcpYeah"), ("bbr", "ns3::TcpBbr"), ("dctcp", "ns3::TcpDctcp"),
+]
+RATE_MBPS = 20
+STEP_K = 20
+
+
+def setups():
+    for rtt_ms in (40, 120):
+        for n in (1, 8):
+            bdp = RATE_MBPS * 1_000_000 * rtt_ms // 1000 // 8 // 1000  # packets of 1000 payload bytes
+            yield {"n": n, "rtt_ms": rtt_ms, "delay": rtt_ms / 2 - 2, "limit": bdp}
+
+
+def ns3(binary: str, cc: str, s: dict, duration: int) -> dict:
+    args = [binary, f"--nFlows={s['n']}", f"--bottleneckRate={RATE_MBPS}", f"--bottleneckDelay={s['delay']}", f"--queueLimit={s['limit']}",
+            f"--tcp={cc}", "--segSize=1000", f"--duration={duration}"]
+    if cc == "ns3::TcpDctcp":
+        args += ["--queueDisc=red", f"--redMinTh={STEP_K}", f"--redMaxTh={STEP_K}", "--redQw=1", "--redGentle=false", "--redHardDrop=false", "--ecn=true"]
+    else:
+        args += ["--queueDisc=fifo"]
+    d = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    g = [f["goodputBps"] for f in d["flows"]]
+    return {"utilization": d["linkUtilization"], "goodput_mbps": sum(g) / 1e6, "jain": d["jainFairness"], "retx": d["retxSegsWindow"],
+            "queue_pkts": d["avgQueuePkts"], "ecn_marks": d["qdiscMarksWindow"]}
+
+
+def aim(cc: str, s: dict, duration: int) -> dict:
+    queue: dict = {"kind": "droptail", "limit": f"{s['limit']}pkt"}
+    if cc == "dctcp":
+        queue = {"kind": "step", "limit": f"{s['limit']}pkt", "k": f"{STEP_K}pkt"}
+    sc = {
+        "name": f"ns3-family-{cc}", "duration": f"{duration}s", "warmup": "5s", "sample_interval": "10ms", "sampled_flows": "none",
+        "topology": {"dumbbell": {"bottleneck": {"rate": f"{RATE_MBPS}Mbps", "delay": f"{s['delay']}ms", "queue": queue},
+                                  "access": {"rate": f"{10 * RATE_MBPS}Mbps", "delay": "1ms", "queue": {"limit": "1000pkt"}}}},
+        "tcp": {"profile": "ns3", "mss": "1000B", "receive_window": "4194304B"},
+        "flows": [{"count": s["n"], "cc": cc, "start_jitter": "1s"}],
+    }
+    r = aimdlab.run(sc)
+    b = r.summary["bottleneck"]
+    f = r.flows.to_pandas()
+    return {"utilization": b["utilization"], "goodput_mbps": r.summary["goodput_total_bps"] / 1e6, "jain": r.summary["jain_index"],
+            "retx": int(f["retransmitted_pkts"].sum()), "queue_pkts": b["queue_mean_pkts"], "ecn_marks": b["ecn_marks"]}
+
+
+def outside(a: dict, n: dict) -> list[str]:
+    """The figures where aimdlab lies outside the project's bounds for ns-3."""
+    out = []
+    if abs(a["utilization"] - n["utilization"]) > 0.02:
+        out.append("utilization")
+    if abs(a["goodput_mbps"] / n["goodput_mbps"] - 1) > 0.03:
+        out.append("goodput")
+    if abs(a["jain"] - n["jain"]) > 0.05:
+        out.append("jain")
+    lo, hi = sorted((a["retx"], n["retx"]))
+    if hi > 1.5 * lo and hi - lo > 10:
+        out.append("retx")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ns3", help="the ns-3 peer binary (../shared/peers/ns3/build.sh prints its path)")
+    ap.add_argument("--duration", type=int, default=60)
+    ap.add_argument("--only", default="", help="comma-separated aimdlab controller names (default: all)")
+    ap.add_argument("--json", help="also write every row to this file")
+    a = ap.parse_args()
+    only = {c for c in a.only.split(",") if c}
+    cols = ["utilization", "goodput_mbps", "jain", "retx", "queue_pkts", "ecn_marks"]
+    print("| controller | RTT | flows | side | " + " | ".join(cols) + " | outside |")
+    print("|---|---|---|---|" + "---|" * len(cols) + "---|")
+    rows = []
+    for cc, typeid in FAMILY:
+        if only and cc not in only:
+            continue
+        for s in setups():
+            n, m = ns3(a.ns3, typeid, s, a.duration), aim(cc, s, a.duration)
+            off = outside(m, n)
+            for side, row, note in (("ns-3", n, ""), ("aimdlab", m, ", ".join(off) or "—")):
+                cells = [f"{row[c]:.3f}" if isinstance(row[c], float) else str(row[c]) for c in cols]
+                print(f"| {cc} | {s['rtt_ms']} ms | {s['n']} | {side} | " + " | ".join(cells) + f" | {note} |", flush=True)
+            rows.append({"cc": cc, "rtt_ms": s["rtt_ms"], "flows": s["n"], "ns3": n, "aimdlab": m, "outside": off})
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
