@@ -16,10 +16,9 @@ import argparse
 import matplotlib
 
 matplotlib.use("Agg")
+import aimdlab  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-
-import aimdlab  # noqa: E402
 from aimdlab.models import response  # noqa: E402
 
 MODELS = {"reno": response.reno_window, "cubic": lambda p: response.cubic_window(p, 0.1), "highspeed": response.highspeed_window,
