@@ -87,3 +87,25 @@ def test_timestamps_add_12_bytes_and_quick_acks_answer_the_first_segments_one_by
     _, acks, received = run("0.1s", quickacks=16)
     assert received > 16
     assert acks["tx_pkts"] == 16 + (received - 16) // 2
+
+
+def avoidance_with(cc: str, **tcp) -> float:
+    """`avoidance_segments_per_rtt` for one flow of controller `cc`, over 2.5 s (the window
+    stays below 38 packets)."""
+    sc = dumbbell(rate="100Mbps", delay="50ms", buffer="10000pkt", duration="2.5s", sample_interval="100ms",
+                  tcp={"delayed_ack": True, "initial_ssthresh": 10, "initial_cwnd": 10, **tcp}, flow={"cc": cc})
+    r = run_checked(sc)
+    ts = r.timeseries.to_pandas()
+    rtt_s = r.flows.to_pandas()["rtt_mean_ms"].iloc[0] / 1000
+    return (ts["cwnd_pkts"].iloc[-1] - ts["cwnd_pkts"].iloc[4]) / ((ts["time_s"].iloc[-1] - ts["time_s"].iloc[4]) / rtt_s)
+
+
+def test_the_ns3_profile_counts_segments_where_ns3s_controller_does():
+    """ns-3's TcpNewReno grows SMSS²/cwnd per ACK; its TcpHighSpeed (like its CUBIC, Scalable,
+    BIC, Illinois and DCTCP) counts segmentsAcked. Below 38 packets HighSpeed is Reno, so with
+    delayed ACKs the two add half a segment and one segment a round trip; a scenario's own
+    cwnd_growth still wins."""
+    reno = avoidance_with("reno", profile="ns3")
+    assert reno == pytest.approx(0.5, abs=0.03)
+    assert avoidance_with("highspeed", profile="ns3") / reno == pytest.approx(2.0, rel=0.03)
+    assert avoidance_with("highspeed", profile="ns3", cwnd_growth="per_ack") == pytest.approx(reno, rel=1e-9)

@@ -60,6 +60,13 @@ impl Default for BicParams {
 impl ControllerParams for BicParams {
     type Controller = Bic;
     const NAMES: Names<Self> = &[("bic", Self::default)];
+    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // ns-3's TcpBic counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
+            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
+            _ => Vec::new(),
+        }
+    }
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("beta", self.beta, "the fraction of the window kept at a loss")?;
         check_positive("s_max", self.s_max)?;

@@ -85,6 +85,13 @@ impl Default for CubicParams {
 impl ControllerParams for CubicParams {
     type Controller = Cubic;
     const NAMES: Names<Self> = &[("cubic", Self::default)];
+    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // ns-3's TcpCubic counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
+            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
+            _ => Vec::new(),
+        }
+    }
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("beta", self.beta, "the window kept at a loss")
     }

@@ -18,6 +18,7 @@
 
 use super::congestion_control::{cut_window, slow_start, AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use super::params::{check_fraction, Checked, ControllerParams, Names, ParamError};
+use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +41,13 @@ impl Default for DctcpParams {
 impl ControllerParams for DctcpParams {
     type Controller = Dctcp;
     const NAMES: Names<Self> = &[("dctcp", Self::default)];
+    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // ns-3's TcpDctcp counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
+            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
+            _ => Vec::new(),
+        }
+    }
     const NEEDS_ACCURATE_ECN: bool = true;
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("g", self.g, "the weight of the newest window in α")?;

@@ -17,6 +17,7 @@
 
 use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
+use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +43,13 @@ impl Default for HighSpeedParams {
 impl ControllerParams for HighSpeedParams {
     type Controller = HighSpeed;
     const NAMES: Names<Self> = &[("highspeed", Self::default)];
+    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // ns-3's TcpHighSpeed counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
+            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
+            _ => Vec::new(),
+        }
+    }
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("low_window", self.low_window)?;
         if !(self.high_window.is_finite() && self.high_window > self.low_window) {

@@ -43,6 +43,13 @@ pub trait ControllerParams: Clone + Debug + PartialEq + Serialize + DeserializeO
     fn profile_defaults(_profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
         Vec::new()
     }
+    /// TCP settings that the stack's implementation of this controller implies, laid over the
+    /// profile's under the fields a scenario gives: ns-3's CUBIC, HighSpeed, Scalable, BIC,
+    /// Illinois and DCTCP count acknowledged segments (`cwnd_growth = "per_segment"`) where
+    /// its NewReno counts ACKs. None unless a controller says.
+    fn profile_tcp_defaults(_profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
 }
 
 /// `value` of `field` must lie in the open interval (0, 1), e.g. a decrease factor.

@@ -100,6 +100,15 @@ macro_rules! registry {
         }
 
         impl CcConfig {
+            /// TCP settings the stack `profile`'s implementation of the controller implies
+            /// (see `ControllerParams::profile_tcp_defaults`).
+            pub fn profile_tcp_defaults(&self, profile: $crate::transport::profile::StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+                match self {
+                    $( CcConfig::$variant(_) => <$params as $crate::cc::params::ControllerParams>::profile_tcp_defaults(profile), )*
+                    CcConfig::External => Vec::new(),
+                }
+            }
+
             /// Whether the controller needs ECN and the exact echo (see
             /// `ControllerParams::NEEDS_ACCURATE_ECN`).
             pub fn needs_accurate_ecn(&self) -> bool {

@@ -49,6 +49,13 @@ impl Default for ScalableParams {
 impl ControllerParams for ScalableParams {
     type Controller = Scalable;
     const NAMES: Names<Self> = &[("scalable", Self::default)];
+    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // ns-3's TcpScalable counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
+            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
+            _ => Vec::new(),
+        }
+    }
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("a", self.a)?;
         check_fraction("b", self.b, "the fraction of the window a loss takes, 0 < b < 1")?;

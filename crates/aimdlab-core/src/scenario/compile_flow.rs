@@ -127,13 +127,18 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
     }
     let transport = g.transport.unwrap_or(TransportKind::default_for(app.self_paced()));
     transport.check(dccp.as_deref(), g.cc.is_some(), &app).map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
+    // Where a field was set: the group's tcp table, else the scenario's.
+    let given_at = |f: &str| match (&g.tcp, top.params.gives(f)) {
+        (Some(t), _) if t.gives(f) => Some(format!("{path}.tcp.{f}")),
+        (_, true) => Some(format!("tcp.{f}")),
+        _ => None,
+    };
+    let implied: serde_json::Map<String, serde_json::Value> =
+        cc.profile_tcp_defaults(profile).into_iter().filter(|(f, _)| given_at(f).is_none()).map(|(f, v)| (f.to_string(), v)).collect();
+    if !implied.is_empty() {
+        tcp = super::overlay::overlay(&tcp, implied, &format!("{path}.tcp"))?;
+    }
     if cc.needs_accurate_ecn() {
-        // Where a field was set: the group's tcp table, else the scenario's.
-        let given_at = |f: &str| match (&g.tcp, top.params.gives(f)) {
-            (Some(t), _) if t.gives(f) => Some(format!("{path}.tcp.{f}")),
-            (_, true) => Some(format!("tcp.{f}")),
-            _ => None,
-        };
         needs_accurate_ecn(&mut tcp, transport, given_at, &path)?;
     }
     let start = g.start.map(|d| d.0).unwrap_or(SimDuration::ZERO);
