@@ -108,16 +108,18 @@ def lossy_path(cc: str, p: float, seconds: int) -> tuple[float, float]:
     return float(t[t["time_s"] > seconds // 5]["cwnd_pkts"].mean()), float(events / f["data_pkts_sent"].sum())
 
 
-@pytest.mark.parametrize("cc,model", [("reno", response.reno_window), ("highspeed", response.highspeed_window),
-                                      ("scalable", response.scalable_window), ("cubic", lambda p: response.cubic_window(p, 0.1))])
-def test_a_single_flow_under_random_loss_follows_its_response_function(cc, model):
-    """RFC 3649 §5, Kelly 2003 §2 and RFC 8312 §5.1 give the window against the loss-event rate; at
-    p = 10⁻⁴ (windows of 120 to 900 packets, in each design's own regime) the mean window
-    of a flow losing packets at random is within 15 % of the response function at the
-    loss-event rate it measured (multiple losses in one window are one event). The
-    deterministic models ignore the randomness: Reno's mean is known to lie about 7 % above
-    (Ott, Kemperman & Mathis 1996: 1.31/√p against 1.22/√p)."""
-    window, p_event = lossy_path(cc, 1e-4, 200)
+@pytest.mark.parametrize("cc,model,p", [("reno", response.reno_window, 1e-4), ("highspeed", response.highspeed_window, 1e-4),
+                                        ("scalable", response.scalable_window, 1e-4), ("scalable", response.scalable_window, 1e-3),
+                                        ("cubic", lambda p: response.cubic_window(p, 0.1), 1e-4)])
+def test_a_single_flow_under_random_loss_follows_its_response_function(cc, model, p):
+    """RFC 3649 §5, Kelly 2003 §2 and RFC 8312 §5.1 give the window against the loss-event
+    rate; at p = 10⁻⁴ (windows of 120 to 900 packets, in each design's own regime; Scalable
+    also at 10⁻³, below its legacy window, where it is AIMD(1, 7/8)) the mean window of a
+    flow losing packets at random is within 15 % of the response function at the loss-event
+    rate it measured (multiple losses in one window are one event). The deterministic models
+    ignore the randomness (for Reno at a packet loss rate p, Ott, Kemperman & Mathis 1996 give
+    1.31/√p against the periodic 1.22/√p)."""
+    window, p_event = lossy_path(cc, p, 200)
     assert abs(window / model(p_event) - 1) < 0.15, (window, p_event, model(p_event))
 
 

@@ -109,3 +109,15 @@ def test_the_ns3_profile_counts_segments_where_ns3s_controller_does():
     assert reno == pytest.approx(0.5, abs=0.03)
     assert avoidance_with("highspeed", profile="ns3") / reno == pytest.approx(2.0, rel=0.03)
     assert avoidance_with("highspeed", profile="ns3", cwnd_growth="per_ack") == pytest.approx(reno, rel=1e-9)
+
+
+def test_a_setting_a_controller_implies_leaves_the_others_alone():
+    """The implied `cwnd_growth` is laid over the profile without losing what the profile
+    derives (SACK from `recovery`): a Scalable flow of the ns3 profile on a BDP buffer fills
+    the link and repairs its losses without a timeout."""
+    sc = dumbbell(rate="20Mbps", delay="18ms", access_rate="200Mbps", buffer="100pkt", duration="30s", warmup="5s",
+                  tcp={"profile": "ns3", "mss": "1000B"}, flow={"cc": "scalable"})
+    r = run_checked(sc)
+    f = r.flows.to_pandas()
+    assert f["retransmitted_pkts"].sum() > 0 and f["timeouts"].sum() == 0, f[["retransmitted_pkts", "timeouts"]]
+    assert r.summary["bottleneck"]["utilization"] > 0.95

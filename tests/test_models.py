@@ -199,5 +199,6 @@ def test_scalables_response_function_is_proportional_to_one_over_p_above_its_leg
     # Kelly's a = 0.01, b = 0.125: 0.0749/p packets, ten times the window for a tenth of the loss.
     assert scalable_window(1e-5) == pytest.approx(0.01 / (1e-5 * np.log(8 / 7)))
     assert scalable_window(1e-6) / scalable_window(1e-5) == pytest.approx(10.0)
-    # Below its legacy window (100 packets) it is Reno.
-    assert scalable_window(1e-3) == pytest.approx(reno_window(1e-3))
+    # Below its legacy window (100 packets) it grows as Reno but still keeps 7/8 at a loss:
+    # AIMD(1, 7/8), √5 times Reno's window.
+    assert scalable_window(1e-3) == pytest.approx(np.sqrt(5.0) * reno_window(1e-3))

@@ -8,7 +8,8 @@ controllers was designed with (`aimdlab.models.tcp` has the rates with timeouts)
 - Scalable TCP (Kelly, CCR 2003): a per ACK, b of the window at a loss. The window grows by a/p
   between losses and its peak loses b, so the peak is a/(b·p); growing ×(1 + a) per RTT, its
   time average is a / (p · ln(1/(1 − b))), 0.075/p at the paper's a = 0.01, b = 0.125 —
-  above the legacy window, below which Scalable is Reno.
+  above the legacy window. Below it Scalable grows as Reno (one packet a RTT) but still
+  loses only b of its window at a loss: AIMD(1, 1 − b), √((2 − b)/(2b·p)) = 2.74/√p.
 - CUBIC, RFC 8312 §5.1 (RFC 9438 keeps it): W = ∜(C(3 + β)/(4(1 − β))) · (RTT/p)^¾ with RTT
   in seconds, 1.054·(RTT/p)^¾ at C = 0.4, β = 0.7, or Reno's where that is larger (the
   Reno-friendly region, whose α = 3(1 − β)/(1 + β) gives Reno's window).
@@ -42,10 +43,13 @@ def highspeed_window(p, low_window: float = 38.0):
 
 def scalable_window(p, a: float = 0.01, b: float = 0.125, legacy_window: float = 100.0):
     """Scalable TCP's mean window under periodic loss (Kelly 2003, §2's rule): a / (p · ln(1/(1 −
-    b))) packets where that is above `legacy_window`, Reno's √(3/(2p)) below."""
+    b))) packets where that is above `legacy_window`; below, the window grows one packet a RTT
+    and a loss still takes b of it, AIMD(1, 1 − b): √((2 − b)/(2b·p)) (GAIMD's square-root
+    law, Yang & Lam 2000 eq. 2's triple-duplicate term)."""
     p = np.asarray(p, dtype=float)
     scalable = a / (p * np.log(1.0 / (1.0 - b)))
-    return np.where(scalable > legacy_window, scalable, reno_window(p))
+    below = np.sqrt((2.0 - b) / (2.0 * b * p))
+    return np.where(scalable > legacy_window, scalable, below)
 
 
 def cubic_window(p, rtt_s: float, c: float = 0.4, beta: float = 0.7):
