@@ -149,7 +149,7 @@ def cli_page() -> str:
 
 
 #: The folders of the engine whose files are one component each, and the files that are not.
-COMPONENTS = [("Congestion controllers", "cc", {"congestion_control", "hystart", "testing", "rate_control"}),
+COMPONENTS = [("Congestion controllers", "cc", {"congestion_control", "hystart", "testing", "rate_control", "rtt_round"}),
               ("Queue disciplines", "net/queue", {"discipline", "fifo", "log"}),
               ("Applications (traffic sources)", "app", {"source"})]
 PLUMBING = {"mod", "params", "registry", "spec"}
@@ -182,10 +182,14 @@ def components_page() -> str:
            "those comments. Their parameters are in [scenario files](scenario.md).", ""]
     for title, folder, helpers in COMPONENTS:
         out += [f"## {title}", ""]
-        for path in sorted((src / folder).glob("*.rs")):
-            if path.stem in PLUMBING or path.stem in helpers:
+        # One file each, or a folder whose mod.rs carries the comment (BBR).
+        files = {p.stem: p for p in (src / folder).glob("*.rs")}
+        files.update({p.parent.name: p for p in (src / folder).glob("*/mod.rs")})
+        for name, path in sorted(files.items()):
+            if name in PLUMBING or name in helpers:
                 continue
-            out += [f"### `{path.stem}`", "", f"`crates/aimdlab-core/src/{folder}/{path.name}`", "", _module_doc(path), ""]
+            out += [f"### `{name}`", "", f"`{path.relative_to(ROOT / 'crates' / 'aimdlab-core').as_posix().replace('src/', 'crates/aimdlab-core/src/', 1)}`", "",
+                    _module_doc(path), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
