@@ -114,3 +114,12 @@ def test_progress_is_a_line_per_step_when_piped(tmp_path):
                                   ["validate", "files", "--help"], ["examples", "--help"], ["columns", "--help"]])
 def test_every_result_command_offers_json(args):
     assert "--json" in aimdlab(*args).stdout
+
+
+def test_a_scenario_without_a_seed_runs_again_into_its_folder(tmp_path, examples_dir):
+    """The seed a scenario does not give is the default (1), there and here: the same run."""
+    out = str(tmp_path / "r")
+    scenario = str(examples_dir / "red-ecn.toml")
+    for _ in range(2):
+        r = aimdlab("run", scenario, "--out", out, "--no-figure", "--set", "duration=12s")
+        assert r.returncode == 0, r.stderr

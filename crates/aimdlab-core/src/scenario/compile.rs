@@ -91,7 +91,7 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
         name: s.name.clone(),
         duration,
         warmup,
-        seed: s.seed.unwrap_or(1),
+        seed: s.seed.unwrap_or(super::schema::DEFAULT_SEED),
         sample_interval,
         sampled_flows,
         nodes,

@@ -28,6 +28,7 @@ pub struct Scenario {
     pub warmup: Option<Duration>,
     /// Master random seed; every component derives its own stream from it. Default 1.
     #[serde(default)]
+    #[schemars(default = "default_seed")]
     pub seed: Option<u64>,
     /// Interval between time-series samples. Default `"100ms"`.
     #[serde(default)]
@@ -367,4 +368,11 @@ pub struct FlowGroup {
 pub fn json_schema() -> serde_json::Value {
     let schema = schemars::schema_for!(Scenario);
     serde_json::to_value(schema).expect("the schema serializes")
+}
+
+/// The seed a scenario without one runs with (`compile.rs` applies it), as the schema says.
+pub const DEFAULT_SEED: u64 = 1;
+
+fn default_seed() -> Option<u64> {
+    Some(DEFAULT_SEED)
 }
