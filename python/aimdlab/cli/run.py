@@ -52,15 +52,15 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
     head.add_row("events / wall time", f"{s['events']:,} in {wall_s:.2f} s")
     console.print(head)
 
-    t = Table(title="flows (rates in Mbit/s, times in ms unless marked; cuts: window cuts on loss, TO: timeouts)", title_justify="left")
-    for col in ("flow", "cc", "start s", "goodput", "thruput", "retx", "cuts", "TO", "RTT", "delay p99", "done s"):
+    t = Table(title="flows (rates in Mbit/s, times in ms unless marked; cuts: window cuts on loss, ECN: on ECN echoes, TO: timeouts)", title_justify="left")
+    for col in ("flow", "cc", "start s", "goodput", "thruput", "retx", "cuts", "ECN", "TO", "RTT", "delay p99", "done s"):
         t.add_column(col, justify="right")
     limit = 20
     for r in result.flows.slice(0, limit).to_pylist():  # (Arrow rows: no pandas to import)
         t.add_row(
             str(r["flow"]), r["cc"], fmt(r["start_s"], ".2f"), fmt(r["goodput_bps"] / 1e6, ".3f"),
             fmt(r["throughput_bps"] / 1e6, ".3f"), str(r["retransmitted_pkts"]), str(r["loss_events"] - r["timeouts"]),
-            str(r["timeouts"]), fmt(r["rtt_mean_ms"], ".1f"), fmt(r["delay_p99_ms"], ".1f"), fmt(r["completion_time_s"], ".2f"),
+            str(r["ecn_reductions"]), str(r["timeouts"]), fmt(r["rtt_mean_ms"], ".1f"), fmt(r["delay_p99_ms"], ".1f"), fmt(r["completion_time_s"], ".2f"),
         )
     console.print(t)
     if result.flows.num_rows > limit:
