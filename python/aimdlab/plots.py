@@ -227,8 +227,9 @@ def overview(result: "Result", goodput_window_s: float = 1.0) -> "Figure":
     ft = result.flows
     names = {}
     if ft.num_rows and len(set(ft.column("group_name").to_pylist())) > 1:
-        names = {int(f): f" ({g}, {c})" for f, g, c in zip(ft.column("flow").to_pylist(), ft.column("group_name").to_pylist(),
-                                                           ft.column("cc").to_pylist())}
+        # (The group's name alone when it is its controller's.)
+        names = {int(f): f" ({g})" if g == c else f" ({g}, {c})"
+                 for f, g, c in zip(ft.column("flow").to_pylist(), ft.column("group_name").to_pylist(), ft.column("cc").to_pylist())}
     if ts.num_rows:
         times, flows_arr, (cwnd, goodput) = _flow_matrices(ts, ("cwnd_pkts", "goodput_bps"))
         flows = list(flows_arr)
