@@ -24,16 +24,24 @@
 //! ignored (BBR v1).
 //!
 //! Parity: as Linux and ns-3, the pacing rate has a 1 % margin below the estimate and is not
-//! lowered before the pipe is full; the initial pacing rate is 2.89 × cwnd / SRTT. Not
-//! modelled: Linux's long-term bandwidth sampling for policers (`lt_bw`), its (and ns-3's)
-//! ACK-aggregation allowance (`extra_acked`), and the TSO-sized send quantum (Linux budgets
+//! lowered before the pipe is full; the initial pacing rate is 2.89 × cwnd / SRTT. Linux
+//! (since 4.19) and ns-3 add an ACK-aggregation allowance to the window target: the largest
+//! excess of data acknowledged over what BtlBw explains since the ACK rate last fell below it,
+//! over the last 5–10 rounds, at most BtlBw × 100 ms (`bbr_update_ack_aggregation`); the
+//! paper and draft-00 do not. It is `extra_acked_gain` (0: off, the default; 1 in the `linux`
+//! and `ns3` profiles). Not modelled: Linux's long-term bandwidth sampling for policers
+//! (`lt_bw`) and the TSO-sized send quantum (Linux budgets
 //! ≥ 2 segments a quantum above 1.2 Mbit/s, ns-3 one, as here). BtlBw is the exact maximum over
 //! 10 rounds (Linux keeps the three best samples, Nichols' approximation). The cycle's
 //! random start comes from a hash of the time PROBE_BW begins: deterministic per scenario,
 //! different across flows.
 
+mod aggregation;
+
+use aggregation::AckAggregation;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use super::params::{check_above_one, check_positive, Checked, ControllerParams, Names};
+use crate::transport::profile::StackProfile;
 use crate::units::{SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -59,11 +67,22 @@ pub struct BbrParams {
     pub probe_rtt_duration_s: f64,
     /// The pacing rate is this fraction below the estimate. Default 0.01.
     pub pacing_margin: f64,
+    /// Weight of the ACK-aggregation allowance in the window target (Linux's
+    /// `bbr_extra_acked_gain`); 0 turns it off. Default 0 (the paper); 1 in the `linux` and
+    /// `ns3` profiles.
+    pub extra_acked_gain: f64,
 }
 
 impl Default for BbrParams {
     fn default() -> Self {
-        BbrParams { high_gain: 2.0 / std::f64::consts::LN_2, cwnd_gain: 2.0, min_rtt_window_s: 10.0, probe_rtt_duration_s: 0.2, pacing_margin: 0.01 }
+        BbrParams {
+            high_gain: 2.0 / std::f64::consts::LN_2,
+            cwnd_gain: 2.0,
+            min_rtt_window_s: 10.0,
+            probe_rtt_duration_s: 0.2,
+            pacing_margin: 0.01,
+            extra_acked_gain: 0.0,
+        }
     }
 }
 
@@ -78,7 +97,17 @@ impl ControllerParams for BbrParams {
         if !(0.0..0.5).contains(&self.pacing_margin) {
             return Err(super::params::ParamError { field: "pacing_margin", message: format!("{} is outside [0, 0.5); expected a small fraction such as 0.01", self.pacing_margin) });
         }
+        if !(self.extra_acked_gain.is_finite() && self.extra_acked_gain >= 0.0) {
+            return Err(super::params::ParamError { field: "extra_acked_gain", message: format!("{} is negative; expected 0 (off) or a gain such as 1", self.extra_acked_gain) });
+        }
         Ok(())
+    }
+    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // tcp_bbr.c: bbr_extra_acked_gain = BBR_UNIT; ns-3's TcpBbr models it too.
+            StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns3 => vec![("extra_acked_gain", 1.0.into())],
+            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
+        }
     }
     fn build(&self, _name: &'static str, cwnd_pkts: f64, _ssthresh_pkts: f64) -> Box<Bbr> {
         Box::new(Bbr::new(self.clone(), cwnd_pkts))
@@ -135,13 +164,14 @@ pub struct Bbr {
     /// After a timeout, the snd_nxt whose acknowledgement ends the Loss state.
     loss_until: Option<u64>,
     timed_out: bool,
+    /// The ACK-aggregation allowance (Linux, ns-3; off by default).
+    aggregation: AckAggregation,
 }
 
 impl Bbr {
     fn new(p: BbrParams, cwnd_pkts: f64) -> Self {
         let high = p.high_gain;
         Bbr {
-            p,
             mode: Mode::Startup,
             cwnd: cwnd_pkts,
             ssthresh: f64::INFINITY,
@@ -169,6 +199,8 @@ impl Bbr {
             packet_conservation: false,
             loss_until: None,
             timed_out: false,
+            aggregation: AckAggregation::new(p.extra_acked_gain),
+            p,
         }
     }
 
@@ -325,7 +357,7 @@ impl Bbr {
         let Some(rs) = ev.rate else { return };
         let acked = rs.acked_sacked_pkts as f64;
         if acked > 0.0 && !self.recover_or_restore(ev, acked) {
-            let target = self.inflight(self.cwnd_gain);
+            let target = self.inflight(self.cwnd_gain) + self.aggregation.cwnd_pkts(self.btl_bw_pps(), self.full_bw_reached);
             if self.full_bw_reached {
                 self.cwnd = (self.cwnd + acked).min(target);
             } else if self.cwnd < target || (rs.delivered_total as f64) < self.initial_cwnd {
@@ -388,6 +420,10 @@ impl CongestionControl for Bbr {
 
     fn on_ack(&mut self, ev: &AckEvent) {
         self.update_bw(ev);
+        if let Some(rs) = ev.rate.filter(|r| r.interval > SimDuration::ZERO) {
+            let (bw, cwnd) = (self.btl_bw_pps(), self.cwnd);
+            self.aggregation.on_ack(ev.now, rs.acked_sacked_pkts as f64, self.round_start, bw, cwnd);
+        }
         self.update_cycle_phase(ev);
         self.check_full_pipe_and_drain(ev);
         self.update_min_rtt(ev);
