@@ -38,7 +38,7 @@ def test_examples_lists_and_copies_every_example_and_never_overwrites(tmp_path):
     # A second copy is refused before anything is written, naming a file that is there.
     (tmp_path / "mine" / "utilization.toml").write_text("# mine\n")
     again = aimdlab("examples", "--copy", "mine", cwd=tmp_path)
-    assert again.returncode == 1 and f"mine/dccp-friendliness.toml exists (and {len(shipped) - 1} more)" in again.stderr, again.stderr
+    assert again.returncode == 1 and f"mine/{shipped[0]} exists (and {len(shipped) - 1} more)" in again.stderr, again.stderr
     assert (tmp_path / "mine" / "utilization.toml").read_text() == "# mine\n"
 
 
