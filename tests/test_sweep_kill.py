@@ -132,3 +132,24 @@ def test_workers_started_from_a_thread_outlive_it():
         assert [executor.submit(abs, -i, 2).result(timeout=60) for i in range(6)] == [0, 1, 2, 3, 4, 5]
     finally:
         executor.stop_pool()
+
+
+STOP_WITH_HALF_A_RESULT = """
+import os, struct, sys
+from aimdlab.sweep import executor
+
+assert executor.submit(abs, -1, 2).result(timeout=60) == 1  # the kept pool, running
+pool = executor._kept_pool[1]
+# A worker stopped while it writes a result leaves this in the pipe: a message header that
+# promises more bytes than follow.
+os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1_000_000) + b"half")
+executor.stop_pool()
+print("stopped")
+"""
+
+
+def test_stopping_the_pool_returns_when_a_worker_died_writing_its_result():
+    # Ctrl-C of a reproduction hung now and then: its pool's manager thread waited for the
+    # rest of a result a stopped worker had begun to write, and shutdown waited for it.
+    done = subprocess.run([sys.executable, "-c", STOP_WITH_HALF_A_RESULT], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "stopped", done.stderr[-2000:]

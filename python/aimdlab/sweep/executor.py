@@ -157,9 +157,24 @@ def stop_pool() -> None:
 
 
 def _stop(pool) -> None:
-    """Stops a pool's workers, mid-call or not (they ignore Ctrl-C; the caller decides)."""
-    for proc in list(getattr(pool, "_processes", {}).values()):
+    """Stops a pool's workers, mid-call or not (they ignore Ctrl-C; the caller decides).
+
+    A worker stopped while it writes a result leaves half a message in the result pipe, and
+    the pool's manager thread waits for the rest for ever (the parent holds the pipe's write
+    end too, so no end of file comes): `shutdown` then never returns, nor does the
+    interpreter's exit. So once the workers are gone the parent's write end is closed: the
+    manager thread reads the end of the pipe, finds the pool broken and ends."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    for proc in procs:
         proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5.0)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        try:
+            writer.close()
+        except OSError:
+            pass
     pool.shutdown(wait=True, cancel_futures=True)
 
 
