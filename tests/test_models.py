@@ -202,3 +202,16 @@ def test_scalables_response_function_is_proportional_to_one_over_p_above_its_leg
     # Below its legacy window (100 packets) it grows as Reno but still keeps 7/8 at a loss:
     # AIMD(1, 7/8), √5 times Reno's window.
     assert scalable_window(1e-3) == pytest.approx(np.sqrt(5.0) * reno_window(1e-3))
+
+
+def test_htcps_cycle_model_is_aimd_while_losses_come_within_delta_l():
+    """Below Δ_L = 1 s between losses α = 1: H-TCP is AIMD(2(1 − β), β), whose mean window is
+    √(α(1 + β)/(2(1 − β)p)) — Reno's at β = 0.5 (cycles of 0.06 s at p = 0.01, RTT 10 ms)."""
+    from aimdlab.models.response import htcp_window, reno_window, veno_window
+
+    assert htcp_window(0.01, 0.01, beta=0.5) == pytest.approx(float(reno_window(0.01)), rel=0.01)
+    assert htcp_window(0.01, 0.01, beta=0.8) == pytest.approx(np.sqrt(0.4 * 1.8 / (0.4 * 0.01)), rel=0.01)
+    # Beyond Δ_L α grows with the time between losses: more than AIMD's window at low loss.
+    assert htcp_window(1e-5, 0.1) > 2 * np.sqrt(1.8 / 1e-5)
+    # Veno on an empty path keeps 4/5: √3 times Reno's window.
+    assert veno_window(1e-4) / reno_window(1e-4) == pytest.approx(np.sqrt(3.0))

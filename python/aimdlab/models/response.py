@@ -13,6 +13,15 @@ controllers was designed with (`aimdlab.models.tcp` has the rates with timeouts)
 - CUBIC, RFC 8312 §5.1 (RFC 9438 keeps it): W = ∜(C(3 + β)/(4(1 − β))) · (RTT/p)^¾ with RTT
   in seconds, 1.054·(RTT/p)^¾ at C = 0.4, β = 0.7, or Reno's where that is larger (the
   Reno-friendly region, whose α = 3(1 − β)/(1 + β) gives Reno's window).
+- Veno (Fu & Liew 2003 §II): a loss with the queue short (N < β) is taken as random and
+  keeps 4/5 of the window; under random loss on an empty path Veno is AIMD(1, 4/5),
+  √(1.8/(0.4p)) = 2.12/√p, 1.73× Reno's — the paper's point.
+- YeAH (Baiocchi et al. 2007): with no queue it stays in its fast (Scalable) mode and a loss
+  takes cwnd/8 (its δ = 3): Scalable's response function.
+- H-TCP (Leith & Shorten 2004), no closed form: the window grows 2(1 − β)·α(Δ) packets a RTT
+  with α(Δ) = 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)² after Δ_L = 1 s (RTT-scaled), and falls to β
+  of its peak, β = 0.8 when the queue adds nothing to the RTT; the cycle that carries 1/p
+  packets is found numerically.
 - DCTCP, Alizadeh et al., SIGCOMM 2010 §3.3: N flows sharing a step-marking queue of
   threshold K packets on a path of C·RTT packets settle at α ≈ √(2/W*) with W* = (C·RTT + K)/N,
   and the queue swings by A ≈ ½·√(2N(C·RTT + K)) packets.
@@ -25,7 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["reno_window", "highspeed_window", "scalable_window", "cubic_window", "dctcp_alpha", "dctcp_queue_amplitude"]
+__all__ = ["reno_window", "highspeed_window", "scalable_window", "cubic_window", "veno_window", "yeah_window", "htcp_window",
+           "dctcp_alpha", "dctcp_queue_amplitude"]
 
 
 def reno_window(p):
@@ -58,6 +68,52 @@ def cubic_window(p, rtt_s: float, c: float = 0.4, beta: float = 0.7):
     p = np.asarray(p, dtype=float)
     cubic = (c * (3.0 + beta) / (4.0 * (1.0 - beta))) ** 0.25 * (rtt_s / p) ** 0.75
     return np.maximum(cubic, reno_window(p))
+
+
+def veno_window(p, keep: float = 0.8):
+    """Veno's mean window under random loss with an empty queue (Fu & Liew 2003 §II):
+    AIMD(1, `keep`), √((1 + keep)/(2(1 − keep)p)) packets."""
+    p = np.asarray(p, dtype=float)
+    return np.sqrt((1.0 + keep) / (2.0 * (1.0 - keep) * p))
+
+
+def yeah_window(p, legacy_window: float = 100.0):
+    """YeAH's mean window with no queue (Baiocchi et al. 2007): its fast mode is Scalable's
+    increase (a = 0.01 above `legacy_window`, as Linux's `TCP_SCALABLE_AI_CNT`) and a loss with
+    no queue takes cwnd/8 (δ = 3) — `scalable_window`."""
+    return scalable_window(p, a=0.01, b=0.125, legacy_window=legacy_window)
+
+
+def htcp_window(p, rtt_s: float, beta: float = 0.8, delta_l_s: float = 1.0, rtt_ref_s: float = 0.1,
+                rtt_scaling: bool = True) -> float:
+    """H-TCP's mean window under one loss every 1/p packets (Leith & Shorten 2004), by its
+    rules: between losses dW/dt = 2(1 − β)·α(t)/RTT with α(t) = 1 for t ≤ Δ_L, else
+    1 + 10(t − Δ_L) + ((t − Δ_L)/2)², RTT-scaled as `cc/htcp.rs` (× clamp(RTT/RTT_ref, 0.1, 2),
+    at least 1); a loss leaves β of the peak. The cycle length T whose packets, ∫W dt/RTT,
+    are 1/p is found by bisection; the mean is the time average of W over it. A scalar p."""
+    p = float(p)
+    scale = min(max(rtt_s / rtt_ref_s, 0.1), 2.0)
+
+    def cycle(length_s: float):
+        t = np.linspace(0.0, length_s, 4000)
+        d = np.maximum(t - delta_l_s, 0.0)
+        alpha = 1.0 + 10.0 * d + (d / 2.0) ** 2
+        if rtt_scaling:
+            alpha = np.maximum(alpha * scale, 1.0)
+        rate = 2.0 * (1.0 - beta) * alpha / rtt_s
+        grown = np.concatenate([[0.0], np.cumsum((rate[1:] + rate[:-1]) / 2.0 * np.diff(t))])
+        w = beta * grown[-1] / (1.0 - beta) + grown
+        area = float(np.sum((w[1:] + w[:-1]) / 2.0 * np.diff(t)))
+        return area / rtt_s, area / length_s
+
+    lo, hi = 1e-4, 1e5
+    for _ in range(200):
+        mid = (lo * hi) ** 0.5
+        if cycle(mid)[0] < 1.0 / p:
+            lo = mid
+        else:
+            hi = mid
+    return cycle(hi)[1]
 
 
 def dctcp_alpha(flows, bdp_pkts, k_pkts):
