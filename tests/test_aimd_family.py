@@ -112,11 +112,12 @@ def lossy_path(cc: str, p: float, seconds: int) -> tuple[float, float]:
                                         ("scalable", response.scalable_window, 1e-4), ("scalable", response.scalable_window, 1e-3),
                                         ("cubic", lambda p: response.cubic_window(p, 0.1), 1e-4),
                                         ("veno", response.veno_window, 1e-4), ("veno", response.veno_window, 1e-3),
-                                        ("yeah", response.yeah_window, 1e-4), ("htcp", lambda p: response.htcp_window(p, 0.1), 1e-4)])
+                                        ("yeah", response.yeah_window, 1e-4), ("htcp", lambda p: response.htcp_window(p, 0.1), 1e-4),
+                                        ("bic", response.bic_window, 1e-4)])
 def test_a_single_flow_under_random_loss_follows_its_response_function(cc, model, p):
     """RFC 3649 §5, Kelly 2003 §2 and RFC 8312 §5.1 give the window against the loss-event
     rate; Veno's paper claims 4/5 at a random loss (AIMD(1, 4/5) on an empty path), YeAH stays
-    in its Scalable mode with no queue, H-TCP's rules give its cycle. At p = 10⁻⁴ (windows of
+    in its Scalable mode with no queue, H-TCP's and BIC's rules give their cycles. At p = 10⁻⁴ (windows of
     120 to 900 packets, in each design's own regime; Scalable also at 10⁻³, below its legacy
     window, where it is AIMD(1, 7/8), and Veno at 10⁻³) the mean window of a
     flow losing packets at random is within 15 % of the response function at the loss-event

@@ -215,3 +215,13 @@ def test_htcps_cycle_model_is_aimd_while_losses_come_within_delta_l():
     assert htcp_window(1e-5, 0.1) > 2 * np.sqrt(1.8 / 1e-5)
     # Veno on an empty path keeps 4/5: √3 times Reno's window.
     assert veno_window(1e-4) / reno_window(1e-4) == pytest.approx(np.sqrt(3.0))
+
+
+def test_bics_cycle_model_is_reno_below_its_low_window_and_additive_far_above():
+    """BIC at or below 14 packets is Reno (AIMD(1, ½)); far above, where S_max = 16 a round
+    dominates the climb from 0.8·W, the window approaches AIMD(16, 0.8)'s from below."""
+    from aimdlab.models.response import bic_window, reno_window
+
+    assert bic_window(0.05) == pytest.approx(float(reno_window(0.05)), rel=0.05)
+    additive = np.sqrt(16 * 1.8 / (2 * 0.2 * 1e-7))
+    assert 0.8 * additive < bic_window(1e-7) < 1.05 * additive

@@ -9,8 +9,8 @@ and equation it implements.
   New-AIMD's two-flow model and cycle analysis.
 - `aimdlab.models.mr_aimd`: MR-AIMD's window growth after a contention drop (eq. 3–5).
 - `aimdlab.models.response`: response functions (window against loss rate) of Reno, CUBIC,
-  HighSpeed TCP (RFC 3649), Scalable TCP (Kelly 2003), Veno, YeAH and H-TCP, and DCTCP's steady
-  state.
+  HighSpeed TCP (RFC 3649), Scalable TCP (Kelly 2003), Veno, YeAH, H-TCP and BIC, and DCTCP's
+  steady state.
 """
 
 from . import chiu_jain, gaimd, mr_aimd, response, tcp

@@ -22,6 +22,10 @@ controllers was designed with (`aimdlab.models.tcp` has the rates with timeouts)
   with α(Δ) = 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)² after Δ_L = 1 s (RTT-scaled), and falls to β
   of its peak, β = 0.8 when the queue adds nothing to the RTT; the cycle that carries 1/p
   packets is found numerically.
+- BIC (Xu, Harfoush & Rhee 2004), no closed form here: its per-RTT increase (binary search
+  towards W_max, at most S_max, at least S_min; max probing above), applied per ACK, and a
+  loss keeping β; the cycle that carries 1/p packets and ends where it began, found
+  numerically (Linux's and ns-3's values, `cc/bic.rs`'s defaults).
 - DCTCP, Alizadeh et al., SIGCOMM 2010 §3.3: N flows sharing a step-marking queue of
   threshold K packets on a path of C·RTT packets settle at α ≈ √(2/W*) with W* = (C·RTT + K)/N,
   and the queue swings by A ≈ ½·√(2N(C·RTT + K)) packets.
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["reno_window", "highspeed_window", "scalable_window", "cubic_window", "veno_window", "yeah_window", "htcp_window",
+__all__ = ["reno_window", "highspeed_window", "scalable_window", "cubic_window", "veno_window", "yeah_window", "htcp_window", "bic_window",
            "dctcp_alpha", "dctcp_queue_amplitude"]
 
 
@@ -114,6 +118,42 @@ def htcp_window(p, rtt_s: float, beta: float = 0.8, delta_l_s: float = 1.0, rtt_
         else:
             hi = mid
     return cycle(hi)[1]
+
+
+def bic_window(p, beta: float = 0.8, s_max: float = 16.0, s_min: float = 0.2, b: float = 4.0, low_window: float = 14.0) -> float:
+    """BIC's mean window under one loss every 1/p packets, by its rules (`cc/bic.rs`): the
+    window grows inc(W)/RTT with inc = clamp((W_max − W)/b, S_min, S_max) below W_max, S_min
+    within b above it, then min((W − W_max)/(b − 1), S_max); Reno's 1 at or below
+    `low_window`; a loss sets W_max to the window and keeps β of it (½ at or below
+    `low_window`). The steady cycle (it ends at the window it started from) is found by
+    iteration, in steps of 1/20 RTT. A scalar p."""
+    p = float(p)
+
+    def inc(w: float, w_max: float) -> float:
+        if w <= low_window:
+            return 1.0
+        if w < w_max:
+            return min(max((w_max - w) / b, s_min), s_max)
+        d = w - w_max
+        return s_min if d < b else min(d / (b - 1.0), s_max)
+
+    def cycle(w_loss: float):
+        w = (0.5 if w_loss <= low_window else beta) * w_loss
+        sent = rounds = 0.0
+        step = 0.05  # of an RTT
+        while sent < 1.0 / p:
+            sent += w * step
+            w += inc(w, w_loss) * step
+            rounds += step
+        return w, sent / rounds
+
+    w, mean = 1.2 / np.sqrt(p), 0.0
+    for _ in range(200):
+        end, mean = cycle(w)
+        if abs(end - w) < 1e-6 * w:
+            break
+        w = 0.5 * (w + end)
+    return mean
 
 
 def dctcp_alpha(flows, bdp_pkts, k_pkts):
