@@ -71,6 +71,7 @@ def run(
     # still inside Rust aborts. Ctrl-C (any number of times) only records the press and
     # cancels the engine; `KeyboardInterrupt` is raised here once the engine has stopped.
     worker = threading.Thread(target=work, name="aimdlab-run", daemon=True)
+    engine = [worker]  # the handler's reference to it, dropped with `worker` below
     pressed: list = []
     hook_wait: list = []  # when Ctrl-C was first pressed, and when the user was told a hook blocks
 
@@ -80,10 +81,10 @@ def run(
         if not controllers or outcome["finished"].is_set():
             return
         now = time.monotonic()
-        if len(pressed) == 1 and worker.ident is not None:
+        if len(pressed) == 1 and engine and engine[0].ident is not None:
             # A Python controller's hook may be running (or looping) in the engine thread: the
             # exception is raised there at its next bytecode and stops the run.
-            _raise_in_thread(worker.ident, KeyboardInterrupt)
+            _raise_in_thread(engine[0].ident, KeyboardInterrupt)
             hook_wait.append(now)
         elif len(hook_wait) == 1 and now - hook_wait[0] >= 1.0:  # still running a second later
             sys.stderr.write("aimdlab: the run stops when the Python controller's hook now running returns (it blocks); "
@@ -104,6 +105,11 @@ def run(
             _wait(outcome, worker)
             raise
     finally:
+        # The engine thread's object is let go while Ctrl-C is still only recorded: its
+        # deallocation runs weak-reference callbacks (threading's `_dangling` set), and a
+        # KeyboardInterrupt raised inside one is printed as "Exception ignored" and lost.
+        engine.clear()
+        del worker
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     if pressed:
