@@ -188,8 +188,7 @@ def components_page() -> str:
         for name, path in sorted(files.items()):
             if name in PLUMBING or name in helpers:
                 continue
-            out += [f"### `{name}`", "", f"`{path.relative_to(ROOT / 'crates' / 'aimdlab-core').as_posix().replace('src/', 'crates/aimdlab-core/src/', 1)}`", "",
-                    _module_doc(path), ""]
+            out += [f"### `{name}`", "", f"`{path.relative_to(ROOT).as_posix()}`", "", _module_doc(path), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

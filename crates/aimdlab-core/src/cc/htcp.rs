@@ -136,7 +136,8 @@ impl Htcp {
         alpha
     }
 
-    fn measure(&mut self, ev: &AckEvent) {
+    /// Takes `ev`'s RTT sample into RTT_min and RTT_max.
+    fn measure_rtt(&mut self, ev: &AckEvent) {
         if let Some(rtt) = ev.rtt_sample.map(|r| r.as_secs_f64()) {
             let min = self.min_rtt_s.map_or(rtt, |m| m.min(rtt));
             self.min_rtt_s = Some(min);
@@ -147,7 +148,11 @@ impl Htcp {
                 }
             }
         }
-        let slack = self.cwnd - self.alpha(ev.now).floor().max(1.0);
+    }
+
+    /// Takes `ev` into the throughput measurement; `alpha` is α(Δ) at `ev.now`.
+    fn measure_throughput(&mut self, ev: &AckEvent, alpha: f64) {
+        let slack = self.cwnd - alpha.floor().max(1.0);
         let m = &mut self.meter;
         if ev.in_recovery {
             (m.pkts, m.since) = (0.0, ev.now);
@@ -192,13 +197,16 @@ impl CongestionControl for Htcp {
     }
 
     fn on_ack(&mut self, ev: &AckEvent) {
-        self.measure(ev);
+        // α once per ACK, after the sample has updated RTT_min (its scaling reads it).
+        self.measure_rtt(ev);
+        let alpha = self.alpha(ev.now);
+        self.measure_throughput(ev, alpha);
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             // §3: cwnd ← cwnd + 2(1 − β)·α(Δ)/cwnd per acknowledged packet.
-            let per_rtt = 2.0 * (1.0 - self.beta) * self.alpha(ev.now);
+            let per_rtt = 2.0 * (1.0 - self.beta) * alpha;
             self.cwnd += per_rtt * ev.newly_acked_pkts as f64 / self.cwnd;
         }
     }

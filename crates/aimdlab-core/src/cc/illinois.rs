@@ -18,7 +18,7 @@
 //! 15, and after d_a first rises above d_1, α returns to α_max only after θ = 5 rounds in a
 //! row below d_1 (one quiet round does not make it jump).
 
-use super::congestion_control::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
 use crate::transport::profile::StackProfile;
@@ -180,13 +180,11 @@ impl CongestionControl for Illinois {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        self.ssthresh = (self.cwnd * (1.0 - self.beta)).max(2.0);
+        let reduced = self.cwnd * (1.0 - self.beta);
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
         if ev.kind == CongestionKind::Timeout {
             // Linux's Loss state: back to Reno's values until the delays say otherwise.
-            self.cwnd = 1.0;
             (self.alpha, self.beta, self.rtt_low, self.rtt_above) = (1.0, 0.5, 0, false);
-        } else {
-            self.cwnd = self.ssthresh;
         }
     }
 

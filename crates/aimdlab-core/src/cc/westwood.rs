@@ -23,7 +23,7 @@
 //! the window to b̂ · RTT_min when the recovery ends (`filter = "linux"`, the Linux profiles;
 //! the cut here is at the event).
 
-use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use super::params::{Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use crate::units::SimTime;
@@ -181,9 +181,7 @@ impl CongestionControl for Westwood {
             return;
         }
         // Reno's increase.
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.newly_acked_pkts as f64).min(1.0);
-        } else {
+        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
             self.cwnd += ev.newly_acked_pkts as f64 / self.cwnd;
         }
     }

@@ -19,7 +19,7 @@
 //! fewer makes no decision, and rounds pause through a recovery (as Vegas's, whose code YeAH
 //! shares in both).
 
-use super::congestion_control::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use super::params::{check_positive, Checked, ControllerParams, Names};
 use super::rtt_round::{RoundSample, RttRound};
 use schemars::JsonSchema;
@@ -140,14 +140,11 @@ impl CongestionControl for Yeah {
         };
         self.fast_rounds = 0;
         self.reno_count = (self.reno_count / 2.0).max(2.0);
-        self.ssthresh = (self.cwnd - reduction).max(2.0);
-        self.cwnd = match ev.kind {
-            CongestionKind::Loss | CongestionKind::Ecn => self.ssthresh,
-            CongestionKind::Timeout => {
-                self.round.pause();
-                1.0
-            }
-        };
+        let reduced = self.cwnd - reduction;
+        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+        if ev.kind == CongestionKind::Timeout {
+            self.round.pause();
+        }
     }
 
     fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
