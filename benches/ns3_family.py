@@ -21,6 +21,7 @@ import json
 import subprocess
 
 import aimdlab  # the installed package (pip install .)
+from ns3_side_by_side import peer_row, result_row  # the same figures as the NewReno table (benches/)
 
 # aimdlab's name, ns-3's TypeId.
 FAMILY = [
@@ -46,10 +47,7 @@ def ns3(binary: str, cc: str, s: dict, duration: int) -> dict:
         args += ["--queueDisc=red", f"--redMinTh={STEP_K}", f"--redMaxTh={STEP_K}", "--redQw=1", "--redGentle=false", "--redHardDrop=false", "--ecn=true"]
     else:
         args += ["--queueDisc=fifo"]
-    d = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
-    g = [f["goodputBps"] for f in d["flows"]]
-    return {"utilization": d["linkUtilization"], "goodput_mbps": sum(g) / 1e6, "jain": d["jainFairness"], "retx": d["retxSegsWindow"],
-            "queue_pkts": d["avgQueuePkts"], "ecn_marks": d["qdiscMarksWindow"]}
+    return peer_row(json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout))
 
 
 def aim(cc: str, s: dict, duration: int) -> dict:
@@ -63,11 +61,7 @@ def aim(cc: str, s: dict, duration: int) -> dict:
         "tcp": {"profile": "ns3", "mss": "1000B", "receive_window": "4194304B"},
         "flows": [{"count": s["n"], "cc": cc, "start_jitter": "1s"}],
     }
-    r = aimdlab.run(sc)
-    b = r.summary["bottleneck"]
-    f = r.flows.to_pandas()
-    return {"utilization": b["utilization"], "goodput_mbps": r.summary["goodput_total_bps"] / 1e6, "jain": r.summary["jain_index"],
-            "retx": int(f["retransmitted_pkts"].sum()), "queue_pkts": b["queue_mean_pkts"], "ecn_marks": b["ecn_marks"]}
+    return result_row(aimdlab.run(sc))
 
 
 def outside(a: dict, n: dict) -> list[str]:

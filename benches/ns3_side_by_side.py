@@ -30,7 +30,11 @@ SETUPS = [
 def ns3(binary: str, s: dict, duration: int) -> dict:
     args = [binary, f"--nFlows={s['n']}", f"--bottleneckRate={s['rate']}", f"--bottleneckDelay={s['delay']}", f"--queueDisc={s['disc']}",
             f"--queueLimit={s['limit']}", f"--ecn={'true' if s['ecn'] else 'false'}", "--tcp=ns3::TcpNewReno", "--segSize=1000", f"--duration={duration}"]
-    d = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    return peer_row(json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout))
+
+
+def peer_row(d: dict) -> dict:
+    """The table's figures from the ns-3 peer's JSON."""
     g = [f["goodputBps"] for f in d["flows"]]
     return {"utilization": d["linkUtilization"], "goodput_mbps": sum(g) / 1e6, "jain": d["jainFairness"], "retx": d["retxSegsWindow"],
             "queue_pkts": d["avgQueuePkts"], "ecn_marks": d["qdiscMarksWindow"]}
@@ -47,7 +51,11 @@ def aim(s: dict, duration: int) -> dict:
         "tcp": {"profile": "ns3", "mss": "1000B", "receive_window": "4194304B", "ecn": s["ecn"]},
         "flows": [{"count": s["n"], "cc": "reno", "start_jitter": "1s"}],
     }
-    r = aimdlab.run(sc)
+    return result_row(aimdlab.run(sc))
+
+
+def result_row(r: aimdlab.Result) -> dict:
+    """The table's figures from an aimdlab run."""
     b = r.summary["bottleneck"]
     f = r.flows.to_pandas()
     return {"utilization": b["utilization"], "goodput_mbps": r.summary["goodput_total_bps"] / 1e6, "jain": r.summary["jain_index"],
