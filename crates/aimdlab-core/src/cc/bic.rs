@@ -133,7 +133,8 @@ impl CongestionControl for Bic {
             return;
         }
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += self.increase_per_rtt(self.cwnd) * ev.newly_acked_pkts as f64 / self.cwnd;
+            // One step a call: an ACK, or a segment under `cwnd_growth = "per_segment"`.
+            self.cwnd += self.increase_per_rtt(self.cwnd) / self.cwnd;
         }
     }
 

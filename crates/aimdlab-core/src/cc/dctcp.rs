@@ -106,7 +106,8 @@ impl CongestionControl for Dctcp {
             return;
         }
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += ev.newly_acked_pkts as f64 / self.cwnd;
+            // Reno's step: an ACK, or a segment under `cwnd_growth = "per_segment"`.
+            self.cwnd += 1.0 / self.cwnd;
         }
     }
 

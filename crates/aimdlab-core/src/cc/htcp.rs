@@ -205,9 +205,10 @@ impl CongestionControl for Htcp {
             return;
         }
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // §3: cwnd ← cwnd + 2(1 − β)·α(Δ)/cwnd per acknowledged packet.
+            // §3: cwnd ← cwnd + 2(1 − β)·α(Δ)/cwnd per acknowledgement (a segment under
+            // `cwnd_growth = "per_segment"`, as Linux counts).
             let per_rtt = 2.0 * (1.0 - self.beta) * alpha;
-            self.cwnd += per_rtt * ev.newly_acked_pkts as f64 / self.cwnd;
+            self.cwnd += per_rtt / self.cwnd;
         }
     }
 

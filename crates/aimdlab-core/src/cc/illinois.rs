@@ -175,7 +175,8 @@ impl CongestionControl for Illinois {
             return;
         }
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += self.alpha * ev.newly_acked_pkts as f64 / self.cwnd;
+            // α/cwnd a step: an ACK, or a segment under `cwnd_growth = "per_segment"`.
+            self.cwnd += self.alpha / self.cwnd;
         }
     }
 

@@ -47,6 +47,34 @@ registry::registry! {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    #[test]
+    fn one_ack_is_one_step_of_growth_whatever_it_acknowledges() {
+        // `cwnd_growth = "per_ack"` (RFC 5681) hands a controller one call per ACK with the
+        // segments it covers; `per_segment` one call per segment. So a controller grows by
+        // the call, not by `newly_acked_pkts`: an ACK of two segments (delayed ACKs) in
+        // congestion avoidance grows the window as an ACK of one does. Two count segments by
+        // their definition: CUBIC's Reno estimate (RFC 9438 §4.3: W_est += α·segments_acked
+        // / cwnd) and MIMD (×increase a round trip whatever the ACK ratio; mimd.rs).
+        let mut differ = Vec::new();
+        for name in controller_names().into_iter().filter(|n| !["cubic", "mimd"].contains(n)) {
+            let cfg = resolve_registered(name, &[], "cc", crate::transport::profile::StackProfile::Rfc).unwrap().unwrap();
+            let after = |last: u64| {
+                let mut cc = Controller::new(&cfg, 100.0, 50.0);
+                for _ in 0..3 {
+                    cc.on_ack(&testing::ack(1));
+                }
+                cc.on_ack(&testing::ack(last));
+                cc
+            };
+            let (one, two) = (after(1), after(2));
+            if (one.cwnd_pkts() - two.cwnd_pkts()).abs() > 1e-12 {
+                differ.push((name, one.cwnd_pkts(), two.cwnd_pkts()));
+            }
+        }
+        assert!(differ.is_empty(), "{differ:?}");
+    }
+
     #[test]
     fn a_flows_controller_stays_as_small_as_cubic_makes_it() {
         // Every flow holds a `Controller` inline: one larger than CUBIC's state goes in a box

@@ -180,9 +180,9 @@ impl CongestionControl for Westwood {
         if ev.in_recovery || ev.newly_acked_pkts == 0 {
             return;
         }
-        // Reno's increase.
+        // Reno's increase: 1/cwnd an ACK (a segment under `cwnd_growth = "per_segment"`).
         if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += ev.newly_acked_pkts as f64 / self.cwnd;
+            self.cwnd += 1.0 / self.cwnd;
         }
     }
 

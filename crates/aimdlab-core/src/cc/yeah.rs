@@ -121,9 +121,10 @@ impl CongestionControl for Yeah {
 
     fn on_ack(&mut self, ev: &AckEvent) {
         if !ev.in_recovery && ev.newly_acked_pkts > 0 && !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // Fast mode: Scalable's one packet per min(cwnd, 100) acknowledged; slow: Reno.
+            // Fast mode: Scalable's one packet per min(cwnd, 100) steps; slow: Reno's one per
+            // cwnd (a step is an ACK, or a segment under `cwnd_growth = "per_segment"`).
             let per = if self.fast_mode() { self.cwnd.min(100.0) } else { self.cwnd };
-            self.cwnd += ev.newly_acked_pkts as f64 / per;
+            self.cwnd += 1.0 / per;
         }
         if let Some(s) = self.round.on_ack_when_open(ev) {
             self.decide(&s);
