@@ -4,7 +4,7 @@
 //! ssthresh even when losses or ACK losses shrink `pipe` far below it.
 //!
 //! The rule is RFC 6937 §3 with its Slow Start Reduction Bound (SSRB), the variant Linux
-//! (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery`, `ReductionBound = SSRB`) run:
+//! (`tcp_cwnd_reduction`) runs:
 //!
 //! ```text
 //! at entry:      prr_delivered = prr_out = 0, RecoverFS = snd.nxt − snd.una
@@ -15,14 +15,23 @@
 //! ```
 //!
 //! Units are segments. Choices where the sources differ, written down:
-//! - RecoverFS is the data outstanding at entry (RFC 6937, ns-3); Linux uses the congestion
-//!   window before the cut (`prior_cwnd`), which equals it when the window was full.
-//! - The reduction bound adds one segment on every ACK (RFC 6937, ns-3); Linux adds it only
-//!   when the ACK advanced snd.una and marked nothing newly lost.
+//! - RecoverFS is the data outstanding at entry (RFC 6937); ns-3 uses `pipe` at entry, Linux
+//!   the congestion window before the cut (`prior_cwnd`): equal when the window was full.
+//! - The reduction bound adds one segment on every ACK (RFC 6937); Linux adds it only when
+//!   the ACK advanced snd.una and marked nothing newly lost, ns-3.44 only when it
+//!   cumulatively acknowledged a retransmission (PRR-CRB otherwise).
 //! - As Linux does, the first call of a recovery allows at least one segment, so the fast
 //!   retransmission always leaves, and an ACK that delivers nothing allows nothing.
 //! - PRR also runs in CWR after an ECN echo (Linux's CA_CWR, ns-3's `EnterCwr`), from
 //!   `enter_cwr`: there is nothing to retransmit, so its first ACK gets no forced segment.
+//!
+//! Not modelled: two errors of ns-3.44's `TcpPrrRecovery::DoRecovery`, which move its
+//! results away from these rules (docs/explanation/aimd-family.md has the measurements).
+//! It adds one segment to DeliveredData for every duplicate ACK even with SACK, where RFC
+//! 6937 does so only without it (the SACKed segment is then counted twice, and a cut to 0.7
+//! sends 1.4 segments per segment delivered); and it multiplies `prr_delivered · ssthresh`
+//! in 32-bit bytes, which wraps once the product passes 2³² and stops sending until pipe
+//! falls to ssthresh.
 
 /// One fast recovery's PRR state.
 #[derive(Clone, Copy, Debug, Default)]
