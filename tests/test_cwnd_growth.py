@@ -114,9 +114,10 @@ def test_the_ns3_profile_counts_segments_where_ns3s_controller_does():
 def test_a_setting_a_controller_implies_leaves_the_others_alone():
     """The implied `cwnd_growth` is laid over the profile without losing what the profile
     derives (SACK from `recovery`): a Scalable flow of the ns3 profile on a BDP buffer fills
-    the link and repairs its losses without a timeout."""
+    the link and repairs its losses without a timeout (4 MiB buffers, as the ns-3 peer's: the
+    profile's own 128 KiB, 131 segments of 1000 bytes, would hold the window below the pipe)."""
     sc = dumbbell(rate="20Mbps", delay="18ms", access_rate="200Mbps", buffer="100pkt", duration="30s", warmup="5s",
-                  tcp={"profile": "ns3", "mss": "1000B"}, flow={"cc": "scalable"})
+                  tcp={"profile": "ns3", "mss": "1000B", "receive_window": "4194304B"}, flow={"cc": "scalable"})
     r = run_checked(sc)
     f = r.flows.to_pandas()
     assert f["retransmitted_pkts"].sum() > 0 and f["timeouts"].sum() == 0, f[["retransmitted_pkts", "timeouts"]]

@@ -144,17 +144,17 @@ fn ns3() -> TcpConfig {
         mss: Bytes(536),  // TcpSocket::SegmentSize
         timestamps: true, // TcpSocketBase::Timestamp
         recovery: Recovery::Sack,
-        sack: true,                                             // TcpSocketBase::Sack
-        cwnd_growth: CwndGrowth::PerAck,                        // TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK
-        cwr_freeze: true,                                       // CA_CWR: no IncreaseWindow
-        prr: true,                                              // TcpL4Protocol::RecoveryType = TcpPrrRecovery
-        limited_transmit: true,                                 // TcpSocketBase::LimitedTransmit
-        min_rto: SimDuration::from_secs(1),                     // TcpSocketBase::MinRto
-        initial_rto: SimDuration::from_secs(1),                 // RttEstimator::InitialEstimation
-        initial_cwnd_pkts: 10,                                  // TcpSocket::InitialCwnd
-        delayed_ack: true,                                      // TcpSocket::DelAckCount = 2
-        delayed_ack_timeout: SimDuration::from_millis(200),     // TcpSocket::DelAckTimeout
-        receive_window: PacketsOrBytes::Packets(131_072 / 536), // TcpSocket::RcvBufSize = 131072 B
+        sack: true,                                            // TcpSocketBase::Sack
+        cwnd_growth: CwndGrowth::PerAck,                       // TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK
+        cwr_freeze: true,                                      // CA_CWR: no IncreaseWindow
+        prr: true,                                             // TcpL4Protocol::RecoveryType = TcpPrrRecovery
+        limited_transmit: true,                                // TcpSocketBase::LimitedTransmit
+        min_rto: SimDuration::from_secs(1),                    // TcpSocketBase::MinRto
+        initial_rto: SimDuration::from_secs(1),                // RttEstimator::InitialEstimation
+        initial_cwnd_pkts: 10,                                 // TcpSocket::InitialCwnd
+        delayed_ack: true,                                     // TcpSocket::DelAckCount = 2
+        delayed_ack_timeout: SimDuration::from_millis(200),    // TcpSocket::DelAckTimeout
+        receive_window: PacketsOrBytes::Bytes(Bytes(131_072)), // TcpSocket::RcvBufSize = 131072 B, whatever the MSS
         ..rfc
     }
 }
@@ -187,6 +187,16 @@ fn ns2() -> TcpConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ns3s_receive_window_is_its_buffer_in_bytes_whatever_the_segment_size() {
+        // ns-3's RcvBufSize is 131,072 bytes: 244 segments of its default 536 bytes, 131 of
+        // 1000 bytes.
+        let mut c = StackProfile::Ns3.tcp_config();
+        assert_eq!(c.receive_window_pkts(), 244);
+        c.mss = Bytes(1000);
+        assert_eq!(c.receive_window_pkts(), 131);
+    }
 
     #[test]
     fn the_rfc_profile_is_the_default_configuration() {
