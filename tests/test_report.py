@@ -114,6 +114,8 @@ def test_a_run_report_renders_in_chromium(tmp_path):
     path = write_report(tmp_path / "run")
     seen = browse(path, tmp_path, browser)
     assert len(seen["images"]) == 1 and seen["images"][0]["ok"] and seen["errors"] == []
+    # The links table names each link (escaped: "r1->r2"), not only its index.
+    assert "<td class='text'>r1-&gt;r2</td>" in path.read_text()
 
 
 def test_the_report_command_says_what_a_folder_is_not(tmp_path):

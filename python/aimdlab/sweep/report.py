@@ -200,7 +200,7 @@ def run_html(folder: Path, figure_uri: Optional[str]) -> str:
         parts.append(f"<h2>Overview</h2><figure><img src='{figure_uri}' alt='overview'></figure>")
     links = r.links.to_pandas()
     if len(links):
-        cols = [c for c in ("link", "utilization", "tx_pkts", "drops", "queue_mean_pkts", "queue_max_pkts", "qdelay_mean_ms") if c in links]
+        cols = [c for c in ("link", "name", "utilization", "tx_pkts", "drops", "queue_mean_pkts", "queue_max_pkts", "qdelay_mean_ms") if c in links]
         parts.append("<h2>Links</h2>" + _table(links, cols))
     parts.append("<h2>Scenario</h2><details><summary>scenario (JSON)</summary><pre>" + _e(json.dumps(r.scenario, indent=1)) + "</pre></details>")
     return page(r.summary.get("name") or folder.name, "".join(parts), "report")
