@@ -16,10 +16,10 @@ import argparse
 import matplotlib
 
 matplotlib.use("Agg")
-import aimdlab  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from aimdlab.models import response  # noqa: E402
+from aimdlab.validation.response import mean_window_and_loss_event_rate  # noqa: E402
 
 MODELS = {"reno": response.reno_window, "cubic": lambda p: response.cubic_window(p, 0.1), "highspeed": response.highspeed_window,
           "scalable": response.scalable_window}
@@ -29,22 +29,8 @@ LOSS_RATES = [1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5]
 def run(cc: str, p: float) -> tuple[float, float]:
     """Mean window and loss-event rate of one flow at random loss `p`, long enough for about
     100 loss events."""
-    model_w = MODELS[cc](p)
-    seconds = int(min(900, max(60, 100 / (p * model_w / 0.1))))
-    queue = {"limit": "100000pkt"}
-    sc = {
-        "duration": f"{seconds}s", "warmup": f"{seconds // 5}s", "sample_interval": "10ms", "sampled_flows": "all", "seed": 1,
-        "topology": {"dumbbell": {
-            "bottleneck": {"rate": "20Gbps", "delay": "49ms", "queue": queue, "loss": {"model": "bernoulli", "rate": p, "applies_to": "data"}},
-            "access": {"rate": "40Gbps", "delay": "0.5ms", "queue": queue}}},
-        "tcp": {"mss": "1460B", "receive_window": "1000000pkt"},
-        "flows": [{"count": 1, "cc": cc}],
-    }
-    r = aimdlab.run(sc)
-    t = r.timeseries.to_pandas()
-    f = r.flows.to_pandas()
-    events = f["fast_retransmits"].sum() + f["timeouts"].sum()
-    return float(t[t["time_s"] > seconds // 5]["cwnd_pkts"].mean()), float(events / f["data_pkts_sent"].sum())
+    seconds = int(min(900, max(60, 100 / (p * MODELS[cc](p) / 0.1))))
+    return mean_window_and_loss_event_rate(cc, p, seconds)
 
 
 def main() -> None:

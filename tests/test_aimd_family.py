@@ -7,6 +7,7 @@ from __future__ import annotations
 import aimdlab
 import pytest
 from aimdlab.models import response
+from aimdlab.validation.response import mean_window_and_loss_event_rate
 
 
 def datacenter(cc: str, flows: int, k_pkts: int = 20) -> dict:
@@ -88,26 +89,6 @@ def test_vegas_keeps_between_alpha_and_beta_packets_queued():
     assert reno["queue_mean_pkts"] > 20, reno
 
 
-def lossy_path(cc: str, p: float, seconds: int) -> tuple[float, float]:
-    """A single flow on a 20 Gbit/s, 100 ms path whose data packets are lost at random with
-    probability `p` (never at the queue): its mean window and its loss-event rate (window
-    reductions per packet sent, the p of a response function)."""
-    queue = {"limit": "100000pkt"}
-    sc = {
-        "duration": f"{seconds}s", "warmup": f"{seconds // 5}s", "sample_interval": "10ms", "sampled_flows": "all", "seed": 1,
-        "topology": {"dumbbell": {
-            "bottleneck": {"rate": "20Gbps", "delay": "49ms", "queue": queue, "loss": {"model": "bernoulli", "rate": p, "applies_to": "data"}},
-            "access": {"rate": "40Gbps", "delay": "0.5ms", "queue": queue}}},
-        "tcp": {"mss": "1460B", "receive_window": "1000000pkt"},
-        "flows": [{"count": 1, "cc": cc}],
-    }
-    r = aimdlab.run(sc)
-    t = r.timeseries.to_pandas()
-    f = r.flows.to_pandas()
-    events = f["fast_retransmits"].sum() + f["timeouts"].sum()
-    return float(t[t["time_s"] > seconds // 5]["cwnd_pkts"].mean()), float(events / f["data_pkts_sent"].sum())
-
-
 @pytest.mark.parametrize("cc,model,p", [("reno", response.reno_window, 1e-4), ("highspeed", response.highspeed_window, 1e-4),
                                         ("scalable", response.scalable_window, 1e-4), ("scalable", response.scalable_window, 1e-3),
                                         ("cubic", lambda p: response.cubic_window(p, 0.1), 1e-4),
@@ -124,7 +105,7 @@ def test_a_single_flow_under_random_loss_follows_its_response_function(cc, model
     rate it measured (multiple losses in one window are one event). The deterministic models
     ignore the randomness (for Reno at a packet loss rate p, Ott, Kemperman & Mathis 1996 give
     1.31/√p against the periodic 1.22/√p)."""
-    window, p_event = lossy_path(cc, p, 200)
+    window, p_event = mean_window_and_loss_event_rate(cc, p, 200)
     assert abs(window / model(p_event) - 1) < 0.15, (window, p_event, model(p_event))
 
 
