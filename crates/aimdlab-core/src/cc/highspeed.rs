@@ -11,15 +11,48 @@
 //!   cwnd ← (1 − b(w)) · cwnd (§4); at or below Low_Window a = 1 and b = 1/2, Reno.
 //!
 //! Parity: Linux's `tcp_highspeed.c` and ns-3's `TcpHighSpeed` look a(w) and b(w) up in the
-//! RFC's Appendix B table (73 rows: integer a, b in 1/256ths), a step function of the window;
-//! the formulas here are the curves the table samples (a test checks rows of it). Slow start, timeouts and losses in
-//! slow start are TCP's (RFC 5681; the RFC's Limited Slow-Start, RFC 3742, is not modelled).
+//! RFC's Appendix B table (73 rows; a(w) = i for windows up to the i-th row's, b(w) that
+//! row's), a step function that takes each range's upper end: a window of 75 packets adds 2
+//! a round trip where the formula adds 1.49, and gives up 0.44 where it gives up 0.46. The
+//! formulas are the default (`coefficients = "formula"`); `"table"` looks the rows up, as the
+//! `linux`, `linux26` and `ns3` profiles do. Slow start, timeouts and losses in slow start are
+//! TCP's (RFC 5681; the RFC's Limited Slow-Start, RFC 3742, is not modelled).
 
 use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+/// Where a(w) and b(w) come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Coefficients {
+    /// The RFC's formulas (§5), curves of the window.
+    #[default]
+    Formula,
+    /// The RFC's Appendix B table, a step per row (Linux, ns-3); `low_window`, `high_window`
+    /// and `high_decrease` do not apply.
+    Table,
+}
+
+/// RFC 3649 Appendix B: (w, b(w)) per row; a(w) is the row's number (1 to 73), for windows
+/// above the previous row's w up to this one's, and the last row's beyond.
+const APPENDIX_B: [(u32, f64); 73] = [
+    (38, 0.50), (118, 0.44), (221, 0.41), (347, 0.38), (495, 0.37), (663, 0.35),
+    (851, 0.34), (1058, 0.33), (1284, 0.32), (1529, 0.31), (1793, 0.30), (2076, 0.29),
+    (2378, 0.28), (2699, 0.28), (3039, 0.27), (3399, 0.27), (3778, 0.26), (4177, 0.26),
+    (4596, 0.25), (5036, 0.25), (5497, 0.24), (5979, 0.24), (6483, 0.23), (7009, 0.23),
+    (7558, 0.22), (8130, 0.22), (8726, 0.22), (9346, 0.21), (9991, 0.21), (10661, 0.21),
+    (11358, 0.20), (12082, 0.20), (12834, 0.20), (13614, 0.19), (14424, 0.19), (15265, 0.19),
+    (16137, 0.19), (17042, 0.18), (17981, 0.18), (18955, 0.18), (19965, 0.17), (21013, 0.17),
+    (22101, 0.17), (23230, 0.17), (24402, 0.16), (25618, 0.16), (26881, 0.16), (28193, 0.16),
+    (29557, 0.15), (30975, 0.15), (32450, 0.15), (33986, 0.15), (35586, 0.14), (37253, 0.14),
+    (38992, 0.14), (40808, 0.14), (42707, 0.13), (44694, 0.13), (46776, 0.13), (48961, 0.13),
+    (51258, 0.13), (53667, 0.12), (56230, 0.12), (58932, 0.12), (61799, 0.12), (64851, 0.11),
+    (68113, 0.11), (71617, 0.11), (75401, 0.10), (79517, 0.10), (84035, 0.10), (89053, 0.10),
+    (94717, 0.09),
+];
 
 /// HighSpeed TCP's parameters (`cc = { name = "highspeed" }`; the RFC's values by default).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -32,11 +65,14 @@ pub struct HighSpeedParams {
     pub high_window: f64,
     /// Decrease factor b at `high_window`, in (0, 1/2). Default 0.1 (`High_Decrease`).
     pub high_decrease: f64,
+    /// a(w) and b(w) from `"formula"` (§5; the default) or `"table"` (Appendix B's rows, as
+    /// Linux and ns-3 look them up; the `linux`, `linux26` and `ns3` profiles' choice).
+    pub coefficients: Coefficients,
 }
 
 impl Default for HighSpeedParams {
     fn default() -> Self {
-        HighSpeedParams { low_window: 38.0, high_window: 83_000.0, high_decrease: 0.1 }
+        HighSpeedParams { low_window: 38.0, high_window: 83_000.0, high_decrease: 0.1, coefficients: Coefficients::Formula }
     }
 }
 
@@ -48,6 +84,13 @@ impl ControllerParams for HighSpeedParams {
             // ns-3's TcpHighSpeed counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
             StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
             _ => Vec::new(),
+        }
+    }
+    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+        match profile {
+            // tcp_highspeed.c's hstcp_aimd_vals, TcpHighSpeed::TableLookupA/B.
+            StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns3 => vec![("coefficients", "table".into())],
+            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
         }
     }
     fn check(&self, _name: &'static str) -> Checked {
@@ -93,6 +136,7 @@ impl HighSpeedParams {
 /// asks on every ACK).
 #[derive(Clone, Copy, Debug)]
 struct Curve {
+    table: bool,
     low_window: f64,
     ln_low_window: f64,
     /// log High_Window − log Low_Window.
@@ -104,11 +148,21 @@ impl Curve {
     fn new(p: &HighSpeedParams) -> Self {
         let ln_low_window = p.low_window.ln();
         let ln_span = (p.high_window.ln() - ln_low_window).max(f64::MIN_POSITIVE);
-        Curve { low_window: p.low_window, ln_low_window, ln_span, high_decrease: p.high_decrease }
+        Curve { table: p.coefficients == Coefficients::Table, low_window: p.low_window, ln_low_window, ln_span, high_decrease: p.high_decrease }
+    }
+
+    /// The Appendix B row of a window of `w` packets (whole packets, as Linux's `snd_cwnd`):
+    /// the first whose w is at least it, or the last.
+    fn row(w: f64) -> usize {
+        let w = w.max(0.0).floor() as u32;
+        APPENDIX_B.iter().position(|&(row_w, _)| w <= row_w).unwrap_or(APPENDIX_B.len() - 1)
     }
 
     /// b(w) (§5).
     fn b(&self, w: f64) -> f64 {
+        if self.table {
+            return APPENDIX_B[Self::row(w)].1;
+        }
         if w <= self.low_window {
             return 0.5;
         }
@@ -117,6 +171,9 @@ impl Curve {
 
     /// a(w) (§5).
     fn a(&self, w: f64) -> f64 {
+        if self.table {
+            return (Self::row(w) + 1) as f64;
+        }
         if w <= self.low_window {
             return 1.0;
         }
@@ -218,6 +275,27 @@ mod tests {
             assert!((p.a(w) / a - 1.0).abs() < 0.05, "a({w}) = {}, the table's {a}", p.a(w));
             assert!((p.b(w) - b).abs() < 0.01, "b({w}) = {}, the table's {b}", p.b(w));
         }
+    }
+
+    #[test]
+    fn the_table_steps_at_each_rows_window_as_linux_and_ns3_look_it_up() {
+        let p = HighSpeedParams { coefficients: Coefficients::Table, ..HighSpeedParams::default() };
+        // Row 1 up to 38 packets (Reno), row 2 from 39 to 118, row 3 from 119; the last row's
+        // values beyond 94,717.
+        for (w, a, b) in [(10.0, 1.0, 0.5), (38.0, 1.0, 0.5), (39.0, 2.0, 0.44), (75.0, 2.0, 0.44), (118.9, 2.0, 0.44), (119.0, 3.0, 0.41), (1_000_000.0, 73.0, 0.09)] {
+            assert_eq!((p.a(w), p.b(w)), (a, b), "w = {w}");
+        }
+        // The rows grow, and rows 2 to 71 sample the formula at their own windows: a within
+        // 3 %, b within 0.008. Rows 72 and 73 lie beyond High_Window, where the formula's b
+        // stays at High_Decrease (0.1) and the table's goes on to 0.09.
+        assert!(APPENDIX_B.windows(2).all(|r| r[0].0 < r[1].0 && r[0].1 >= r[1].1));
+        let f = HighSpeedParams::default();
+        for (i, &(w, b)) in APPENDIX_B.iter().enumerate().take(71).skip(1) {
+            assert!((f.a(w as f64) / (i + 1) as f64 - 1.0).abs() < 0.03, "row {}: a({w}) = {}", i + 1, f.a(w as f64));
+            assert!((f.b(w as f64) - b).abs() < 0.008, "row {}: b({w}) = {}", i + 1, f.b(w as f64));
+        }
+        // At 75 packets the table adds a third more than the formula and cuts less.
+        assert!((f.a(75.0) - 1.49).abs() < 0.01 && (f.b(75.0) - 0.465).abs() < 0.001);
     }
 
     #[test]
