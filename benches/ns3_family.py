@@ -2,6 +2,10 @@
 controller, on the same dumbbells (issue 37):
 
     python benches/ns3_family.py PATH/TO/dumbbell [--duration 60] [--only htcp,bbr] [--json out.json]
+    python benches/ns3_family.py PATH/TO/dumbbell --only reno --rtt 120 --flows 8 --seeds 8
+
+With `--seeds N` every set-up runs N times on each side (ns-3 `--run=k`, aimdlab `seed = k`) and
+the table shows each figure's mean with its range; the bounds are judged on the means.
 
 Each controller runs on a 20 Mbit/s bottleneck with a DropTail buffer of one BDP, at 40 ms
 and 120 ms RTT, with 1 and 8 flows; DCTCP runs on a step-marking queue (K = 20 packets;
@@ -40,9 +44,9 @@ def setups():
             yield {"n": n, "rtt_ms": rtt_ms, "delay": rtt_ms / 2 - 2, "limit": bdp}
 
 
-def ns3(binary: str, cc: str, s: dict, duration: int) -> dict:
+def ns3(binary: str, cc: str, s: dict, duration: int, seed: int = 1) -> dict:
     args = [binary, f"--nFlows={s['n']}", f"--bottleneckRate={RATE_MBPS}", f"--bottleneckDelay={s['delay']}", f"--queueLimit={s['limit']}",
-            f"--tcp={cc}", "--segSize=1000", f"--duration={duration}"]
+            f"--tcp={cc}", "--segSize=1000", f"--duration={duration}", f"--run={seed}"]
     if cc == "ns3::TcpDctcp":
         args += ["--queueDisc=red", f"--redMinTh={STEP_K}", f"--redMaxTh={STEP_K}", "--redQw=1", "--redGentle=false", "--redHardDrop=false", "--ecn=true"]
     else:
@@ -50,18 +54,31 @@ def ns3(binary: str, cc: str, s: dict, duration: int) -> dict:
     return peer_row(json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout))
 
 
-def aim(cc: str, s: dict, duration: int) -> dict:
+def aim(cc: str, s: dict, duration: int, seed: int = 1) -> dict:
     queue: dict = {"kind": "droptail", "limit": f"{s['limit']}pkt"}
     if cc == "dctcp":
         queue = {"kind": "step", "limit": f"{s['limit']}pkt", "k": f"{STEP_K}pkt"}
     sc = {
-        "name": f"ns3-family-{cc}", "duration": f"{duration}s", "warmup": "5s", "sample_interval": "10ms", "sampled_flows": "none",
+        "name": f"ns3-family-{cc}", "seed": seed, "duration": f"{duration}s", "warmup": "5s", "sample_interval": "10ms", "sampled_flows": "none",
         "topology": {"dumbbell": {"bottleneck": {"rate": f"{RATE_MBPS}Mbps", "delay": f"{s['delay']}ms", "queue": queue},
                                   "access": {"rate": f"{10 * RATE_MBPS}Mbps", "delay": "1ms", "queue": {"limit": "1000pkt"}}}},
         "tcp": {"profile": "ns3", "mss": "1000B", "receive_window": "4194304B"},
         "flows": [{"count": s["n"], "cc": cc, "start_jitter": "1s"}],
     }
     return result_row(aimdlab.run(sc))
+
+
+def mean_row(rows: list[dict]) -> dict:
+    """Each figure's mean over seeds, with its (min, max) under `range`."""
+    keys = rows[0].keys()
+    return {**{k: sum(r[k] for r in rows) / len(rows) for k in keys}, "range": {k: (min(r[k] for r in rows), max(r[k] for r in rows)) for k in keys}}
+
+
+def cell(row: dict, c: str) -> str:
+    """A figure as the table shows it: with its range over seeds when there were several."""
+    fmt = (lambda v: f"{v:.3f}") if c in ("utilization", "goodput_mbps", "jain", "queue_pkts") else (lambda v: f"{v:.0f}")
+    lo, hi = (fmt(v) for v in row.get("range", {}).get(c, (row[c], row[c])))
+    return fmt(row[c]) if lo == hi else f"{fmt(row[c])} ({lo}–{hi})"
 
 
 def outside(a: dict, n: dict) -> list[str]:
@@ -85,8 +102,16 @@ def main() -> None:
     ap.add_argument("--duration", type=int, default=60)
     ap.add_argument("--only", default="", help="comma-separated aimdlab controller names (default: all)")
     ap.add_argument("--json", help="also write every row to this file")
+    ap.add_argument("--seeds", type=int, default=1, help="runs per set-up and side, seeds 1..N (default 1)")
+    ap.add_argument("--rtt", type=int, choices=(40, 120), help="only this RTT, ms")
+    ap.add_argument("--flows", type=int, choices=(1, 8), help="only this many flows")
     a = ap.parse_args()
+    if a.seeds < 1:
+        ap.error(f"--seeds: {a.seeds} is not allowed; expected at least 1")
     only = {c for c in a.only.split(",") if c}
+    unknown = only - {cc for cc, _ in FAMILY}
+    if unknown:
+        ap.error(f"--only: {', '.join(sorted(unknown))} not in the family; expected some of {', '.join(cc for cc, _ in FAMILY)}")
     cols = ["utilization", "goodput_mbps", "jain", "retx", "queue_pkts", "ecn_marks"]
     print("| controller | RTT | flows | side | " + " | ".join(cols) + " | outside |")
     print("|---|---|---|---|" + "---|" * len(cols) + "---|")
@@ -95,12 +120,16 @@ def main() -> None:
         if only and cc not in only:
             continue
         for s in setups():
-            n, m = ns3(a.ns3, typeid, s, a.duration), aim(cc, s, a.duration)
+            if (a.rtt and s["rtt_ms"] != a.rtt) or (a.flows and s["n"] != a.flows):
+                continue
+            seeds = range(1, a.seeds + 1)
+            ns, ms = [ns3(a.ns3, typeid, s, a.duration, k) for k in seeds], [aim(cc, s, a.duration, k) for k in seeds]
+            n, m = (ns[0], ms[0]) if a.seeds == 1 else (mean_row(ns), mean_row(ms))
             off = outside(m, n)
             for side, row, note in (("ns-3", n, ""), ("aimdlab", m, ", ".join(off) or "—")):
-                cells = [f"{row[c]:.3f}" if isinstance(row[c], float) else str(row[c]) for c in cols]
-                print(f"| {cc} | {s['rtt_ms']} ms | {s['n']} | {side} | " + " | ".join(cells) + f" | {note} |", flush=True)
-            rows.append({"cc": cc, "rtt_ms": s["rtt_ms"], "flows": s["n"], "ns3": n, "aimdlab": m, "outside": off})
+                print(f"| {cc} | {s['rtt_ms']} ms | {s['n']} | {side} | " + " | ".join(cell(row, c) for c in cols) + f" | {note} |", flush=True)
+            rows.append({"cc": cc, "rtt_ms": s["rtt_ms"], "flows": s["n"], "ns3": n, "aimdlab": m, "outside": off,
+                         **({"ns3_seeds": ns, "aimdlab_seeds": ms} if a.seeds > 1 else {})})
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
