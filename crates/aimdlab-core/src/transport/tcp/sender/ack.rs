@@ -26,11 +26,14 @@ impl TcpSender {
         self.cc.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);
         self.ecn_on_ack(ack, now);
+        // Segments this ACK newly reports delivered, cumulatively or selectively (RFC 6937's
+        // DeliveredData; Linux's `acked`): a cumulative advance over data SACKed before counts
+        // only what had not been reported.
+        let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
         if self.prr_paced() {
-            let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
             self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
         }
-        self.controller_on_ack(ack, now, newly_cum, rtt_sample, before);
+        self.controller_on_ack(ack, now, (newly_cum, delivered), rtt_sample, before);
         if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
@@ -176,10 +179,12 @@ impl TcpSender {
         }
     }
 
-    /// Step 8: the controller told of the ACK (per acknowledged segment under
+    /// Step 8: the controller told of the ACK (per segment it newly delivers under
     /// `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
-    /// `before`: the segments marked lost so far and in flight when the ACK arrived.
-    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, newly_cum: u64, rtt_sample: Option<SimDuration>, before: (u64, u64)) {
+    /// `acked`: (the cumulative advance, the segments newly delivered); `before`: the
+    /// segments marked lost so far and in flight when the ACK arrived.
+    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, acked: (u64, u64), rtt_sample: Option<SimDuration>, before: (u64, u64)) {
+        let (newly_cum, delivered) = acked;
         let (lost_before, in_flight_before) = before;
         let min_rtt = self.rtt.min_rtt();
         let rate = self.rate.as_deref_mut().map(|r| r.sample(min_rtt, self.sb.lost_marked - lost_before, in_flight_before, now));
@@ -200,17 +205,27 @@ impl TcpSender {
         };
         // Only a traced flow asks what the change will be called.
         let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
-        if self.per_segment && newly_cum > 1 {
-            // Each acknowledged segment is one step of growth (the RTT sample and the ECN
-            // echo go with the first).
+        // Linux counts the segments an ACK delivers (`tcp_ack`: `acked` from `tp->delivered`),
+        // so a cumulative ACK over data SACKed earlier — the end of a recovery, or a hole
+        // filled after a timeout with the rest already held by the receiver — grows the window
+        // by what it newly delivered, not by the whole advance (that would be a slow-start jump
+        // of a window's worth in one ACK). Only an ACK that advances snd.una grows it
+        // (`tcp_may_raise_cwnd` at the default reordering).
+        let steps = if newly_cum > 0 { delivered.max(1) } else { 0 };
+        if self.per_segment && steps > 1 {
+            // Each delivered segment is one step of growth (the RTT sample and the ECN echo go
+            // with the first).
             ev.newly_acked_pkts = 1;
-            for _ in 0..newly_cum {
+            for _ in 0..steps {
                 self.cc.on_ack(&ev);
                 ev.rtt_sample = None;
                 ev.ece = false;
                 ev.rate = None;
             }
         } else {
+            if self.per_segment && newly_cum > 1 {
+                ev.newly_acked_pkts = 1;
+            }
             self.cc.on_ack(&ev);
         }
         if let Some(cause) = cause {

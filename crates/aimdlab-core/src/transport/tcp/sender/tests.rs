@@ -5,7 +5,7 @@ use crate::cc::reno::Reno;
 use crate::cc::CongestionControl;
 use crate::net::packet::Packet;
 use crate::net::packet::{AckOptions, PacketKind, SackBlocks};
-use crate::transport::tcp::config::{LossDetection, Recovery, RecoveryRules};
+use crate::transport::tcp::config::{CwndGrowth, LossDetection, Recovery, RecoveryRules};
 use crate::transport::timer::TimerKind;
 use crate::units::SimDuration;
 
@@ -355,6 +355,47 @@ fn a_sack1_timeout_forgets_the_sacks_and_resends_from_the_cumulative_ack() {
     };
     assert_eq!(after_timeout(RecoveryRules::Rfc), [40, 50]);
     assert_eq!(after_timeout(RecoveryRules::Ns2), [40, 41]);
+}
+
+#[test]
+fn per_segment_growth_counts_what_an_ack_delivers_not_data_sacked_before() {
+    // Segment 0 and its fast retransmission are lost; 1..20 arrive and are SACKed, then the
+    // timer fires (cwnd 1). The retransmission of 0 brings an ACK of all 20: under
+    // "per_segment" it delivers one segment (the other 19 were reported before), so slow
+    // start adds one, as Linux's `acked` does — not 20, a window's burst in one ACK.
+    // "per_ack" (RFC 5681) adds min(N, 1) = 1 either way.
+    let after_timeout = |growth| {
+        let cfg = TcpConfig { cwnd_growth: growth, ..TcpConfig::default() };
+        let mut s = sender(&cfg, 20.0);
+        let mut out = Outbox::default();
+        let mut timer_event = SimTime::ZERO;
+        s.start(SimTime::ZERO, &mut out);
+        timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
+        for k in 1..20u64 {
+            let now = SimTime::from_millis(100 + k);
+            out.clear();
+            s.on_ack(&ack(0, 1, k + 1, now), now, &mut out);
+            timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
+        }
+        assert_eq!(s.stats.fast_retransmits, 1);
+        // The timer's events, each asking for the next, until it expires.
+        for _ in 0..100 {
+            if s.stats.timeouts > 0 {
+                break;
+            }
+            out.clear();
+            s.on_rto_timer(timer_event, &mut out);
+            timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
+        }
+        assert_eq!(s.stats.timeouts, 1);
+        assert_eq!(s.cc.cwnd_pkts(), 1.0);
+        let now = timer_event + SimDuration::from_millis(100);
+        out.clear();
+        s.on_ack(&ack(20, 0, 0, now), now, &mut out);
+        (s.cc.cwnd_pkts(), out.packets.len())
+    };
+    assert_eq!(after_timeout(CwndGrowth::PerSegment), (2.0, 2));
+    assert_eq!(after_timeout(CwndGrowth::PerAck), (2.0, 2));
 }
 
 /// RACK-TLP with SACK and a 200 ms minimum RTO (the linux profile's loss detection).
