@@ -61,4 +61,8 @@ def test_the_estimate_covers_what_a_run_takes(scenario):
 
     assert m["estimate"] >= m["resident"], m
     assert m["estimate"] + ADDRESS_SPACE_RESERVE >= m["address_space"], m
-    assert m["estimate"] + ADDRESS_SPACE_RESERVE <= 3 * m["address_space"], m
+    # The upper bound holds the estimate alone: the reserve is for the engine thread's stack
+    # and a malloc arena, and whether glibc maps a new arena for that thread or reuses a free
+    # one varies from run to run (the 2,000-flow run takes 143 MB of address space here and
+    # took 90 MB once in CI, where the old bound, estimate + reserve, failed).
+    assert m["estimate"] <= 3 * m["address_space"], m
