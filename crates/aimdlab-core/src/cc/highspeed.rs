@@ -155,7 +155,7 @@ impl Curve {
     /// the first whose w is at least it, or the last.
     fn row(w: f64) -> usize {
         let w = w.max(0.0).floor() as u32;
-        APPENDIX_B.iter().position(|&(row_w, _)| w <= row_w).unwrap_or(APPENDIX_B.len() - 1)
+        APPENDIX_B.partition_point(|&(row_w, _)| row_w < w).min(APPENDIX_B.len() - 1)
     }
 
     /// b(w) (§5).

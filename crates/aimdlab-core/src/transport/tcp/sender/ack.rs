@@ -211,21 +211,17 @@ impl TcpSender {
         // by what it newly delivered, not by the whole advance (that would be a slow-start jump
         // of a window's worth in one ACK). Only an ACK that advances snd.una grows it
         // (`tcp_may_raise_cwnd` at the default reordering).
-        let steps = if newly_cum > 0 { delivered.max(1) } else { 0 };
-        if self.per_segment && steps > 1 {
+        if self.per_segment && newly_cum > 0 {
             // Each delivered segment is one step of growth (the RTT sample and the ECN echo go
             // with the first).
             ev.newly_acked_pkts = 1;
-            for _ in 0..steps {
+            for _ in 0..delivered.max(1) {
                 self.cc.on_ack(&ev);
                 ev.rtt_sample = None;
                 ev.ece = false;
                 ev.rate = None;
             }
         } else {
-            if self.per_segment && newly_cum > 1 {
-                ev.newly_acked_pkts = 1;
-            }
             self.cc.on_ack(&ev);
         }
         if let Some(cause) = cause {

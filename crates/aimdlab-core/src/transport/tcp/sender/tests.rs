@@ -314,6 +314,22 @@ fn sack1_counts_one_segment_out_of_the_pipe_per_ack_however_many_it_sacks() {
     assert!(sack1 <= 3, "Sack1 sent {sack1}");
 }
 
+/// Runs the retransmission timer from its event at `at`, each event asking for the next,
+/// until it expires (once; at most 100 events); `out` holds what the expiry sent. Returns
+/// the timer's next event.
+fn expire_rto(s: &mut TcpSender, out: &mut Outbox, mut at: SimTime) -> SimTime {
+    for _ in 0..100 {
+        if s.stats.timeouts > 0 {
+            break;
+        }
+        out.clear();
+        s.on_rto_timer(at, out);
+        at = out.timer_at(TimerKind::Retransmit).unwrap_or(at);
+    }
+    assert_eq!(s.stats.timeouts, 1, "the timer expired once");
+    at
+}
+
 #[test]
 fn a_sack1_timeout_forgets_the_sacks_and_resends_from_the_cumulative_ack() {
     // Segments 30 and 40 are lost and so are their retransmissions: the timer fires with
@@ -341,12 +357,7 @@ fn a_sack1_timeout_forgets_the_sacks_and_resends_from_the_cumulative_ack() {
             deliver(&mut s, &mut out, ack(30, block.0, block.1, now), now);
         }
         assert_eq!(s.stats.fast_retransmits, 1);
-        // The timer's events, each asking for the next, until it expires.
-        while s.stats.timeouts == 0 {
-            out.clear();
-            s.on_rto_timer(timer_event, &mut out);
-            timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
-        }
+        let timer_event = expire_rto(&mut s, &mut out, timer_event);
         assert_eq!(out.packets.iter().map(|p| p.seq).collect::<Vec<_>>(), [30]);
         out.clear();
         let now = timer_event + SimDuration::from_millis(100);
@@ -368,9 +379,8 @@ fn per_segment_growth_counts_what_an_ack_delivers_not_data_sacked_before() {
         let cfg = TcpConfig { cwnd_growth: growth, ..TcpConfig::default() };
         let mut s = sender(&cfg, 20.0);
         let mut out = Outbox::default();
-        let mut timer_event = SimTime::ZERO;
         s.start(SimTime::ZERO, &mut out);
-        timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
+        let mut timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(SimTime::ZERO);
         for k in 1..20u64 {
             let now = SimTime::from_millis(100 + k);
             out.clear();
@@ -378,16 +388,7 @@ fn per_segment_growth_counts_what_an_ack_delivers_not_data_sacked_before() {
             timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
         }
         assert_eq!(s.stats.fast_retransmits, 1);
-        // The timer's events, each asking for the next, until it expires.
-        for _ in 0..100 {
-            if s.stats.timeouts > 0 {
-                break;
-            }
-            out.clear();
-            s.on_rto_timer(timer_event, &mut out);
-            timer_event = out.timer_at(TimerKind::Retransmit).unwrap_or(timer_event);
-        }
-        assert_eq!(s.stats.timeouts, 1);
+        let timer_event = expire_rto(&mut s, &mut out, timer_event);
         assert_eq!(s.cc.cwnd_pkts(), 1.0);
         let now = timer_event + SimDuration::from_millis(100);
         out.clear();
