@@ -69,7 +69,7 @@ def test_every_command_that_prints_results_prints_json_a_script_parses(tmp_path,
     assert sweep["provenance"]["command_line"].startswith("python -m aimdlab sweep ")
 
     report = json.loads(aimdlab("report", str(tmp_path / "s"), "--json").stdout)
-    assert report == {"command": "report", "folder": str(tmp_path / "s"), "report": str(tmp_path / "s" / "report.html"), "kind": "sweep"}
+    assert report == {"ok": True, "command": "report", "folder": str(tmp_path / "s"), "report": str(tmp_path / "s" / "report.html"), "kind": "sweep"}
 
     listed = json.loads(aimdlab("examples", "--json").stdout)
     assert any(e["file"] == "examples/utilization.toml" for e in listed["examples"])
@@ -123,3 +123,15 @@ def test_a_scenario_without_a_seed_runs_again_into_its_folder(tmp_path, examples
     for _ in range(2):
         r = aimdlab("run", scenario, "--out", out, "--no-figure", "--set", "duration=12s")
         assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("args", [["run", "bad.toml", "--out", "o"], ["report", "nosuch"], ["columns", "nosuch"],
+                                  ["reproduce", "nosuch-paper", "--out", "rp"], ["sweep", "nosuch.toml"]])
+def test_a_failing_command_still_prints_one_json_object(tmp_path, args):
+    # json_stdout_empty_on_error.sh: only `validate` printed JSON when it failed; a script read "".
+    (tmp_path / "bad.toml").write_text('duration = "-1s"\n')
+    r = aimdlab(*args, "--json", cwd=tmp_path)
+    assert r.returncode in (1, 2)
+    outcome = json.loads(r.stdout)
+    assert outcome["ok"] is False and outcome["command"] == args[0] and outcome["exit_code"] == r.returncode
+    assert outcome["error"] and outcome["error"].splitlines()[0] in r.stderr, "the same error as on standard error"

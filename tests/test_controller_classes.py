@@ -102,7 +102,7 @@ def test_a_toml_file_names_the_class_and_set_changes_its_parameter(module_here):
 
 @pytest.mark.parametrize("cc, message", [
     ({"python": "nosuchmodule:X"}, r"^flows\[0\]\.cc\.python: no module named 'nosuchmodule' on sys\.path or in the current folder"),
-    ({"python": "labcc:Missing"}, r"^flows\[0\]\.cc\.python: module 'labcc' \(.*labcc\.py\) has no 'Missing'$"),
+    ({"python": "labcc:Missing"}, r"^flows\[0\]\.cc\.python: module 'labcc' \(.*labcc\.py\) defines no 'Missing' at its top level; nothing of it was run$"),
     ({"python": "labcc:NotAController"}, r"^flows\[0\]\.cc\.python: 'labcc:NotAController' is a class that is not a subclass of aimdlab\.Controller"),
     ({"python": "labcc:helper"}, r"^flows\[0\]\.cc\.python: 'labcc:helper' is a function that is not a subclass of aimdlab\.Controller"),
     ({"python": "labcc ScaledAimd"}, r"^flows\[0\]\.cc\.python: 'labcc ScaledAimd' is not of the form module:name"),
@@ -110,7 +110,7 @@ def test_a_toml_file_names_the_class_and_set_changes_its_parameter(module_here):
     ({"python": "labcc:ScaledAimd", "gamma": 1}, r"^flows\[0\]\.cc\.gamma: is not a parameter of labcc:ScaledAimd; it takes alpha, beta$"),
     ({"python": "labcc:ScaledAimd", "beta": 1.5},
      r"^flows\[0\]\.cc: labcc:ScaledAimd\(beta=1\.5\) raised ValueError: beta must be in \(0, 1\), not 1\.5$"),
-    ("labcc:Missing", r"^flows\[0\]\.cc: module 'labcc' .* has no 'Missing'$"),
+    ("labcc:Missing", r"^flows\[0\]\.cc: module 'labcc' .* defines no 'Missing' at its top level; nothing of it was run$"),
 ])
 def test_a_bad_class_or_parameter_is_one_line_naming_the_field(module_here, cc, message):
     for check in (aimdlab.validate, aimdlab.run):
@@ -119,7 +119,7 @@ def test_a_bad_class_or_parameter_is_one_line_naming_the_field(module_here, cc, 
 
 
 def test_a_module_that_fails_to_import_says_why(module_here):
-    (module_here / "brokencc.py").write_text("import nosuchdependency\n")
+    (module_here / "brokencc.py").write_text("import nosuchdependency\n\nX = None\n")
     with pytest.raises(aimdlab.ScenarioError, match=r"^flows\[0\]\.cc\.python: importing module 'brokencc' failed: No module named 'nosuchdependency'"):
         aimdlab.validate(_scenario({"python": "brokencc:X"}))
 

@@ -81,8 +81,10 @@ def test_an_exception_in_a_python_controller_reaches_the_caller():
             raise ZeroDivisionError("my controller is broken")
 
     sc = dumbbell(buffer="10pkt", duration="10s", flow={"cc": Broken()})
-    with pytest.raises(ZeroDivisionError, match="my controller is broken"):
+    with pytest.raises(aimdlab.ControllerError, match="^controller Broken of flow 0: on_congestion raised ZeroDivisionError: "
+                                                      "my controller is broken$") as e:
         aimdlab.run(sc)
+    assert isinstance(e.value.__cause__, ZeroDivisionError), "the controller's own exception, with its traceback"
 
 
 def test_python_cc_without_an_object_is_a_clear_error():
@@ -250,5 +252,5 @@ def test_a_pacing_rate_spaces_packets_at_that_rate():
 
 
 def test_a_bad_pacing_rate_is_named():
-    with pytest.raises(ValueError, match="controller _Paced of flow 0: pacing_rate_bps = 0 is outside"):
+    with pytest.raises(ValueError, match="controller _Paced of flow 0: after __init__: pacing_rate_bps = 0 is outside"):
         aimdlab.run(dumbbell(duration="1s", flow={"cc": _Paced(0.0)}))

@@ -416,7 +416,7 @@ def test_out_is_checked_before_simulating(tmp_path, examples_dir, monkeypatch):
     cases = [
         (str(afile / "sub"), "file is a file, not a folder; expected a folder path"),
         (str(afile), "is a file; expected a folder"),
-        ("", "the results folder is empty text"),
+        ("", "the path is empty text"),
         (str(tmp_path / "notes"), "holds files that are not aimdlab results (thesis.tex)"),
         (str(tmp_path / ("x" * 300)), "cannot write results there: File name too long"),
     ]

@@ -175,5 +175,5 @@ def test_a_report_goes_into_a_folder_that_does_not_exist_yet(sweep_dir, tmp_path
     path = write_report(sweep_dir, tmp_path / "new" / "deeper" / "r.html", run_figures=True)
     assert path.is_file() and any((tmp_path / "new" / "deeper" / "report-figures").glob("*.png"))
     (tmp_path / "a-file").write_text("")
-    with pytest.raises(ReportError, match="is a file; expected the folder"):
+    with pytest.raises(ReportError, match="a-file is a file, not a folder"):
         write_report(sweep_dir, tmp_path / "a-file" / "r.html")

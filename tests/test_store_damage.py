@@ -116,3 +116,28 @@ def test_a_second_sweep_on_a_store_in_use_is_refused_naming_the_first(tmp_path):
     finally:
         first.release()
     assert all(s == "ok" for s in _sweep(tmp_path).catalog.column("status").to_pylist())  # free again
+
+
+@pytest.mark.parametrize("damage", ["catalog-a-folder", "lock-a-folder", "runs-a-file"])
+def test_structural_damage_is_repaired_or_named_with_what_to_do(tmp_path, damage):
+    # store_structural_damage_wedges.sh: each wedged every resume with a bare OS error (one
+    # naming a temporary file).
+    import shutil
+
+    first = _catalog_without_wall(_sweep(tmp_path).root)
+    root = tmp_path / "st"
+    if damage == "catalog-a-folder":
+        (root / "catalog.parquet").unlink()
+        (root / "catalog.parquet").mkdir()
+    elif damage == "lock-a-folder":
+        (root / ".lock").unlink()
+        (root / ".lock").mkdir()
+    else:
+        shutil.rmtree(root / "runs")
+        (root / "runs").write_text("x")
+        with pytest.raises(StoreError) as e:
+            _sweep(tmp_path)
+        assert str(e.value) == (f"{root / 'runs'}: is a file where the sweep keeps its runs/ folder; move it out of the "
+                                "sweep's folder, then run the sweep again (runs missing from it run again)")
+        (root / "runs").unlink()
+    assert _catalog_without_wall(_sweep(tmp_path).root) == first

@@ -16,6 +16,7 @@ from . import _core, units
 from ._core import AckEvent, CongestionEvent
 from .controller import Controller
 from .errors import (
+    ControllerError,
     CopyError,
     EngineError,
     MeasureError,
@@ -36,6 +37,7 @@ __all__ = [
     "AckEvent",
     "CongestionEvent",
     "Controller",
+    "ControllerError",
     "CopyError",
     "EngineError",
     "MeasureError",

@@ -118,7 +118,7 @@ def build_controller(cc: Any, where: str) -> Controller:
     import inspect
 
     from .errors import ScenarioError
-    from .imports import ImportNameError, import_name
+    from .imports import USER_CODE_ERRORS, ImportNameError, import_name, raised
 
     if isinstance(cc, Controller):
         return cc
@@ -151,9 +151,9 @@ def build_controller(cc: Any, where: str) -> Controller:
                                 f"beside python = {text!r}")
     try:
         made = cls(**params)
-    except Exception as e:
+    except USER_CODE_ERRORS as e:
         shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
-        raise ScenarioError(f"{where}: {text}({shown}) raised {type(e).__name__}: {e}") from None
+        raise ScenarioError(f"{where}: {text}({shown}) raised {raised(e)}") from None
     return made
 
 

@@ -4,12 +4,18 @@ without touching the native module, which raises these same classes."""
 
 from __future__ import annotations
 
-__all__ = ["CopyError", "EngineError", "MeasureError", "MemoryLimitError", "OutputError", "ReportError", "RunCancelled",
+__all__ = ["ControllerError", "CopyError", "EngineError", "MeasureError", "MemoryLimitError", "OutputError", "ReportError", "RunCancelled",
            "ScenarioError", "StoreError"]
 
 
 class ScenarioError(ValueError):
     """An invalid scenario; the message names the field, the value and what is accepted."""
+
+
+class ControllerError(ScenarioError):
+    """A Python controller failed during a run: a hook raised (the original exception is the
+    `__cause__`), or it set a window, threshold or pacing rate that is not one. The message
+    names the controller, the flow, the hook and the value."""
 
 
 class EngineError(RuntimeError):

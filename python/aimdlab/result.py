@@ -309,9 +309,11 @@ class Result:
         """Writes `summary.json`, `scenario.json` (with the seed that was used) and the tables
         as Parquet into `out_dir`, as one unit: a reader sees the folder's previous complete
         contents or the new complete set, never a mix (see `aimdlab.run_folder`). An existing
-        folder is replaced only if it holds nothing but aimdlab results. Returns the folder."""
+        folder is replaced only if it holds nothing but aimdlab results. Returns the folder,
+        resolved (symlinks followed, `..` applied)."""
         from .run_folder import RunFolder
 
-        with RunFolder(out_dir) as staging:
+        folder = RunFolder(out_dir)
+        with folder as staging:
             self.write_files(staging)
-        return Path(out_dir)
+        return folder.out

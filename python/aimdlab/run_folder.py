@@ -115,20 +115,17 @@ class RunFolder:
     """
 
     def __init__(self, out: Union[str, Path]):
-        if str(out).strip() == "":
-            raise OutputError("the results folder is empty text; expected a folder such as results/NAME")
-        self.out = Path(out)
+        from .out_path import refuse_foreign, resolve_out
+
+        spelled = str(out)
+        # Resolved before any check (`missing/../x` is `x`; a symlink is its target): the checks
+        # and the writes see the same folder.
+        self.out = resolve_out(out, flag="")
+        absolute = self.out
         try:
-            absolute = self.out.absolute()
-            if absolute.resolve() in (Path.cwd().resolve(), Path.home().resolve(), Path(absolute.anchor)):
-                raise OutputError(f"{out}: is the current, home or root folder; expected a folder of its own such as results/NAME")
             if self.out.exists() and not self.out.is_dir():
-                raise OutputError(f"{out}: is a file; expected a folder")
-            if self.out.is_dir():
-                others = sorted(p.name for p in self.out.iterdir() if not is_result_file(p.name) and not _is_debris(p.name))
-                if others:
-                    shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-                    raise OutputError(f"{out}: the folder holds files that are not aimdlab results ({shown}); choose another folder or empty it")
+                raise OutputError(f"{spelled}: is a file; expected a folder")
+            refuse_foreign(self.out, spelled, lambda p: is_result_file(p.name) or _is_debris(p.name), "aimdlab results", flag="")
             self._parent = absolute.parent
             self._parent.mkdir(parents=True, exist_ok=True)
             self._remove_stale()

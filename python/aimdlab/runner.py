@@ -188,16 +188,18 @@ def _copy_controllers(scenario: Scenario, groups: Dict[int, Controller]) -> Opti
     the prototype; None without any)."""
     import copy
 
+    from .imports import USER_CODE_ERRORS
+
     controllers = {}
     index = 0
     for gi, g in enumerate(scenario["flows"]):  # (valid: the engine checked the groups)
-        count = int(g.get("count", 1))
+        count = 1 if g.get("count") is None else int(g["count"])  # (None: absent, as the engine reads it)
         if gi in groups:
             proto = groups[gi]
             for i in range(count):
                 try:
                     controllers[index + i] = copy.deepcopy(proto)
-                except Exception as e:
+                except USER_CODE_ERRORS as e:
                     raise ScenarioError(
                         f"flows[{gi}].cc: the {type(proto).__name__} object cannot be copied for each flow of the group "
                         f"({type(e).__name__}: {e}); keep members that cannot be copied (locks, files) off the instance, "

@@ -12,6 +12,7 @@
 //! `state()` are fixed by its first sample. A stack's window policy (ns-2's halving) writes
 //! the window it sets back into `cwnd` and `ssthresh` after `on_congestion`.
 
+use crate::errors::ControllerError;
 use aimdlab_core::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use aimdlab_core::control::RunControl;
 use aimdlab_core::units::Rate;
@@ -85,10 +86,38 @@ pub struct PyController {
     control: Arc<RunControl>,
 }
 
-/// A `ValueError` about `attr` of the controller `obj` of flow `flow`.
+/// The class name of controller `obj`, for messages.
+fn class_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// A `ControllerError` about `attr` of the controller `obj` of flow `flow` (the hook that set
+/// it is added by `PyController::fail`).
 fn value_error(obj: &Bound<'_, PyAny>, flow: usize, attr: &str, what: String) -> PyErr {
-    let class = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-    pyo3::exceptions::PyValueError::new_err(format!("controller {class} of flow {flow}: {attr} {what}"))
+    ControllerError::new_err(format!("controller {} of flow {flow}: {attr} {what}", class_name(obj)))
+}
+
+/// `e`, raised in or after `hook` of the controller `obj` of flow `flow`, as one line that
+/// names them: a `ControllerError` of aimdlab's own gets the hook added; any exception of the
+/// controller's code (a `SystemExit` included) becomes a `ControllerError` with it as its
+/// cause. Ctrl-C (`KeyboardInterrupt`) stays what it is.
+fn describe(py: Python<'_>, obj: &Bound<'_, PyAny>, flow: usize, hook: &str, e: PyErr) -> PyErr {
+    if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+        return e;
+    }
+    let class = class_name(obj);
+    let own = format!("controller {class} of flow {flow}: ");
+    if e.is_instance_of::<ControllerError>(py) {
+        let text = e.value_bound(py).str().map(|s| s.to_string()).unwrap_or_default();
+        let detail = text.strip_prefix(&own).unwrap_or(&text);
+        return ControllerError::new_err(format!("{own}after {hook}: {detail}"));
+    }
+    let kind = e.get_type_bound(py).name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    let text = e.value_bound(py).str().map(|s| s.to_string()).unwrap_or_default();
+    let text: String = text.lines().next().unwrap_or("").chars().take(200).collect();
+    let wrapped = ControllerError::new_err(format!("{own}{hook} raised {kind}{}{text}", if text.is_empty() { "" } else { ": " }));
+    wrapped.set_cause(py, Some(e));
+    wrapped
 }
 
 /// Reads attribute `attr` of `obj` as a number of packets.
@@ -127,7 +156,7 @@ impl PyController {
             errors,
             control,
         };
-        c.refresh(py)?;
+        c.refresh(py).map_err(|e| describe(py, c.obj.bind(py), flow, "__init__", e))?;
         Ok(c)
     }
 
@@ -164,8 +193,9 @@ impl PyController {
         Ok(())
     }
 
-    /// Keeps the first error of the run and cancels it.
-    fn fail(&self, e: PyErr) {
+    /// Keeps the first error of the run (raised in or after `hook`) and cancels it.
+    fn fail(&self, py: Python<'_>, hook: &str, e: PyErr) {
+        let e = describe(py, self.obj.bind(py), self.flow, hook, e);
         let mut slot = self.errors.lock().expect("error slot");
         if slot.is_none() {
             *slot = Some(e);
@@ -173,7 +203,7 @@ impl PyController {
         self.control.cancel();
     }
 
-    fn call(&mut self, f: impl FnOnce(Python<'_>, &Bound<'_, PyAny>) -> PyResult<()>) {
+    fn call(&mut self, hook: &str, f: impl FnOnce(Python<'_>, &Bound<'_, PyAny>) -> PyResult<()>) {
         // Once the run is cancelled (Ctrl-C, an earlier error), no more Python runs: the
         // engine stops at its next check without waiting for slow callbacks.
         if self.control.is_cancelled() {
@@ -181,7 +211,7 @@ impl PyController {
         }
         Python::with_gil(|py| {
             if let Err(e) = f(py, self.obj.bind(py)).and_then(|_| self.refresh(py)) {
-                self.fail(e);
+                self.fail(py, hook, e);
             }
         })
     }
@@ -239,7 +269,7 @@ impl CongestionControl for PyController {
             in_recovery: ev.in_recovery,
             pkts_in_flight: ev.pkts_in_flight,
         };
-        self.call(|py, obj| obj.call_method1("on_ack", (Py::new(py, e)?,)).map(|_| ()));
+        self.call("on_ack", |py, obj| obj.call_method1("on_ack", (Py::new(py, e)?,)).map(|_| ()));
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
@@ -253,7 +283,7 @@ impl CongestionControl for PyController {
             pkts_in_flight: ev.pkts_in_flight,
             srtt_s: ev.srtt.as_secs_f64(),
         };
-        self.call(|py, obj| obj.call_method1("on_congestion", (Py::new(py, e)?,)).map(|_| ()));
+        self.call("on_congestion", |py, obj| obj.call_method1("on_congestion", (Py::new(py, e)?,)).map(|_| ()));
     }
 
     fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
@@ -264,7 +294,7 @@ impl CongestionControl for PyController {
         Python::with_gil(|py| {
             let b = self.obj.bind(py);
             if let Err(e) = b.setattr("cwnd", cwnd_pkts).and_then(|_| b.setattr("ssthresh", ssthresh_pkts)) {
-                self.fail(e);
+                self.fail(py, "setting cwnd and ssthresh", e);
             }
         })
     }
@@ -285,9 +315,9 @@ impl CongestionControl for PyController {
         if self.control.is_cancelled() {
             return;
         }
-        match Python::with_gil(|py| self.read_state(py)) {
+        Python::with_gil(|py| match self.read_state(py) {
             Ok(s) => s.into_iter().for_each(|(n, v)| publish(n, v)),
-            Err(e) => self.fail(e),
-        }
+            Err(e) => self.fail(py, "state()", e),
+        })
     }
 }

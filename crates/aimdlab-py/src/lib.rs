@@ -5,16 +5,13 @@
 #![allow(clippy::useless_conversion)]
 
 mod controller;
+mod errors;
 
 use aimdlab_core::monitor::table::{Column, Table};
-use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-// The exceptions are Python classes (`aimdlab.errors`), so that they pickle with their message.
-import_exception!(aimdlab.errors, ScenarioError);
-import_exception!(aimdlab.errors, EngineError);
-import_exception!(aimdlab.errors, RunCancelled);
+use errors::{EngineError, RunCancelled, ScenarioError};
 
 /// Watches and stops a run from another thread: `now_s()` is the simulated time reached,
 /// `cancel()` asks the run to stop (it raises `RunCancelled`).

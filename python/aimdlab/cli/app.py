@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import signal
 import sys
-from typing import Optional
+from typing import List, Optional
 
 import click
 
@@ -52,6 +52,7 @@ class _Main(click.Group):
             interrupted()
         except click.ClickException as e:
             e.show()
+            _json_error(args, e.format_message(), e.exit_code)
             sys.exit(e.exit_code)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
@@ -59,6 +60,7 @@ class _Main(click.Group):
             if e.errno == errno.EPIPE:
                 sys.exit(1)
             click.echo(f"Error: {os_error_text(e)}", err=True)
+            _json_error(args, os_error_text(e), 1)
             sys.exit(1)
         except Exception as e:
             # Ctrl-C landing inside library code can surface as another exception raised
@@ -68,6 +70,13 @@ class _Main(click.Group):
                 interrupted()
             raise
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _json_error(args: Optional[List[str]], message: str, exit_code: int) -> None:
+    """With `--json`, a failed command still prints one JSON object on standard output."""
+    if output.json_wanted_and_unsaid():
+        words = [a for a in (sys.argv[1:] if args is None else list(args)) if not a.startswith("-")]
+        output.emit_error_json(words[0] if words else "aimdlab", message, exit_code)
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -62,10 +63,13 @@ def examples(copy_to: Optional[Path], as_json: bool) -> None:
         written = copy_examples(copy_to)
     except (CopyError, OSError) as e:
         raise click.ClickException(str(e) if isinstance(e, CopyError) else os_error_text(e)) from None
+    from ..out_path import shown_path
+
+    folder = shown_path(Path(os.path.realpath(copy_to)))
     if as_json:
-        emit_json({"command": "examples", "copied_to": copy_to, "files": written})
+        emit_json({"command": "examples", "copied_to": folder, "files": [shown_path(p) for p in written]})
     elif not quiet():
-        click.echo(f"copied {len(written)} examples into {copy_to}; try: aimdlab run {copy_to / 'utilization.toml'}")
+        click.echo(f"copied {len(written)} examples into {folder}; try: aimdlab run {folder / 'utilization.toml'}")
 
 
 @main.command()

@@ -18,15 +18,15 @@ from typing import Any, Callable, Optional
 
 import click
 
-__all__ = ["SweepBar", "emit_json", "fmt", "jsonable", "json_option", "note", "progress_bar_wanted", "quiet", "quiet_option", "reset",
+__all__ = ["SweepBar", "emit_error_json", "emit_json", "json_wanted_and_unsaid", "fmt", "jsonable", "json_option", "note", "progress_bar_wanted", "quiet", "quiet_option", "reset",
            "stdout_console", "steps"]
 
-_state = {"quiet": False}
+_state = {"quiet": False, "json": False, "emitted": False}
 
 
 def reset() -> None:
-    """Forgets `-q` (each invocation of the command starts without it)."""
-    _state["quiet"] = False
+    """Forgets `-q` and `--json` (each invocation of the command starts without them)."""
+    _state.update(quiet=False, json=False, emitted=False)
 
 
 def quiet() -> bool:
@@ -45,9 +45,28 @@ def quiet_option(command: Any) -> Any:
                         help="Print nothing but errors (and what --json asks for): no notes, progress or tables.")(command)
 
 
+def _set_json(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:
+        _state["json"] = True
+    return value
+
+
+def json_wanted_and_unsaid() -> bool:
+    """Whether `--json` was given and no JSON object has been printed yet (what a failing
+    command prints then: `emit_error_json`)."""
+    return bool(_state["json"]) and not _state["emitted"]
+
+
+def emit_error_json(command: str, message: str, exit_code: int) -> None:
+    """The outcome of a command that failed, for `--json`: one object on standard output."""
+    emit_json({"command": command, "ok": False, "error": message, "exit_code": exit_code})
+
+
 def json_option(command: Any) -> Any:
-    """`--json`: the outcome as one JSON object on standard output instead of tables."""
-    return click.option("--json", "as_json", is_flag=True,
+    """`--json`: the outcome as one JSON object on standard output instead of tables; a
+    failure too is one object (`"ok": false` with the error)."""
+    # (Eager: a failure in parsing the other arguments is still reported as JSON.)
+    return click.option("--json", "as_json", is_flag=True, is_eager=True, callback=_set_json,
                         help="Print the outcome as one JSON object on standard output (paths, provenance, results) "
                              "instead of tables; notes and progress stay on standard error.")(command)
 
@@ -105,7 +124,10 @@ def jsonable(value: Any) -> Any:
 
 
 def emit_json(obj: Any) -> None:
-    """Prints `obj` as one JSON object on standard output."""
+    """Prints `obj` as one JSON object on standard output, with `"ok": true` unless it says
+    otherwise."""
+    _state["emitted"] = True
+    obj = {"ok": True, **obj} if isinstance(obj, dict) and "ok" not in obj else obj
     click.echo(json.dumps(jsonable(obj), indent=2, allow_nan=False))
 
 

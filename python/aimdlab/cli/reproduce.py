@@ -7,11 +7,11 @@ import functools
 import json
 import time
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import click
 
-from ..errors import ScenarioError
+from ..errors import OutputError, ScenarioError
 from .app import interrupted, main
 from .options import check_dask_options, dask_options
 from .output import SweepBar, emit_json, json_option, note, quiet, quiet_option
@@ -66,7 +66,8 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
             if name not in names:
                 raise ScenarioError(f"{name!r} is not a paper aimdlab can reproduce yet; expected one of {', '.join(names)} or all")
         papers = [load_paper(root / name) for name in chosen]
-    except (ScenarioError, FileNotFoundError) as e:
+        out_dir = _reproduction_folder(out_dir, names)
+    except (ScenarioError, FileNotFoundError, OutputError) as e:
         raise click.ClickException(str(e)) from None
     t0 = time.perf_counter()
     for p in papers:
@@ -122,6 +123,29 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         verdicts = {k: totals[k] for k in results[0].counts()}
         click.echo(f"{len(results)} paper(s) in {wall:.1f} s; paper results: {_count_words(verdicts)} "
                    f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
+
+
+def _reproduction_folder(out_dir: Path, papers: List[str]) -> Path:
+    """`out_dir` resolved, once checked to hold nothing but reproductions: the index page
+    aimdlab wrote and a folder per paper holding its page and its sweeps. A user's own
+    `index.html` or other files there refuse the command before anything runs."""
+    from ..out_path import is_aimdlab_page, refuse_blocked, refuse_foreign, resolve_out
+
+    out = resolve_out(out_dir, flag="--out")
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"--out {out_dir}: is a file; expected a folder for the reproductions")
+
+    def in_paper_folder(p: Path) -> bool:
+        return (p.name == "index.html" and is_aimdlab_page(p)) or (p.name == "sweeps" and p.is_dir() and not p.is_symlink())
+
+    def owned(p: Path) -> bool:
+        if p.name == "index.html":
+            return is_aimdlab_page(p)
+        return p.name in papers and p.is_dir() and not p.is_symlink() and not any(not in_paper_folder(q) for q in p.iterdir())
+
+    refuse_foreign(out, out_dir, owned, "aimdlab reproductions")
+    refuse_blocked(out, out_dir)  # (created by the first sweep: a failure before it leaves nothing)
+    return out
 
 
 def _count_words(counts: Dict[str, int]) -> str:

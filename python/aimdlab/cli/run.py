@@ -12,7 +12,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import click
 
-from ..errors import EngineError, ScenarioError
+from ..errors import ControllerError, EngineError, ScenarioError
 from .app import EXAMPLES, main, written
 from .options import MAX_MEMORY_HELP, NO_LIMIT_BYTES, memory_error
 from .output import emit_json, fmt, json_option, note, progress_bar_wanted, quiet, quiet_option, stdout_console, steps
@@ -98,6 +98,7 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
     same run again)."""
     from .. import run as run_scenario
     from ..memory import limit_bytes
+    from ..out_path import shown_path
     from ..run_folder import OutputError, RunFolder
     from ..scenario import apply_overrides, load, validate
 
@@ -125,7 +126,7 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         raise click.ClickException(f"--out {e}") from None
     if not force:
         try:
-            _refuse_to_lose(Path(out_dir), sc, seed)
+            _refuse_to_lose(folder.out, out_dir, sc, seed)
         except BaseException:
             folder.discard()
             raise
@@ -149,7 +150,7 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
                     preload.join()
                 check()
                 save_figure(overview(result), folder.staging / f"overview.{fig_format}")
-                figure = Path(out_dir) / f"overview.{fig_format}"
+                figure = shown_path(folder.out) / f"overview.{fig_format}"
             check()
             folder.commit()
             written.append(out_dir)
@@ -157,14 +158,14 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
         folder.discard()
         raise
     if as_json:
-        emit_json({"command": "run", "scenario_file": str(scenario), "out_dir": out_dir,
-                   "files": sorted(p.name for p in Path(out_dir).iterdir() if not p.name.startswith(".")),
+        emit_json({"command": "run", "scenario_file": str(scenario), "out_dir": shown_path(folder.out),
+                   "files": sorted(p.name for p in folder.out.iterdir() if not p.name.startswith(".")),
                    "figure": figure, "wall_s": wall, "provenance": result.provenance, "summary": result.summary})
     elif not quiet():
-        _print_summary(result, Path(out_dir), wall, figure)
+        _print_summary(result, shown_path(folder.out), wall, figure)
 
 
-def _refuse_to_lose(out: Path, sc: Dict[str, Any], seed: Optional[int]) -> None:
+def _refuse_to_lose(out: Path, spelled: str, sc: Dict[str, Any], seed: Optional[int]) -> None:
     """Refuses (a one-line error) to replace a results folder that holds a run of another
     scenario or seed: a previous run is never lost silently. The same scenario and seed is
     the same run again, and replaces it."""
@@ -185,7 +186,7 @@ def _refuse_to_lose(out: Path, sc: Dict[str, Any], seed: Optional[int]) -> None:
     changed = _differences(before, planned)
     if changed:
         shown = "; ".join(changed[:3]) + (f"; and {len(changed) - 3} more" if len(changed) > 3 else "")
-        raise click.ClickException(f"--out {out}: holds a run of another scenario ({shown}); replace it with --force, "
+        raise click.ClickException(f"--out {spelled}: holds a run of another scenario ({shown}); replace it with --force, "
                                    "or give another --out")
 
 
@@ -263,5 +264,7 @@ def _simulate(run_scenario, sc, label: str, seed: Optional[int], limit: int):
                 return run_scenario(sc, seed=seed, progress=report, max_memory=limit)
         note(f"simulating {label} ...")
         return run_scenario(sc, seed=seed, progress=steps("simulated"), max_memory=limit)
+    except ControllerError as e:  # (the controller's own failure: named with the file that chose it)
+        raise click.ClickException(f"{label}: {e}") from None
     except (ScenarioError, EngineError) as e:
         raise click.ClickException(str(e)) from None

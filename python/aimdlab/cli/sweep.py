@@ -10,6 +10,7 @@ from typing import Optional
 import click
 
 from ..errors import ScenarioError
+from ..out_path import shown_path
 from .app import interrupted, main
 from .options import check_dask_options, dask_options, memory_error
 from .output import SweepBar, emit_json, fmt, json_option, note, quiet, quiet_option, stdout_console
@@ -92,8 +93,11 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
     elif not quiet():
         _print_sweep_summary(result, bar.state, wall)
     if failed:
-        click.echo(f"{failed} of {result.catalog.num_rows} runs failed: their errors are in the catalog's error column "
-                   f"and each one's scenario in {out / 'failed'}/", err=True)
+        errors = [e for e, st in zip(result.catalog.column("error").to_pylist(), result.catalog.column("status").to_pylist())
+                  if st == "failed" and e]
+        first = f"; the first: {errors[0]}" if errors else ""
+        click.echo(f"{failed} of {result.catalog.num_rows} runs failed{first}. Their errors are in the catalog's error column "
+                   f"and each one's scenario in {shown_path(result.root) / 'failed'}/", err=True)
         sys.exit(1)
 
 
@@ -117,8 +121,8 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:
         t.add_row(*cells)
     console.print(t)
     if len(agg) > 40:
-        console.print(f"… {len(agg) - 40} more points in {result.root / 'aggregate.csv'}")
+        console.print(f"… {len(agg) - 40} more points in {shown_path(result.root) / 'aggregate.csv'}")
     engine = result.catalog.column("engine_wall_s").to_pandas().sum()
     ran = state.total if state else 0
     console.print(f"{ran} runs executed ({state.reused if state else 0} reused) in {wall_s:.1f} s; engine time of all runs "
-                  f"{engine:.1f} s; results: {result.root}/ (catalog.parquet, aggregate.parquet, aggregate.csv, runs/)")
+                  f"{engine:.1f} s; results: {shown_path(result.root)}/ (catalog.parquet, aggregate.parquet, aggregate.csv, runs/)")

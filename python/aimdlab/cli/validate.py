@@ -69,7 +69,7 @@ def validate_files(scenarios: Tuple[Path, ...], max_memory: Optional[str], as_js
             if not as_json:
                 click.echo(f"invalid {e}", err=True)
     if as_json:
-        emit_json({"command": "validate", "files": checked})
+        emit_json({"command": "validate", "ok": bad == 0, "files": checked})
     if bad:
         sys.exit(1)
 

@@ -240,6 +240,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     """`evaluate` at the item's own `select`."""
     res = ItemResult(item)
     if item.model is not None:
+        from ..imports import USER_CODE_ERRORS, raised
         from ..sweep.measures import python_measure
 
         try:
@@ -248,8 +249,8 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
             res.mean = [float(v) * item.scale for v in values["y"]]
             if len(res.x) != len(res.mean):
                 raise ValueError("x and y differ in length")
-        except Exception as e:  # the model is the user's code: its failure names the item
-            raise ScenarioError(f"{item.id}: model {item.model} failed: {type(e).__name__}: {str(e)[:200]} "
+        except USER_CODE_ERRORS as e:  # the model is the user's code: its failure names the item
+            raise ScenarioError(f"{item.id}: model {item.model} failed: {raised(e)[:200]} "
                                 "(expected a function returning {\"x\": [...], \"y\": [...]})") from None
         res.low = res.high = [math.nan] * len(res.x)
         res.runs = [0] * len(res.x)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from ..imports import local_modules
 from .executor import execute_run, parallel_map
 from .experiment import (
     EXPERIMENT_SCHEMA,
@@ -110,6 +111,23 @@ def _plan(store: Store, experiment: Experiment, points: List[Point], ids: List[s
                  len(damaged), {})
 
 
+def _named_code(tasks: List[Dict[str, Any]]) -> List[str]:
+    """Every `module:name` the tasks name: Python controllers and Python measures."""
+    from ..controller import PYTHON_KEY, is_class_spec
+    from .measures import is_python_measure
+
+    names = set()
+    for task in tasks:
+        for group in task["scenario"].get("flows") or []:
+            cc = group.get("cc") if isinstance(group, dict) else None
+            if is_class_spec(cc):
+                names.add(cc[PYTHON_KEY] if isinstance(cc, dict) else cc)
+        for m in task.get("measures") or []:
+            if is_python_measure(m):
+                names.update(part.strip() for part in m.split(" / ") if ":" in part)
+    return sorted(n for n in names if isinstance(n, str))
+
+
 def _run_plans(plans: List[_Plan], jobs: Optional[int], dask: bool, scheduler: Optional[str],
                progress: Optional[Callable[[SweepProgress], None]], max_memory: Optional[int],
                finished: Optional[Callable[[int, Sweep], None]]) -> List[Sweep]:
@@ -138,7 +156,9 @@ def _run_plans(plans: List[_Plan], jobs: Optional[int], dask: bool, scheduler: O
     for k in range(len(plans)):
         if not left[k]:
             complete(k)
-    outcomes = parallel_map(execute_run, tasks, jobs=jobs, dask=dask, scheduler=scheduler, on_start=started) if tasks else iter(())
+    modules = local_modules(_named_code(tasks)) if scheduler else []
+    outcomes = (parallel_map(execute_run, tasks, jobs=jobs, dask=dask, scheduler=scheduler, on_start=started, modules=modules)
+                if tasks else iter(()))
     for index, outcome in outcomes:
         k, rid = owner[index], outcome["run_id"]
         plan = plans[k]

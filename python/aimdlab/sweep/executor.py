@@ -27,7 +27,8 @@ import os
 import signal
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 __all__ = ["Task", "execute_run", "local_pool", "ordered_map", "parallel_map", "stop_pool", "submit"]
 
@@ -197,7 +198,8 @@ def submit(func: Callable[[Any], Any], item: Any, jobs: Optional[int] = None):
 
 
 def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int] = None, dask: bool = False,
-                 scheduler: Optional[str] = None, on_start: Optional[Callable[[str], None]] = None) -> Iterator[Tuple[int, Any]]:
+                 scheduler: Optional[str] = None, on_start: Optional[Callable[[str], None]] = None,
+                 modules: Sequence[Path] = ()) -> Iterator[Tuple[int, Any]]:
     """Calls `func` (a module-level function) on each of `items` and yields `(index, result)`
     as each completes — the one executor of sweeps, `aimdlab validate` and the experiment
     scripts.
@@ -205,10 +207,12 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
     `jobs`: processes of the local pool or of the Dask `LocalCluster` (default: one per
     core); `jobs = 1` without Dask runs in this process. `dask`: a `LocalCluster`;
     `scheduler`: the address of a running Dask scheduler. `on_start(text)` is told where the
-    calls run. Closing the generator (Ctrl-C included) stops the workers."""
+    calls run. `modules`: files of the current folder the calls import (a `mycc.py`, a package
+    folder), sent to a remote cluster's workers, which start elsewhere. Closing the generator
+    (Ctrl-C included) stops the workers."""
     jobs = jobs or os.cpu_count() or 1
     if scheduler or dask:
-        yield from _run_dask(func, items, jobs, scheduler, on_start)
+        yield from _run_dask(func, items, jobs, scheduler, on_start, modules)
         return
     if jobs == 1 or len(items) <= 1:
         if on_start:
@@ -243,8 +247,9 @@ def parallel_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[in
                 yield index, result
     finally:
         if pending:  # stopped early (an error, Ctrl-C, the caller closed us): no call may go on
-            for fut in pending:
-                fut.cancel()
+            # The workers are stopped, not the futures cancelled: the pool's manager thread
+            # then fails every pending future itself, and one cancelled here first made it
+            # raise InvalidStateError (a traceback after Ctrl-C on CPython 3.11).
             stop_pool()
 
 
@@ -260,7 +265,21 @@ def ordered_map(func: Callable[[Any], Any], items: List[Any], jobs: Optional[int
     return out
 
 
-def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_start) -> Iterator[Tuple[int, Any]]:
+def _upload(client: Any, path: Path) -> None:
+    """Sends a module of the current folder to every worker of the cluster, and to workers
+    that join later (Dask's `upload_file`): a `.py` file as it is, a package folder as a zip."""
+    if path.is_file():
+        client.upload_file(str(path), load=False)
+        return
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = shutil.make_archive(os.path.join(tmp, path.name), "zip", root_dir=path.parent, base_dir=path.name)
+        client.upload_file(archive, load=False)
+
+
+def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_start, modules: Sequence[Path] = ()) -> Iterator[Tuple[int, Any]]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -269,6 +288,8 @@ def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_st
     if scheduler:
         client = Client(scheduler, timeout="20s")
         where = f"on the Dask cluster of scheduler {scheduler}"
+        for path in modules:
+            _upload(client, path)
     else:
         # Its worker processes start with Ctrl-C ignored (an ignored signal stays ignored in a
         # child): the terminal's SIGINT reaches the whole process group, and the sweep stops

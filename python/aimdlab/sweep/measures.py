@@ -14,7 +14,7 @@ import math
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from ..errors import MeasureError, ScenarioError
-from ..imports import ImportNameError
+from ..imports import USER_CODE_ERRORS, ImportNameError, raised
 
 __all__ = ["STATS", "MeasureError", "measure", "run_measures", "python_measure", "checked_python_function", "check_measures", "is_table_measure", "is_series_measure", "is_python_measure"]
 
@@ -148,8 +148,8 @@ def measure(name: str, summary: Dict[str, Any], flows, series=None, run=None) ->
     if is_python_measure(name):
         try:
             value = python_measure(name)(run)
-        except Exception as e:  # the user's code: its failure is that run's, named
-            raise MeasureError(f"measures: {name} raised {type(e).__name__}: {e}") from None
+        except USER_CODE_ERRORS as e:  # the user's code: its failure is that run's, named
+            raise MeasureError(f"measures: {name} raised {raised(e)}") from None
         if value is None:
             return math.nan
         try:

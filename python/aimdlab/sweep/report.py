@@ -228,11 +228,21 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
     folder = Path(folder)
     if not folder.is_dir():
         raise ReportError(f"{folder}: no such folder")
-    out = Path(out) if out else folder / "report.html"
-    _check_out(out)
-    if out.parent.exists() and not out.parent.is_dir():
-        raise ReportError(f"{out.parent}: is a file; expected the folder to write the report into")
-    out.parent.mkdir(parents=True, exist_ok=True)  # `--out newdir/r.html` makes newdir
+    from ..errors import OutputError
+    from ..out_path import make_folder, resolve_out
+
+    try:
+        # Resolved before the checks: `--out missing/../notes.txt` is notes.txt.
+        spelled = out
+        out = resolve_out(out, flag="--out") if out is not None else folder.resolve() / "report.html"
+    except OutputError as e:
+        raise ReportError(str(e)) from None
+    spelled = spelled if spelled is not None else out
+    _check_out(out, spelled)
+    try:
+        make_folder(out.parent, spelled, flag="--out")  # `--out newdir/r.html` makes newdir
+    except OutputError as e:
+        raise ReportError(str(e)) from None
     if (folder / MARK).is_file():
         try:
             sweep = Sweep(folder)
@@ -270,21 +280,20 @@ def _has_file(path: Path) -> bool:
         return False
 
 
-def _check_out(out: Path) -> None:
+def _check_out(out: Path, spelled: Union[str, Path]) -> None:
     """Refuses a report path that is a folder, or a file aimdlab did not write (its pages carry
     the generator mark): `--out notes.txt` must not replace the user's notes."""
-    from ..html_parts import GENERATOR
+    import os
+
+    from ..out_path import is_aimdlab_page
 
     if out.is_dir():
-        raise ReportError(f"{out}: is a folder; expected the report's file name, e.g. {out / 'report.html'}")
-    if out.exists():
-        try:
-            with open(out, "rb") as f:
-                head = f.read(4096)
-        except OSError as e:
-            raise ReportError(f"{out}: cannot be read to check it is a report ({e.strerror})") from None
-        if GENERATOR.encode() not in head and "— aimdlab ".encode() not in head:  # (or a page from before the mark)
-            raise ReportError(f"{out}: exists and is not a report aimdlab wrote; choose another --out or remove the file")
+        raise ReportError(f"{spelled}: is a folder; expected the report's file name, e.g. {Path(spelled) / 'report.html'}")
+    if os.path.lexists(out):
+        if not os.access(out, os.R_OK):
+            raise ReportError(f"{spelled}: cannot be read to check it is a report; choose another --out")
+        if not is_aimdlab_page(out):
+            raise ReportError(f"{spelled}: exists and is not a report aimdlab wrote; choose another --out or remove the file")
 
 
 def _draw_all(todo: List[Tuple[str, str]], progress, jobs: Optional[int]) -> None:

@@ -81,15 +81,24 @@ class Store:
     def prepare(cls, root: Union[str, Path], experiment: Experiment, engine: str) -> "Store":
         """Creates the store at `root` (or reuses a sweep's folder) and records the
         experiment. A folder that exists and is not a sweep's is refused, never emptied."""
-        root = Path(root)
-        if str(root).strip() == "":
-            raise StoreError("--out is empty text; expected a folder such as results/sweeps/NAME")
+        from ..errors import OutputError
+        from ..out_path import make_folder, resolve_out
+
+        try:
+            # Resolved before the checks: `--out missing/../notes` is notes.
+            root = resolve_out(root, flag="--out")
+        except OutputError as e:
+            raise StoreError(str(e)) from None
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root}: is a file; expected a folder for the sweep")
         if root.is_dir() and any(p.name != LOCK for p in root.iterdir()) and not _is_store(root):
             raise StoreError(f"{root}: holds files and is not a sweep's folder (no {MARK}); choose another --out")
         store = cls(root)
-        root.mkdir(parents=True, exist_ok=True)
+        try:
+            make_folder(root, root, flag="--out")
+        except OutputError as e:
+            raise StoreError(str(e)) from None
+        store._check_structure()
         store._lock()
         store.runs.mkdir(exist_ok=True)
         store.failed.mkdir(exist_ok=True)
@@ -99,6 +108,24 @@ class Store:
         write_atomic(root / MARK, (json.dumps(record, indent=1) + "\n").encode())
         store._write_journal({"session": {**session_provenance(), "engine": engine}})
         return store
+
+    def _check_structure(self) -> None:
+        """Repairs or names what stands where the store keeps its parts: an empty folder where
+        a file of the store belongs is removed (a lock, or a table rebuilt from the runs);
+        anything else there, or a file where `runs/` or `failed/` belongs, is a `StoreError`
+        naming the path and what to do."""
+        for name in (LOCK, MARK, "catalog.parquet", "aggregate.parquet", "aggregate.csv", "journal.jsonl"):
+            p = self.root / name
+            if p.is_dir() and not p.is_symlink():
+                try:
+                    p.rmdir()
+                except OSError:
+                    raise StoreError(f"{p}: is a folder where the sweep keeps a file; move it out of the sweep's folder, "
+                                     "then run the sweep again (the file is made anew)") from None
+        for folder in (self.runs, self.failed):
+            if os.path.lexists(folder) and not folder.is_dir():
+                raise StoreError(f"{folder}: is a file where the sweep keeps its {folder.name}/ folder; move it out of the "
+                                 "sweep's folder, then run the sweep again (runs missing from it run again)")
 
     def _lock(self) -> None:
         """Takes the store's lock (`DIR/.lock`, held until `release` or this process ends, even
