@@ -239,11 +239,34 @@ def test_under_a_1_5_gib_address_space_cap_a_10000_flow_dumbbell_runs(tmp_path):
 
 
 def test_a_default_limit_too_small_for_any_run_names_where_it_came_from(tmp_path):
-    r = _capped(["validate", str(REPRO / "dumbbell_10000_flows.toml")], cap_bytes=450 << 20)
+    r = _capped(["validate", str(REPRO / "dumbbell_10000_flows.toml")], cap_bytes=340 << 20)
     err = r.stderr.decode().strip()
     assert r.returncode == 1 and len(err.splitlines()) == 1, err
-    assert err.startswith("Error: memory limit: ") and "the address-space limit (ulimit -v) of 450.0 MiB less" in err, err
+    assert err.startswith("Error: memory limit: ") and "the address-space limit (ulimit -v) of 340.0 MiB less" in err, err
     assert "is below the 64 MB every run takes" in err and "--max-memory:" not in err, err
+
+
+SMALL_TOML = ('duration = "5s"\n[topology.dumbbell]\nbottleneck = { rate = "10Mbps", delay = "10ms" }\n'
+              'access = { rate = "100Mbps", delay = "1ms" }\n[[flows]]\ncount = 1\n')
+
+
+def test_under_a_512_mib_cap_the_default_limit_lets_a_small_run_run(tmp_path):
+    # default_limit_refuses_all_at_512mib.sh: the default came out at 45 MiB and refused every
+    # run, although they completed with --max-memory 1GB.
+    (tmp_path / "s.toml").write_text(SMALL_TOML)
+    r = _capped(["run", str(tmp_path / "s.toml"), "--no-figure", "-q", "--out", str(tmp_path / "o")], cap_bytes=512 << 20)
+    assert r.returncode == 0, r.stderr.decode()[-500:]
+
+
+def test_a_max_memory_above_the_cap_is_lowered_to_it_and_refuses_not_aborts(tmp_path):
+    # max_memory_above_cap_aborts.sh: --max-memory 8GB under a 1 GiB cap let a 3 GB run start,
+    # and it aborted (rc 134) when an allocation failed.
+    big = tmp_path / "big.toml"
+    big.write_text(SMALL_TOML.replace('duration = "5s"', 'duration = "20s"\nsample_interval = "1ms"').replace("count = 1", "count = 500"))
+    r = _capped(["run", str(big), "--no-figure", "-q", "--out", str(tmp_path / "o"), "--max-memory", "8GB"], cap_bytes=1 << 30)
+    err = r.stderr.decode().strip()
+    assert r.returncode == 1 and len(err.splitlines()) == 1, err
+    assert "above the memory limit of" in err and "set by max_memory / --max-memory, lowered to the address-space limit" in err, err
 
 
 def test_a_scenario_above_the_default_limit_says_which_limit(tmp_path):

@@ -6,7 +6,8 @@ above the limit with an error naming the field that drives it, instead of lettin
 process abort when an allocation fails. The default limit is 80 % of what this process may
 use: the machine's memory, a cgroup (container) limit, and an address-space limit
 (`ulimit -v`) less what the process already holds, whichever is smallest. The environment
-variable `AIMDLAB_MAX_MEMORY` (e.g. `16GB`) or `max_memory=` / `--max-memory` override it.
+variable `AIMDLAB_MAX_MEMORY` (e.g. `16GB`) or `max_memory=` / `--max-memory` override it, up
+to what an address-space limit leaves (beyond it a run would abort, not be refused).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from . import _core
 from .errors import MemoryLimitError, ScenarioError
 from .units import size_bytes
 
-__all__ = ["MemoryLimitError", "default_limit", "default_limit_bytes", "limit_bytes", "limit_source", "parse_size", "validate_within"]
+__all__ = ["MemoryLimitError", "address_space_headroom", "default_limit", "default_limit_bytes", "limit_bytes", "limit_source", "parse_size", "validate_within"]
 
 DEFAULT_FRACTION = 0.8
 """Share of the available memory one run may take by default."""
@@ -29,6 +30,13 @@ ADDRESS_SPACE_RESERVE = 128 << 20
 the engine thread's stack and a malloc arena. Without a limit, glibc and Arrow reserve about
 1.2 GB more that is never resident; under one, they reserve less (a 10,000-flow dumbbell
 estimated at 692 MB runs under a 1 GiB cap)."""
+
+CAPPED_RESERVE = 16 << 20
+"""Address space kept free beyond a run's estimate under an address-space limit: the engine
+thread's stack. (`ADDRESS_SPACE_RESERVE` also covers a malloc arena, which glibc maps when it
+can; under a cap it cannot, and malloc goes on in the arenas it has. Measured on 2026-11-28:
+`aimdlab run` of a 1-flow dumbbell, estimated at 61 MiB, completes under `prlimit --as` of
+300 MiB with 264 MiB in use — and under 512 MiB the old reserve refused every run.)"""
 
 MIN_RUN_BYTES: int = _core.FIXED_MEMORY_BYTES
 """What every run takes (the engine and its results), as the engine's estimate counts it."""
@@ -66,6 +74,29 @@ def _address_space_used() -> Optional[int]:
     return None
 
 
+def address_space_headroom() -> Optional[Tuple[int, str]]:
+    """What an address-space limit (`ulimit -v`, `ulimit -d`) leaves a run: the limit less the
+    address space in use and `CAPPED_RESERVE`, and where that comes from; None without one."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    found: List[Tuple[int, str]] = []
+    for which, name in ((resource.RLIMIT_AS, "ulimit -v"), (getattr(resource, "RLIMIT_DATA", None), "ulimit -d")):
+        if which is None:
+            continue
+        try:
+            soft, _ = resource.getrlimit(which)
+        except (OSError, ValueError):
+            continue
+        if soft != resource.RLIM_INFINITY:
+            used = _address_space_used() or 0
+            found.append((max(soft - used - CAPPED_RESERVE, 0),
+                          f"the address-space limit ({name}) of {_human(soft)} less {_human(used)} in use"
+                          f" and {_human(CAPPED_RESERVE)} for the engine thread"))
+    return min(found) if found else None
+
+
 def default_limit() -> Tuple[int, str]:
     """The default limit in bytes and where it comes from: 80 % of the smallest of physical
     memory, the cgroup memory limit, and the address-space limit less the address space
@@ -79,20 +110,9 @@ def default_limit() -> Tuple[int, str]:
         v = _read_int(cgroup)
         if v is not None and v < 1 << 60:
             candidates.append((v, f"the cgroup memory limit ({cgroup})"))
-    try:
-        import resource
-
-        for which, name in ((resource.RLIMIT_AS, "ulimit -v"), (getattr(resource, "RLIMIT_DATA", None), "ulimit -d")):
-            if which is None:
-                continue
-            soft, _ = resource.getrlimit(which)
-            if soft != resource.RLIM_INFINITY:
-                used = _address_space_used() or 0
-                candidates.append((max(soft - used - ADDRESS_SPACE_RESERVE, 0),
-                                   f"the address-space limit ({name}) of {_human(soft)} less {_human(used)} in use"
-                                   f" and {_human(ADDRESS_SPACE_RESERVE)} for the engine thread"))
-    except (ImportError, OSError, ValueError):
-        pass
+    headroom = address_space_headroom()
+    if headroom is not None:
+        candidates.append(headroom)
     if not candidates:
         return 8 << 30, "a default of 8 GiB (no memory size known)"
     bytes_, source = min(candidates)
@@ -113,20 +133,30 @@ def _human(n: int) -> str:
 
 def limit_source(max_memory: Union[int, str, None] = None) -> str:
     """Where the limit `limit_bytes(max_memory)` applies comes from, in words."""
+    given = "set by max_memory / --max-memory" if max_memory is not None else "AIMDLAB_MAX_MEMORY" if os.environ.get("AIMDLAB_MAX_MEMORY") else None
+    if given is None:
+        return default_limit()[1]
+    headroom = address_space_headroom()
+    if headroom is not None and headroom[0] < _given_bytes(max_memory):
+        return f"{given}, lowered to {headroom[1]}"
+    return given
+
+
+def _given_bytes(max_memory: Union[int, str, None]) -> int:
+    """The limit `max_memory` or `AIMDLAB_MAX_MEMORY` sets."""
     if max_memory is not None:
-        return "set by max_memory / --max-memory"
-    if os.environ.get("AIMDLAB_MAX_MEMORY"):
-        return "AIMDLAB_MAX_MEMORY"
-    return default_limit()[1]
+        return parse_size(max_memory)
+    return parse_size(os.environ["AIMDLAB_MAX_MEMORY"], what="AIMDLAB_MAX_MEMORY")
 
 
 def limit_bytes(max_memory: Union[int, str, None] = None) -> int:
-    """The limit to apply: `max_memory` if given, else `AIMDLAB_MAX_MEMORY`, else the default."""
-    if max_memory is not None:
-        return parse_size(max_memory)
-    env = os.environ.get("AIMDLAB_MAX_MEMORY")
-    if env:
-        return parse_size(env, what="AIMDLAB_MAX_MEMORY")
+    """The limit to apply: `max_memory` if given, else `AIMDLAB_MAX_MEMORY`, else the default.
+    A limit given above what an address-space limit leaves is lowered to that: a run beyond it
+    would abort when an allocation fails, not be refused."""
+    if max_memory is not None or os.environ.get("AIMDLAB_MAX_MEMORY"):
+        given = _given_bytes(max_memory)
+        headroom = address_space_headroom()
+        return min(given, headroom[0]) if headroom is not None else given
     limit, source = default_limit()
     if limit < MIN_RUN_BYTES:
         raise MemoryLimitError(f"memory limit: {_human(limit)} ({source}) is below the {MIN_RUN_BYTES // 1_000_000} MB every run "
