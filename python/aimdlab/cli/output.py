@@ -67,8 +67,9 @@ def json_option(command: Any) -> Any:
     failure too is one object (`"ok": false` with the error)."""
     # (Eager: a failure in parsing the other arguments is still reported as JSON.)
     return click.option("--json", "as_json", is_flag=True, is_eager=True, callback=_set_json,
-                        help="Print the outcome as one JSON object on standard output (paths, provenance, results) "
-                             "instead of tables; notes and progress stay on standard error.")(command)
+                        help="Print the outcome as one JSON object on standard output (paths, provenance, results; "
+                             "\"ok\": false with the error when the command fails) instead of tables; notes and progress "
+                             "stay on standard error.")(command)
 
 
 def note(message: str) -> None:
