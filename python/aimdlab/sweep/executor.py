@@ -109,8 +109,25 @@ def local_pool(workers: int):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                                initargs=(os.getpid(),))
+    _start_workers(pool, workers)
+    return pool
+
+
+def _start_workers(pool, workers: int) -> None:
+    """Starts the pool's worker processes now, with SIGINT blocked while they are created: a
+    worker inherits the blocked signal until its initializer ignores it, so the terminal's
+    Ctrl-C, which reaches the whole process group, cannot land in a worker still importing
+    (it printed a traceback there). A Ctrl-C meanwhile waits, and reaches this process after."""
+    blocking = hasattr(signal, "pthread_sigmask")
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+    try:
+        for _ in range(workers):  # (each submit with no idle worker starts one)
+            pool.submit(abs, 0)
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 _kept_pool: Optional[Tuple[int, Any]] = None
