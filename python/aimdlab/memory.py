@@ -38,6 +38,10 @@ can; under a cap it cannot, and malloc goes on in the arenas it has. Measured on
 `aimdlab run` of a 1-flow dumbbell, estimated at 61 MiB, completes under `prlimit --as` of
 300 MiB with 264 MiB in use — and under 512 MiB the old reserve refused every run.)"""
 
+NO_LIMIT = 1 << 62
+"""A limit that means none: a caller checks later, against the scenario that will run (the
+command line's `--set` may shrink a scenario too big as written)."""
+
 MIN_RUN_BYTES: int = _core.FIXED_MEMORY_BYTES
 """What every run takes (the engine and its results), as the engine's estimate counts it."""
 
@@ -156,7 +160,9 @@ def limit_bytes(max_memory: Union[int, str, None] = None) -> int:
     if max_memory is not None or os.environ.get("AIMDLAB_MAX_MEMORY"):
         given = _given_bytes(max_memory)
         headroom = address_space_headroom()
-        return min(given, headroom[0]) if headroom is not None else given
+        if headroom is None or given >= NO_LIMIT:
+            return given  # (NO_LIMIT: a check postponed by the caller, which checks the scenario that runs)
+        return min(given, headroom[0])
     limit, source = default_limit()
     if limit < MIN_RUN_BYTES:
         raise MemoryLimitError(f"memory limit: {_human(limit)} ({source}) is below the {MIN_RUN_BYTES // 1_000_000} MB every run "

@@ -8,10 +8,6 @@ import click
 
 from ..errors import ScenarioError
 
-#: A memory limit no run reaches: the file is checked before `--set`, the result after it.
-NO_LIMIT_BYTES = 1 << 62
-
-
 MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB. Default: 80 % of the memory "
                    "this process may use (or AIMDLAB_MAX_MEMORY).")
 
