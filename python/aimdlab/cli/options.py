@@ -7,6 +7,10 @@ from typing import Optional
 import click
 
 from ..errors import ScenarioError
+from ..memory import NO_LIMIT
+
+NO_LIMIT_BYTES = NO_LIMIT
+"""A memory limit no run reaches: the file is checked before `--set`, the result after it."""
 
 MAX_MEMORY_HELP = ("Refuse a run whose estimated memory is above SIZE, e.g. 4GB. Default: 80 % of the memory "
                    "this process may use (or AIMDLAB_MAX_MEMORY).")
