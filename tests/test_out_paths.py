@@ -108,7 +108,7 @@ def _trial(a_result, spelling, write) -> None:
         assert _debris(base) == [], f"{out!r}: left {_debris(base)}"
 
 
-TRIALS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+TRIALS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @TRIALS

@@ -37,13 +37,7 @@ def resolve_out(path: Union[str, Path], flag: str = "--out", own_folder: bool = 
     spelled = str(path)
     if spelled.strip() == "":
         raise OutputError(f"{flag + ': ' if flag else ''}the path is empty text; expected one such as results/NAME")
-    prefix = ""
-    for part in spelled.split(os.sep):
-        prefix = prefix + os.sep + part if prefix or spelled.startswith(os.sep) else part
-        if part and os.path.islink(prefix) and not os.path.exists(prefix):
-            raise OutputError(f"{_named(flag, spelled)}: {prefix} is a symlink to {os.readlink(prefix)}, which does not exist; "
-                              "create it first or choose another path")
-    resolved = Path(os.path.realpath(os.path.abspath(spelled)))
+    resolved = _resolve(spelled, flag)
     special = {Path(os.path.realpath(p)) for p in (os.getcwd(), os.path.expanduser("~"), os.sep)}
     if own_folder and resolved in special:
         raise OutputError(f"{_named(flag, spelled)}: is the current, home or root folder; expected a folder of its own such as results/NAME")
@@ -77,6 +71,27 @@ def is_aimdlab_page(path: Path) -> bool:
     except OSError:
         return False
     return GENERATOR.encode() in head or "— aimdlab ".encode() in head  # (or a page from before the mark)
+
+
+def _resolve(spelled: str, flag: str) -> Path:
+    """`spelled` made absolute one component at a time, as the system will read it once the
+    missing folders exist: `..` takes the parent of what is resolved so far, a symlink is
+    replaced by its target, and a dangling symlink anywhere on the way is refused."""
+    current = os.sep
+    for part in os.path.join(os.getcwd(), spelled).split(os.sep):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = os.path.dirname(current)
+            continue
+        step = os.path.join(current, part)
+        if os.path.islink(step):
+            if not os.path.exists(step):
+                raise OutputError(f"{_named(flag, spelled)}: {part} is a symlink to {os.readlink(step)}, which does not exist; "
+                                  "create it first or choose another path")
+            step = os.path.realpath(step)
+        current = step
+    return Path(current)
 
 
 def shown_path(path: Path) -> Path:
