@@ -62,7 +62,7 @@ def test_when_every_ack_acknowledges_one_segment_the_two_agree_exactly():
 
 
 def test_a_bad_growth_names_the_field():
-    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.cwnd_growth: unknown variant `per_byte`"):
+    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.cwnd_growth: "per_byte" is not valid; expected '):
         aimdlab.validate(dumbbell(tcp={"cwnd_growth": "per_byte"}))
 
 

@@ -112,7 +112,7 @@ def test_a_group_profile_replaces_the_scenario_one_and_bad_names_are_named():
     sc["flows"] = [{"count": 1}, {"count": 1, "tcp": {"profile": "rfc"}}]
     f = run_checked(sc).flows.to_pandas()
     assert f["goodput_bps"].iloc[1] > 1.5 * f["goodput_bps"].iloc[0]  # ns-2's 20-packet window
-    with pytest.raises(aimdlab.ScenarioError, match=r"tcp\.profile: unknown variant `bsd`, expected one of `rfc`, `linux`, `linux26`, `ns3`, `ns2`"):
+    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.profile: "bsd" is not valid; expected one of "rfc", "linux", "linux26", "ns3", "ns2"'):
         aimdlab.validate(dumbbell(tcp={"profile": "bsd"}))
 
 

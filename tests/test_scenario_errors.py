@@ -18,7 +18,7 @@ CASES = [
     (("flows", 0, "cc"), "cubicc", 'flows[0].cc: "cubicc" is not a known controller; expected one of ["reno", "newreno", "gaimd", "new_aimd", "mr_aimd", "cubic", "binomial", "iiad", "sqrt", "aiad", "mimd", "tw", "scalable", "highspeed", "htcp", "bic", "illinois", "westwood", "vegas", "veno", "yeah", "dctcp", "bbr", "python"]'),
     (("flows", 0, "count"), 0, "flows[0].count: 0 makes no flows"),
     (("warmup",), "60s", "warmup: 60s is not before the end of the run (30s)"),
-    (("tcp", "sack"), "yes", "tcp.sack: invalid type"),
+    (("tcp", "sack"), "yes", 'tcp.sack: "yes" is not valid; expected true or false'),
     (("tcp", "mss"), "1460", 'tcp.mss: "1460" has no unit'),
     (("flows", 0, "stop"), "0s", "flows[0].stop: 0s is not after start"),
 ]
@@ -115,3 +115,49 @@ def test_a_toml_syntax_error_names_the_file_the_line_and_the_key(tmp_path):
     with pytest.raises(aimdlab.ScenarioError) as e:
         load_experiment(tmp_path / "e.toml")
     assert 'axes."flows[0].count": not valid TOML: Unclosed array' in str(e.value), str(e.value)
+
+
+RUST_WORDING = ("invalid type", "invalid value", "unknown variant", "expected u", "expected i", "expected f64", "expected struct",
+                "string or map", "expected enum")
+WRONG_VALUES = [1.5, -1, "zz", True, [1], {"zz": 1}]
+
+
+def _tables(definition: str):
+    """Each kind of a table of the schema's `definition` (a controller, a queue, an application):
+    its parameters, and its own name field and value."""
+    import json
+
+    schema = json.loads(aimdlab._core.schema())
+    for alt in schema["definitions"][definition]["anyOf"]:
+        props = alt.get("properties") or {}
+        for key in ("name", "kind"):
+            if key in props and props[key].get("enum"):
+                yield key, props[key]["enum"][0], [p for p in props if p != key]
+
+
+def _refusal(scenario) -> str:
+    try:
+        aimdlab.validate(scenario)
+    except aimdlab.ScenarioError as e:
+        return str(e)
+    return ""
+
+
+def test_every_wrong_type_of_every_parameter_is_refused_in_the_projects_words():
+    # serde_worded_field_errors.toml: a quarter of the new controllers' refusals said
+    # "invalid type: floating point `1.5`, expected string or map".
+    seen = 0
+    places = [("cc", ("flows", 0, "cc")), ("QueueSpec", ("topology", "dumbbell", "bottleneck", "queue")),
+              ("AppSpec", ("flows", 0, "app"))]
+    for definition, path in places:
+        for key, name, params in _tables("CcSpec" if definition == "cc" else definition):
+            for param in params:
+                for value in WRONG_VALUES:
+                    sc = dumbbell(duration="1s")
+                    set_path(sc, path, {key: name, param: value})
+                    message = _refusal(sc)
+                    if message:
+                        seen += 1
+                        assert not any(w in message for w in RUST_WORDING), message
+                        assert message.startswith(".".join(str(p) for p in path).replace(".0.", "[0].")), message
+    assert seen > 500, "the refusals were generated"

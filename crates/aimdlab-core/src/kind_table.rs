@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 /// Reads the fields `given` (without `kind`) of a table at `path` into `S`, the parameters
 /// of `kind`; absent fields take `S`'s defaults.
-pub fn read_fields<S: DeserializeOwned>(given: &Map<String, Value>, kind: &str, path: &str) -> Result<S, ScenarioError> {
+pub fn read_fields<S: DeserializeOwned + JsonSchema>(given: &Map<String, Value>, kind: &str, path: &str) -> Result<S, ScenarioError> {
     serde_path_to_error::deserialize(Value::Object(given.clone())).map_err(|e| {
         let message = e.inner().to_string();
         // serde: "unknown field `x`, expected `a`, `b`" / "expected one of `a`, `b`" /
@@ -27,7 +27,7 @@ pub fn read_fields<S: DeserializeOwned>(given: &Map<String, Value>, kind: &str, 
             }
         }
         let at = e.path().to_string();
-        let message = message.replace("expected f64", "expected a number");
+        let message = crate::serde_words::worded::<S>(&message, &at);
         if at == "." {
             ScenarioError::new(path, message)
         } else {

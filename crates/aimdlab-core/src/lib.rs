@@ -33,6 +33,7 @@ pub mod prefetch;
 pub mod result;
 pub mod rng;
 pub mod scenario;
+pub mod serde_words;
 pub mod sim;
 pub mod timer_lane;
 pub mod transport;

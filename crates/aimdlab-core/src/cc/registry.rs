@@ -47,8 +47,8 @@ pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path:
         fields.insert((*field).clone(), (*value).clone());
     }
     let params: P = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
-        let message = e.inner().to_string().replace("expected f64", "expected a number");
-        ScenarioError::new(format!("{path}.{}", e.path()), message)
+        let at = e.path().to_string();
+        ScenarioError::new(format!("{path}.{at}"), crate::serde_words::worded::<P>(&e.inner().to_string(), &at))
     })?;
     params.check(name).map_err(|e| ScenarioError::new(format!("{path}.{}", e.field), e.message))?;
     Ok(Some(Chosen { name, params }))

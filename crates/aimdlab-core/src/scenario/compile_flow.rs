@@ -42,7 +42,12 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<Tcp
     let mut sack = None;
     for (name, value) in t.fields.iter().filter(|(_, v)| !v.is_null()) {
         match name.as_str() {
-            "sack" => sack = Some(serde_json::from_value::<bool>(value.clone()).map_err(|e| ScenarioError::new(format!("{path}.sack"), e.to_string()))?),
+            "sack" => {
+                sack = Some(
+                    serde_json::from_value::<bool>(value.clone())
+                        .map_err(|e| ScenarioError::new(format!("{path}.sack"), crate::serde_words::without_schema(&e.to_string())))?,
+                )
+            }
             n if known.contains_key(n) => {
                 given.insert(name.clone(), value.clone());
             }

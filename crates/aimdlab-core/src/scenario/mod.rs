@@ -46,7 +46,10 @@ pub fn load_value_limited(value: serde_json::Value, max_memory_bytes: Option<u64
                 let path = if path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
                 ScenarioError::new(path, "is missing; it is required (see `aimdlab schema`)")
             }
-            None => ScenarioError::new(path, message),
+            None => {
+                let words = crate::serde_words::worded::<Scenario>(&message, e.path().to_string().as_str());
+                ScenarioError::new(path, words)
+            }
         }
     })?;
     compile::compile_limited(&scenario, max_memory_bytes)

@@ -26,5 +26,8 @@ pub fn overlay<T: Serialize + DeserializeOwned>(base: &T, given: Map<String, Val
         _ => Map::new(),
     };
     fields.extend(given);
-    serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| ScenarioError::new(format!("{path}.{}", e.path()), e.inner().to_string()))
+    serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+        let at = e.path().to_string();
+        ScenarioError::new(format!("{path}.{at}"), crate::serde_words::without_schema(&e.inner().to_string()))
+    })
 }
