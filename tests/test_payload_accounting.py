@@ -86,3 +86,18 @@ def test_without_loss_every_transport_delivers_all_it_sent_and_counts_no_header(
     assert f["goodput_bps"] == pytest.approx(f["delivered_bytes"] * 8 / 10.0)
     # The wire carried more than the payload: every packet's headers.
     assert f["received_bytes"] > f["delivered_bytes"]
+
+
+def test_the_total_goodput_never_exceeds_the_bottleneck_with_a_late_flow():
+    # goodput_total_bps was the sum of the flows' goodputs, each over its own part of the
+    # window: a flow that joins late counted its 5 s rate as if it had run all 20 s, and the
+    # "total" came out above the link's 10 Mbit/s.
+    sc = dumbbell(rate="10Mbps", duration="20s", buffer="50pkt", flows=1)
+    sc["flows"].append({"count": 1, "start": "15s"})
+    r = aimdlab.run(sc)
+    flows = r.flows.to_pandas()
+    assert flows["goodput_bps"].sum() > 10e6, "the per-flow rates alone do add up past the link"
+    total = r.summary["goodput_total_bps"]
+    assert total == flows["delivered_bytes"].sum() * 8 / 20.0
+    assert 0.9 * 10e6 < total <= 10e6
+    assert r.summary["goodput_mean_bps"] == flows["goodput_bps"].mean()

@@ -74,7 +74,17 @@ fn summary(run: &RunParts, flows: &Table, links: &Table) -> Value {
         Some(Column::F64(v)) => v.clone(),
         _ => unreachable!("the flows table declares goodput_bps"),
     };
-    let total_goodput: f64 = goodputs.iter().filter(|x| x.is_finite()).sum();
+    // The aggregate: every flow's payload delivered in the window over the window's length.
+    // (Not the sum of the flows' goodputs: each of those is over the flow's own part of the
+    // window, so a late or short flow's rate would count as if it had lasted it all, and the
+    // sum could exceed the bottleneck's rate.)
+    let delivered_bytes = match flows.get("delivered_bytes") {
+        Some(Column::U64(v)) => v.iter().sum::<u64>(),
+        _ => unreachable!("the flows table declares delivered_bytes"),
+    };
+    let window_s = (plan.duration.as_secs_f64() - plan.warmup.as_secs_f64()).max(f64::MIN_POSITIVE);
+    let total_goodput = delivered_bytes as f64 * 8.0 / window_s;
+    let mean_goodput = goodputs.iter().filter(|x| x.is_finite()).sum::<f64>() / n as f64;
     let bottleneck = plan.bottleneck.map(|b| bottleneck_summary(links, b.idx()));
     let in_flight: u64 = run.links.iter().map(|l| l.packets_held()).sum();
     let sum_u = |name: &str| match flows.get(name) {
@@ -89,7 +99,7 @@ fn summary(run: &RunParts, flows: &Table, links: &Table) -> Value {
         "flows": n,
         "bottleneck": bottleneck.unwrap_or(Value::Null),
         "goodput_total_bps": total_goodput,
-        "goodput_mean_bps": finite_or_null(total_goodput / n as f64),
+        "goodput_mean_bps": finite_or_null(mean_goodput),
         "jain_index": finite_or_null(jain_index(&goodputs)),
         "retransmitted_pkts": sum_u("retransmitted_pkts"),
         "timeouts": sum_u("timeouts"),
