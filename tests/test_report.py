@@ -177,3 +177,44 @@ def test_a_report_goes_into_a_folder_that_does_not_exist_yet(sweep_dir, tmp_path
     (tmp_path / "a-file").write_text("")
     with pytest.raises(ReportError, match="a-file is a file, not a folder"):
         write_report(sweep_dir, tmp_path / "a-file" / "r.html")
+
+
+CONTROLLERS = '''
+name = "controllers"
+seeds = 2
+measures = ["bottleneck.utilization", "goodput_total_bps", "groups.main.goodput_bps.mean", "jain_index", "retransmitted_pkts", "timeouts"]
+[scenario]
+duration = "2s"
+topology = { dumbbell = { bottleneck = { rate = "10Mbps", delay = "20ms", queue = { limit = "50pkt" } }, access = { rate = "100Mbps", delay = "1ms" } } }
+flows = [{ name = "main", count = 2, start_jitter = "0.2s" }]
+[axes]
+"flows[0].cc" = ["reno", { name = "gaimd", beta = 0.875, alpha = "tcp-friendly" }, { name = "highspeed" }]
+"topology.dumbbell.bottleneck.delay" = ["10ms", "40ms"]
+'''
+
+
+def test_a_controller_axis_reads_as_words_in_figures_tables_and_the_terminal(tmp_path):
+    # Issue 46 item 8: the axis was drawn as a line through JSON strings whose labels
+    # overlapped, the y axis said groups.reno.goodput_bps.mean, the tables held JSON to parse.
+    from aimdlab.sweep.report import measure_figure
+
+    (tmp_path / "cc.toml").write_text(CONTROLLERS)
+    r = subprocess.run([sys.executable, "-m", "aimdlab", "sweep", "cc.toml", "--out", "st", "--jobs", "1"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 100, "the terminal tables fit 100 columns"
+    assert any("gaimd β=0.875 α=tcp-friendly" in line for line in lines) and not any('{"name"' in line for line in lines)
+    assert any("goodput (Mbit/s)" in line or "(Mbit/s)" in line for line in lines) and "e+06" not in r.stdout
+    sweep = open_sweep(tmp_path / "st")
+    agg = sweep.aggregate.to_pandas()
+    assert list(agg["flows[0].cc.name"].drop_duplicates()) == ["reno", "gaimd", "highspeed"]
+    assert set(agg["flows[0].cc.beta"].dropna()) == {0.875}
+    fig = measure_figure(agg, sweep.axes, "groups.main.goodput_bps.mean")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["reno", "gaimd β=0.875 α=tcp-friendly", "highspeed"]
+    assert ax.get_xlabel() == "controller" and ax.get_ylabel() == "goodput (Mbit/s)"
+    assert all(line.get_linestyle() == "None" for line in ax.get_lines() if len(line.get_xdata()) > 1), "categories are not joined"
+    html = (tmp_path / "st" / "report.html")
+    write_report(tmp_path / "st")
+    assert "flows[0].cc.beta" in html.read_text()

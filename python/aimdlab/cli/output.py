@@ -100,12 +100,13 @@ def steps(what: str) -> Optional[Callable[[float, float], None]]:
     return update
 
 
-def stdout_console() -> Any:
+def stdout_console(fit: Optional[int] = None) -> Any:
     """A rich console for results on standard output: the terminal's width on a terminal; piped
-    or redirected, wide enough that no table cuts a number short ("342…")."""
+    or redirected, `fit` columns for a table made to fold its cells rather than cut them, else
+    wide enough that no table cuts a number short ("342…")."""
     from rich.console import Console
 
-    return Console() if sys.stdout.isatty() else Console(width=100_000)
+    return Console() if sys.stdout.isatty() else Console(width=fit or 100_000)
 
 
 def jsonable(value: Any) -> Any:

@@ -29,11 +29,12 @@ def _fmt_rate(bps) -> str:
 
 
 def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path]) -> None:
+    from rich import box
     from rich.table import Table
 
     from ..result import pcap_file_name
 
-    console = stdout_console()
+    console = stdout_console(fit=100)  # (every cell folds; nothing is cut)
     s = result.summary
     b = s.get("bottleneck") or {}
     head = Table(title=f"{s.get('name') or 'scenario'}: seed {s['seed']}, {s['duration_s']:g} s simulated, "
@@ -52,9 +53,10 @@ def _print_summary(result, out_dir: Path, wall_s: float, figure: Optional[Path])
     head.add_row("events / wall time", f"{s['events']:,} in {wall_s:.2f} s")
     console.print(head)
 
-    t = Table(title="flows (rates in Mbit/s, times in ms unless marked; cuts: window cuts on loss, ECN: on ECN echoes, TO: timeouts)", title_justify="left")
+    t = Table(title="flows (rates in Mbit/s, times in ms unless marked; cuts: window cuts on loss, ECN: on ECN echoes, TO: timeouts)",
+              title_justify="left", box=box.SIMPLE_HEAD)
     for col in ("flow", "cc", "start s", "goodput", "thruput", "retx", "cuts", "ECN", "TO", "RTT", "delay p99", "done s"):
-        t.add_column(col, justify="right")
+        t.add_column(col, justify="right", overflow="fold")
     limit = 20
     for r in result.flows.slice(0, limit).to_pylist():  # (Arrow rows: no pandas to import)
         t.add_row(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import click
 
@@ -13,7 +13,7 @@ from ..errors import ScenarioError
 from ..out_path import shown_path
 from .app import interrupted, main
 from .options import check_dask_options, dask_options, memory_error
-from .output import SweepBar, emit_json, fmt, json_option, note, quiet, quiet_option, stdout_console
+from .output import SweepBar, emit_json, json_option, note, quiet, quiet_option, stdout_console
 
 SWEEP_EXAMPLES = """
 \b
@@ -92,6 +92,7 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
                    "axes": result.axes, "measures": result.measures, "aggregate": result.aggregate.to_pylist()})
     elif not quiet():
         _print_sweep_summary(result, bar.state, wall)
+        _print_run_totals(result, bar.state, wall)
     if failed:
         errors = [e for e, st in zip(result.catalog.column("error").to_pylist(), result.catalog.column("status").to_pylist())
                   if st == "failed" and e]
@@ -101,27 +102,70 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
         sys.exit(1)
 
 
-def _print_sweep_summary(result, state, wall_s: float) -> None:
+def _print_sweep_summary(result, state, wall_s: float) -> None:  # noqa: ARG001 - (state: as the totals line takes it)
+    """The aggregate as tables of at most 100 columns: axis values in words, each measure in the
+    unit a person reads (rates in one SI prefix, utilization in %), mean ± half the 95 % CI;
+    measures that do not fit beside the axes go into a further table."""
+    from rich import box
     from rich.table import Table
 
-    # Not a terminal (a log, a pipe): wide lines rather than columns squeezed to 80 characters.
-    console = stdout_console()
-    agg = result.aggregate.to_pandas()
-    t = Table(title=f"{result.experiment['name']}: mean [95 % CI] over seeds", title_justify="left")
-    for a in result.axes:
-        t.add_column(a, justify="right")
-    t.add_column("runs", justify="right")
+    from ..sweep.labels import axis_words, display_scale, measure_header, value_label
+
+    console = stdout_console(fit=100)
+    agg = result.aggregate.slice(0, 40).to_pandas()
+    total_points = result.aggregate.num_rows
+    axis_cells = {a: [value_label(v) for v in agg[a]] for a in result.axes}
+    runs = [f"{int(r['runs_ok'])}" + (f" ({int(r['runs_failed'])} failed)" if r["runs_failed"] else "") for _, r in agg.iterrows()]
+    measure_cells, headers = {}, {}
     for m in result.measures:
-        t.add_column(m, justify="right")
-    for _, r in agg.head(40).iterrows():
-        cells = [str(r[a]) for a in result.axes] + [f"{int(r['runs_ok'])}" + (f" ({int(r['runs_failed'])} failed)" if r["runs_failed"] else "")]
-        for m in result.measures:
-            mean, lo, hi = r[f"{m}_mean"], r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
-            cells.append(fmt(mean, ".4g") + ("" if hi != hi else f" [{fmt(lo, '.4g')}, {fmt(hi, '.4g')}]"))
-        t.add_row(*cells)
-    console.print(t)
-    if len(agg) > 40:
-        console.print(f"… {len(agg) - 40} more points in {shown_path(result.root) / 'aggregate.csv'}")
+        factor, unit = display_scale(m, agg[f"{m}_mean"])
+        headers[m] = measure_header(m, unit or "1")
+        measure_cells[m] = [_mean_pm(*(r[f"{m}_{k}"] * factor for k in ("mean", "ci95_low", "ci95_high"))) for _, r in agg.iterrows()]
+
+    def width(header: str, cells: List[str]) -> int:
+        return max([len(c) for c in cells] + [min(len(header), 14)]) + 3
+
+    fixed = sum(width(axis_words(a), axis_cells[a]) for a in result.axes) + width("runs", runs)
+    chunks: List[List[str]] = [[]]
+    used = fixed
+    for m in result.measures:
+        w = width(headers[m], measure_cells[m])
+        if chunks[-1] and used + w > 100:
+            chunks.append([])
+            used = fixed
+        chunks[-1].append(m)
+        used += w
+    for k, chunk in enumerate(chunks):
+        part = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+        t = Table(title=f"{result.experiment['name']}{part}: mean ± half the 95 % CI over seeds (its wider side; the intervals are "
+                        "in aggregate.csv)", title_justify="left", box=box.SIMPLE_HEAD)
+        for a in result.axes:
+            t.add_column(axis_words(a), justify="right", overflow="fold", min_width=min(28, max(len(c) for c in axis_cells[a])))
+        t.add_column("runs", justify="right")
+        for m in chunk:
+            t.add_column(headers[m], justify="right", overflow="fold")
+        for i in range(len(agg)):
+            t.add_row(*[axis_cells[a][i] for a in result.axes], runs[i], *[measure_cells[m][i] for m in chunk])
+        console.print(t)
+    if total_points > 40:
+        console.print(f"… {total_points - 40} more points in {shown_path(result.root) / 'aggregate.csv'}")
+
+
+def _mean_pm(mean: float, low: float, high: float) -> str:
+    """`mean ±half`, half the wider side of the interval, to as many digits as it deserves."""
+    if mean != mean:
+        return "—"
+    if not (low == low and high == high):
+        return f"{mean:.4g}"
+    half = max(mean - low, high - mean)
+    if half <= 1e-9 * max(1.0, abs(mean)):
+        return f"{mean:.4g} ±0"
+    return f"{mean:.4g} ±{half:.0f}" if half >= 10 else f"{mean:.4g} ±{half:.2g}"
+
+
+def _print_run_totals(result, state, wall_s: float) -> None:
+    """The line under the tables: runs executed and reused, times, where the results are."""
+    console = stdout_console(fit=100)
     engine = result.catalog.column("engine_wall_s").to_pandas().sum()
     ran = state.total if state else 0
     console.print(f"{ran} runs executed ({state.reused if state else 0} reused) in {wall_s:.1f} s; engine time of all runs "

@@ -76,40 +76,53 @@ def set_x_ticks(ax, numbers: Optional[List[float]], values: Sequence[Any]) -> No
 
 @plain_text
 def measure_figure(agg, axes: List[str], measure: str):
-    """Mean of `measure` against the first axis with 95 % CI error bars, one line per
-    combination of the other axes' values (a single point without axes)."""
+    """Mean of `measure` against the first axis with 95 % CI error bars, one series per
+    combination of the other axes' values (a single point without axes). Labels are in words
+    with units (`labels`), rates in one SI unit; an axis of names or tables (controllers) is
+    drawn as categories: points side by side, not a line through them."""
     from ..plots import _matplotlib
+    from .labels import axis_words, display_scale, measure_words, value_label
 
     plt = _matplotlib()
-    fig, ax = plt.subplots(figsize=(6.0, 3.6))
-    mean, lo, hi = agg[f"{measure}_mean"], agg[f"{measure}_ci95_low"], agg[f"{measure}_ci95_high"]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    factor, unit = display_scale(measure, agg[f"{measure}_mean"])
+    mean, lo, hi = (agg[f"{measure}_{k}"] * factor for k in ("mean", "ci95_low", "ci95_high"))
     if not axes:
         ax.errorbar([0], mean, yerr=ci_yerr(mean, lo, hi), fmt="o", capsize=4)
         ax.set_xticks([0], ["all runs"])
     else:
         # A table value of an axis (a controller with its parameters) as its JSON text, which
-        # groups and labels like any other value.
+        # groups like any other value.
         agg = agg.assign(**{a: [json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v for v in agg[a]] for a in axes})
         first, rest = axes[0], axes[1:]
-        xs_all, unit = axis_numbers(list(dict.fromkeys(agg[first])))
+        xs_all, x_unit = axis_numbers(list(dict.fromkeys(agg[first])))
         categories = list(dict.fromkeys(agg[first]))
-        groups = agg.groupby(rest, sort=False) if rest else [((), agg)]
-        for key, rows in groups:
+        groups = list(agg.groupby(rest, sort=False)) if rest else [((), agg)]
+        for gi, (key, rows) in enumerate(groups):
             key = key if isinstance(key, tuple) else (key,)
+            label = ", ".join(f"{axis_words(a)} = {value_label(v)}" for a, v in zip(rest, key)) if rest else None
+            m, low, high = (rows[f"{measure}_{k}"] * factor for k in ("mean", "ci95_low", "ci95_high"))
             if xs_all is not None:
                 x = axis_numbers(list(rows[first]))[0]
-            else:
-                x = [categories.index(v) for v in rows[first]]
-            label = ", ".join(f"{_short(a)} = {v}" for a, v in zip(rest, key)) if rest else None
-            m, low, high = rows[f"{measure}_mean"], rows[f"{measure}_ci95_low"], rows[f"{measure}_ci95_high"]
-            ax.errorbar(x, m, yerr=ci_yerr(m, low, high), marker="o", ms=4, capsize=3, lw=1.2, label=label)
-        set_x_ticks(ax, xs_all, categories)
-        ax.set_xlabel(f"{first}" + (f" ({unit})" if unit else ""))
+                ax.errorbar(x, m, yerr=ci_yerr(m, low, high), marker="o", ms=4, capsize=3, lw=1.2, label=label)
+            else:  # categories: each series a little to the side, no line joining unrelated values
+                shift = (gi - (len(groups) - 1) / 2) * min(0.12, 0.6 / max(len(groups), 1))
+                x = [categories.index(v) + shift for v in rows[first]]
+                ax.errorbar(x, m, yerr=ci_yerr(m, low, high), marker="o", ms=5, capsize=3, linestyle="none", label=label)
+        if xs_all is None:
+            names = [value_label(v) for v in categories]
+            long = max(len(n) for n in names) > 10
+            ax.set_xticks(range(len(names)), names, rotation=20 if long else 0, ha="right" if long else "center", fontsize=8)
+            ax.set_xlim(-0.5, len(names) - 0.5)
+        else:
+            set_x_ticks(ax, xs_all, categories)
+        ax.set_xlabel(axis_words(first, x_unit))
         if rest:
             ax.legend(fontsize=7, loc="best")
-    ax.set_ylabel(measure)
+    ax.set_ylabel(measure_words(measure, unit, short=True), fontsize=9)
     ax.grid(alpha=0.3)
-    ax.set_title(f"{measure}: mean over seeds, 95 % CI", fontsize=9)
+    ax.set_title(f"{measure_words(measure, unit)}: mean over seeds, 95 % CI", fontsize=9)
+    fig.tight_layout()
     return fig
 
 
@@ -137,6 +150,10 @@ def _provenance(experiment: Dict[str, Any], sessions: List[Dict[str, Any]]) -> s
             f"experiment file {_e(experiment.get('source') or 'inline')}{' (--quick)' if experiment.get('quick') else ''}{where}")
 
 
+STAT_SUFFIXES = ("_n", "_mean", "_std", "_ci95_low", "_ci95_high")
+"""The aggregate's columns of a measure end so."""
+
+
 def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
     """The sweep's whole report as one HTML page; `run_figures` maps run ids to the relative
     path of their overview figure."""
@@ -161,7 +178,8 @@ def sweep_html(sweep, run_figures: Dict[str, str]) -> str:
                      f"<figcaption>{_e(m)}</figcaption></figure>")
     parts.append("<h2>Aggregate (mean, 95 % Student-t confidence interval over seeds, clipped to each measure's range)</h2>")
     fmt: Dict[str, Callable[[Any], str]] = {}
-    cols = [*axes, "runs_ok", "runs_failed"]
+    params = [c for c in agg.columns if any(c.startswith(f"{a}.") for a in axes) and c not in measures and not c.endswith(STAT_SUFFIXES)]
+    cols = [*axes, *params, "runs_ok", "runs_failed"]
     for m in measures:
         col = f"{m} mean [95 % CI]"
         agg[col] = [f"{_num(a)} [{_num(lo)}, {_num(hi)}]" if math.isfinite(hi) else _num(a)

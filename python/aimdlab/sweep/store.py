@@ -283,10 +283,12 @@ class Store:
         measures of runs this sweep just executed, computed where they ran (the same values
         their folders give), so their files need not be read back."""
         axes = list(experiment.axes)
+        params = _table_parameters(axes, points)
         done = self.done()
         walls = self.wall_times()
         cache: Dict[str, Any] = dict(known or {})
-        rows: Dict[str, List[Any]] = {k: [] for k in ["run_id", "point", "replication", "seed", *axes, "status", "error", "engine_wall_s", *experiment.measures]}
+        rows: Dict[str, List[Any]] = {k: [] for k in ["run_id", "point", "replication", "seed", *axes, *params, "status", "error", "engine_wall_s",
+                                                      *experiment.measures]}
         for p, rid in zip(points, ids):
             rows["run_id"].append(rid)
             rows["point"].append(p.index)
@@ -295,6 +297,9 @@ class Store:
             for a, v in zip(axes, p.values):
                 # A linked axis's value (one element per field) is kept as its JSON text.
                 rows[a].append(json.dumps(v) if len(axis_fields(a)) > 1 else v)
+            for column, (a, key) in params.items():
+                v = p.values[axes.index(a)]
+                rows[column].append(v.get(key) if isinstance(v, dict) else v if key in ("name", "kind") and isinstance(v, str) else None)
             if rid in done:
                 status, error = "ok", None
                 if rid not in cache:
@@ -320,7 +325,8 @@ class Store:
                 rows[m].append(values[m])
         # (`error` is text even when nothing failed, so catalogs of one sweep share one schema)
         catalog = pa.table({k: pa.array(v, type=pa.string()) if k == "error" else _column(v) for k, v in rows.items()})
-        return described(catalog, axes, experiment.measures), aggregate(catalog, axes, experiment.measures)
+        shown = [*axes, *params]  # (the parameter columns travel with their axis into the aggregate)
+        return described(catalog, shown, experiment.measures), aggregate(catalog, shown, experiment.measures)
 
     def write_tables(self, catalog: pa.Table, agg: pa.Table) -> None:
         """Writes the catalog and the aggregate (Parquet, and the aggregate as CSV) atomically."""
@@ -330,6 +336,22 @@ class Store:
             write_atomic(self.root / f"{name}.parquet", buf.getvalue())
         # (every float as the shortest text that reads back to the same number: full precision)
         write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False).encode())
+
+
+def _table_parameters(axes: List[str], points: List[Point]) -> Dict[str, Tuple[str, str]]:
+    """For each axis with a table among its values (a controller with its parameters,
+    `{name = "gaimd", beta = 0.875}`), a column per key, `AXIS.KEY` → (axis, key), so that a
+    table of the sweep has the parameters as columns of their own; a name given alone
+    (`"reno"`) fills `AXIS.name`."""
+    out: Dict[str, Tuple[str, str]] = {}
+    for i, a in enumerate(axes):
+        values = [p.values[i] for p in points]
+        if not any(isinstance(v, dict) for v in values):
+            continue
+        keys = list(dict.fromkeys(k for v in values if isinstance(v, dict) for k in v))
+        for key in sorted(keys, key=lambda k: (k not in ("name", "kind", "python"), keys.index(k))):
+            out[f"{a}.{key}"] = (a, key)
+    return out
 
 
 def _is_store(root: Path) -> bool:
@@ -364,7 +386,8 @@ def aggregate(catalog: pa.Table, axes: List[str], measures: List[str]) -> pa.Tab
         out["point"].append(int(point))
         for a in axes:
             value = rows[a].iloc[0]  # by column: a row would turn integers into floats
-            out[a].append(value.item() if hasattr(value, "item") else value)
+            value = value.item() if hasattr(value, "item") else value
+            out[a].append(None if isinstance(value, float) and math.isnan(value) else value)  # (pandas' NaN for a null)
         ok = rows[rows["status"] == "ok"]
         out["runs_ok"].append(len(ok))
         out["runs_failed"].append(int((rows["status"] == "failed").sum()))
