@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "docs" / "reference"
@@ -47,17 +48,47 @@ def _type_of(spec: Dict[str, Any]) -> str:
     return str(kind or "")
 
 
-def _fields_table(spec: Dict[str, Any]) -> List[str]:
-    """A table of an object's fields, required ones marked."""
+SCENARIO_ORDER = ["name", "description", "duration", "warmup", "seed", "topology", "flows", "tcp",
+                  "sample_interval", "sampled_flows", "cwnd_trace", "pcap", "max_memory"]
+"""The top-level fields in the order a reader looks for them: what the run is, the network and
+its flows, then what is recorded."""
+
+
+def _default_of(name: str, field: Dict[str, Any], required: set) -> str:
+    """The default column: the schema's default, else the one the description states
+    ("Default `"100ms"`."), "required", or "—" (absent unless given)."""
+    given = field.get("default")
+    if given is not None:
+        return f"`{json.dumps(given)}`"
+    if name in required:
+        return "required"
+    text = field.get("description", "")
+    said = re.search(r"\bDefault(?:s to|:)?\s+(`[^`]+`|[-+\w.∞]+(?: %)?)", text)
+    if said:
+        value = said.group(1).rstrip(".")
+        return value if value.startswith("`") else f"`{value}`"
+    at = min((i for i in (text.find("(default)"), text.find("the default")) if i >= 0), default=-1)
+    before = re.findall(r"`[^`]+`", text[:at]) if at >= 0 else []
+    if before:  # ('`"sack"` (RFC 6675, the default)': the value named last before it)
+        return before[-1]
+    if re.search(r"\bRequired\b", text):
+        return "required"
+    return "—"
+
+
+def _fields_table(spec: Dict[str, Any], order: Optional[List[str]] = None) -> List[str]:
+    """A table of an object's fields: required ones first, then the others by name (or in
+    `order`), with the default each takes."""
     props = spec.get("properties", {})
     if not props:
         return []
     required = set(spec.get("required", []))
+    rank = {n: i for i, n in enumerate(order or [])}
+    names = sorted(props, key=lambda n: (rank.get(n, len(rank)), n not in required, n))
     lines = ["| field | type | default | what it is |", "|---|---|---|---|"]
-    for name, field in props.items():
-        given = field.get("default")  # (null: the description says what applies)
-        default = f"`{json.dumps(given)}`" if given is not None else ("required" if name in required else "")
-        lines.append(f"| `{name}` | {_cell(_type_of(field))} | {_cell(default)} | {_cell(field.get('description', ''))} |")
+    for name in names:
+        field = props[name]
+        lines.append(f"| `{name}` | {_cell(_type_of(field))} | {_cell(_default_of(name, field, required))} | {_cell(field.get('description', ''))} |")
     return lines
 
 
@@ -71,7 +102,7 @@ def scenario_page() -> str:
            "names the field, the value and what is accepted when something is wrong. Sizes, rates and times are "
            "text with a unit: `\"5Mbps\"`, `\"30ms\"`, `\"100pkt\"`, `\"20000KB\"`. "
            "`aimdlab schema` prints the JSON Schema itself.", "",
-           "## The scenario", "", _cell(schema.get("description", "")), "", *_fields_table(schema), ""]
+           "## The scenario", "", _cell(schema.get("description", "")), "", *_fields_table(schema, SCENARIO_ORDER), ""]
     for name, spec in sorted(schema.get("definitions", {}).items()):
         out += [f"## {name}", ""]
         if spec.get("description"):

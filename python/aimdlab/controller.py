@@ -12,9 +12,9 @@ react in `on_ack` and `on_congestion`; pass an instance as a flow group's `cc`::
             if ack.in_recovery or ack.newly_acked_pkts == 0:
                 return
             if self.cwnd < self.ssthresh:
-                self.cwnd += min(ack.newly_acked_pkts, 1)   # slow start
+                self.cwnd += min(ack.newly_acked_pkts, 1)                    # slow start
             else:
-                self.cwnd += self.alpha / self.cwnd            # alpha per RTT
+                self.cwnd += self.alpha * ack.newly_acked_pkts / self.cwnd   # alpha per RTT
 
         def on_congestion(self, event):                        # "loss", "timeout" or "ecn"
             self.ssthresh = max(self.beta * self.cwnd, 2.0)
