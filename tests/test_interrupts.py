@@ -140,3 +140,17 @@ def test_files_get_ordinary_permissions(runs):
     for p in runs["previous"].iterdir():
         assert p.stat().st_mode & 0o777 == 0o666 & ~mask, p
     assert runs["previous"].stat().st_mode & 0o777 == 0o777 & ~mask
+
+
+def test_ctrl_c_while_the_command_is_still_importing_is_one_line_and_exit_130():
+    # Found beside a CPU hog: Ctrl-C in the command's first 0.2 s (importing numpy, pyarrow,
+    # the engine) printed a traceback and ended the process by signal. The command's process
+    # (argv[0] `aimdlab`) now holds Ctrl-C from the start of the import until `main` runs.
+    code = ("import sys; sys.argv[0] = '/usr/bin/aimdlab'; import aimdlab, os, signal, time; "
+            "os.kill(os.getpid(), signal.SIGINT); time.sleep(30)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 130 and r.stderr == "interrupted: stopped while starting; nothing was written\n", r
+    # Imported by a program of its own, aimdlab leaves Ctrl-C to that program.
+    code = "import aimdlab, os, signal; os.kill(os.getpid(), signal.SIGINT)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "KeyboardInterrupt" in r.stderr

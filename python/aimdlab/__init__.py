@@ -12,6 +12,12 @@ control, driven from Python::
 
 from __future__ import annotations
 
+# ruff: noqa: E402 - the guard must run before the imports that take the command's first
+# fraction of a second (see `_startup`).
+from . import _startup
+
+_startup.guard()
+
 from . import _core, units
 from ._core import AckEvent, CongestionEvent
 from .controller import Controller

@@ -124,6 +124,9 @@ def entry() -> None:
     an error reported) Ctrl-C is ignored for the interpreter's shutdown, instead of killing
     the process. (SIG_IGN, which the interpreter keeps through its shutdown, is set only
     here, in the command's own process, about to exit and to start no program.)"""
+    from .._startup import release
+
+    release()  # (Ctrl-C while importing was `_startup`'s; from here it is `main`'s)
     try:
         main()
     except SystemExit:
