@@ -63,7 +63,7 @@ def _default_of(name: str, field: Dict[str, Any], required: set) -> str:
     if name in required:
         return "required"
     text = field.get("description", "")
-    said = re.search(r"\bDefault(?:s to|:)?\s+(`[^`]+`|[-+\w.∞]+(?: %)?)", text)
+    said = re.search(r"\bDefault(?:s to|:)?\s+(`[^`]+`|[-+\d.∞]+(?: %)?|true\b|false\b)", text)
     if said:
         value = said.group(1).rstrip(".")
         return value if value.startswith("`") else f"`{value}`"
