@@ -3,7 +3,7 @@ console script. Each command is a module of this package and registers itself on
 
 from __future__ import annotations
 
-from . import info, report, reproduce, run, sweep, validate  # noqa: F401  (each registers its commands)
+from . import crosscheck, info, report, reproduce, run, sweep, validate  # noqa: F401  (each registers its commands)
 from .app import entry, main
 
 __all__ = ["entry", "main"]

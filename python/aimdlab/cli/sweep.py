@@ -155,6 +155,8 @@ def _mean_pm(mean: float, low: float, high: float) -> str:
     """`mean ±half`, half the wider side of the interval, to as many digits as it deserves."""
     if mean != mean:
         return "—"
+    if abs(mean) < 1e-9:  # (a time integral's rounding: 2e-14 packets is none)
+        low, high, mean = low - mean, high - mean, 0.0
     if not (low == low and high == high):
         return f"{mean:.4g}"
     half = max(mean - low, high - mean)

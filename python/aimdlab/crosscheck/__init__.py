@@ -1,0 +1,189 @@
+"""A scenario run in aimdlab and in a peer simulator side by side (`aimdlab crosscheck`).
+
+When a result differs from a paper there are two possible causes: the paper's set-up or
+aimdlab. The same set-up run in the paper's own simulator tells them apart. `crosscheck`
+translates a scenario into the peer's own terms (`ns2`: an OTcl script of ns-2.35's agents,
+sinks, links and queues; see `ns2.py` for the conventions it follows), refuses field by field
+what the peer cannot run (`scope.py`), runs both over the same seeds — flow i starting at the
+same moment in both — and sets each figure beside the other with its interval and a verdict
+under stated bounds (`BOUNDS`).
+
+    from aimdlab.crosscheck import crosscheck
+    check = crosscheck(aimdlab.load("examples/mr-aimd-wired.toml"), peer="ns2", seeds=5)
+    check.rows            # figure, aimdlab mean and interval, peer mean and interval, verdict
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import ScenarioError
+
+__all__ = ["BOUNDS", "Bound", "Crosscheck", "Row", "crosscheck", "PEERS"]
+
+PEERS = ("ns2",)
+"""The peers crosscheck runs (ns-3 joins them next)."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """When two means agree: within `abs` (in the figure's unit), or within `rel` of the
+    peer's, or within a factor `ratio` of each other — any one suffices."""
+
+    abs: Optional[float] = None
+    rel: Optional[float] = None
+    ratio: Optional[float] = None
+
+    def holds(self, ours: float, theirs: float) -> bool:
+        if not (math.isfinite(ours) and math.isfinite(theirs)):
+            return ours == theirs or (math.isnan(ours) and math.isnan(theirs))
+        if self.abs is not None and abs(ours - theirs) <= self.abs:
+            return True
+        if self.rel is not None and abs(ours - theirs) <= self.rel * abs(theirs):
+            return True
+        if self.ratio is not None and ours > 0 and theirs > 0 and max(ours, theirs) / min(ours, theirs) <= self.ratio:
+            return True
+        return False
+
+    def words(self, scale: float = 1.0) -> str:
+        """The bound in words; `scale` shows an absolute bound in a display unit (100: points)."""
+        parts = ([f"±{self.abs * scale:g}"] if self.abs is not None else []) + ([f"±{100 * self.rel:g} %"] if self.rel is not None else []) \
+            + ([f"×{self.ratio:g}"] if self.ratio is not None else [])
+        return " or ".join(parts)
+
+
+BOUNDS: Dict[str, Bound] = {
+    "utilization": Bound(abs=0.02),
+    "goodput_total_bps": Bound(rel=0.03),
+    "goodput_bps": Bound(rel=0.03),
+    "jain_index": Bound(abs=0.05),
+    "retransmitted_pkts": Bound(ratio=1.5, abs=3),
+    "timeouts": Bound(ratio=1.5, abs=3),
+    "drops": Bound(ratio=1.5, abs=3),
+    "queue_mean_pkts": Bound(rel=0.2, abs=3),
+}
+"""The default bounds (issue 47): utilization ±2 points, goodput ±3 %, Jain ±0.05,
+retransmissions (and timeouts, drops) within ×1.5 (or ±3 when both are small), mean queue
+±20 % or ±3 packets. `crosscheck(bounds=...)` and `--bound NAME=...` override them."""
+
+FIGURES = ["utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts", "drops", "queue_mean_pkts"]
+
+
+@dataclass
+class Row:
+    """One figure of the crosscheck: each side's mean and 95 % interval over the seeds, and
+    whether they agree under `bound`."""
+
+    figure: str
+    ours: List[float]
+    theirs: List[float]
+    bound: Bound
+
+    @property
+    def verdict(self) -> str:
+        return "agrees" if self.bound.holds(_mean(self.ours), _mean(self.theirs)) else "differs"
+
+    def stats(self, side: str) -> Tuple[float, float]:
+        """(mean, half-width of the 95 % Student-t interval) of one side."""
+        from ..sweep.stats import mean_std_ci95
+
+        _, mean, _, half = mean_std_ci95(self.ours if side == "aimdlab" else self.theirs)
+        return mean, half
+
+
+@dataclass
+class Crosscheck:
+    """What `crosscheck` found: the rows, each seed's raw figures on both sides, and the
+    timing of each side."""
+
+    peer: str
+    seeds: List[int]
+    rows: List[Row]
+    per_flow: List[Row]
+    wall_s: Dict[str, float] = field(default_factory=dict)
+    folder: Optional[str] = None
+    results: List[Any] = field(default_factory=list)
+    peer_series: List[Tuple[float, float, float]] = field(default_factory=list)
+    """The peer's first seed, every sample interval: (time s, bottleneck queue, flow 0's cwnd)."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        def row(r: Row) -> Dict[str, Any]:
+            (m1, h1), (m2, h2) = r.stats("aimdlab"), r.stats(self.peer)
+            return {"figure": r.figure, "aimdlab": {"mean": m1, "ci95_half": h1, "values": r.ours},
+                    self.peer: {"mean": m2, "ci95_half": h2, "values": r.theirs}, "bound": r.bound.words(), "verdict": r.verdict}
+
+        return {"peer": self.peer, "seeds": self.seeds, "figures": [row(r) for r in self.rows],
+                "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s}
+
+
+def _mean(xs: Sequence[float]) -> float:
+    finite = [x for x in xs if not math.isnan(x)]
+    return sum(finite) / len(finite) if finite else math.nan
+
+
+def _jain(xs: Sequence[float]) -> float:
+    """Jain's index (Σx)² / (n·Σx²) of the finite values, as the engine computes it."""
+    v = [x for x in xs if math.isfinite(x)]
+    sq = sum(x * x for x in v)
+    return sum(v) ** 2 / (len(v) * sq) if v and sq > 0 else math.nan
+
+
+def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, folder: Optional[str] = None,
+               bounds: Optional[Dict[str, Bound]] = None, progress: Optional[Callable[[int, int], None]] = None) -> Crosscheck:
+    """Runs `scenario` in aimdlab and in `peer` over seeds 1..`seeds` and compares them.
+    `folder` keeps the peer's scripts and output (a temporary folder by default). A field the
+    peer cannot run is a `ScenarioError` naming it, before anything runs."""
+    from .. import run
+    from . import ns2, scope
+
+    if peer not in PEERS:
+        raise ScenarioError(f"--with: {peer!r} is not a peer crosscheck runs; expected one of {', '.join(PEERS)}")
+    from ..scenario import validate
+
+    validate(scenario)  # (the scenario's own errors first, as aimdlab run gives them)
+    plan, ours_scenario = scope.ns2_plan(scenario)
+    if ns2.available() is None:
+        raise ns2.Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
+    bounds = {**BOUNDS, **(bounds or {})}
+    own_folder = folder or tempfile.mkdtemp(prefix="aimdlab-crosscheck-")
+    os.makedirs(own_folder, exist_ok=True)
+    figures: Dict[str, Tuple[List[float], List[float]]] = {f: ([], []) for f in FIGURES}
+    flows: List[Tuple[List[float], List[float]]] = [([], []) for _ in plan["flows"]]
+    walls = {"aimdlab": 0.0, peer: 0.0}
+    results = []
+    series: List[Tuple[float, float, float]] = []
+    for k, seed in enumerate(range(1, seeds + 1)):
+        t0 = time.perf_counter()
+        result = run(ours_scenario, seed=seed)
+        walls["aimdlab"] += time.perf_counter() - t0
+        results.append(result)
+        table = result.flows.to_pandas()
+        starts = [float(s) for s in table["start_s"]]
+        for i, f in enumerate(plan["flows"]):
+            f["start_s"] = starts[i]
+        t0 = time.perf_counter()
+        snaps = ns2.run_script(ns2.script(plan, starts), own_folder, name=f"seed{seed}.tcl")
+        walls[peer] += time.perf_counter() - t0
+        series = series or snaps["series"]
+        theirs = ns2.measures(plan, snaps)
+        b = result.summary["bottleneck"]
+        ours = {"utilization": b["utilization"], "goodput_total_bps": result.summary["goodput_total_bps"],
+                "jain_index": result.summary["jain_index"], "retransmitted_pkts": result.summary["retransmitted_pkts"],
+                "timeouts": result.summary["timeouts"], "drops": b["drops"], "queue_mean_pkts": b["queue_mean_pkts"]}
+        theirs["jain_index"] = _jain(theirs["goodput_bps"])
+        for name in FIGURES:
+            figures[name][0].append(float(ours[name]))
+            figures[name][1].append(float(theirs[name]))
+        for i, g in enumerate(table["goodput_bps"]):
+            flows[i][0].append(float(g))
+            flows[i][1].append(float(theirs["goodput_bps"][i]))
+        if progress:
+            progress(k + 1, seeds)
+    rows = [Row(name, *figures[name], bounds[name]) for name in FIGURES]
+    per_flow = [Row(f"flow {i} goodput_bps", *flows[i], bounds["goodput_bps"]) for i in range(len(flows))]
+    return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, results, series)

@@ -1,0 +1,172 @@
+"""ns-2.35 as a peer: a scenario in ns-2's own terms (an OTcl script of its agents, sinks, links
+and queues), run by the `ns` binary, and what it measured read back.
+
+Conventions of ns-2.35, each measured here rather than assumed (`tests/test_crosscheck.py`
+checks them against `ns` when it is installed):
+
+- A TCP data packet is `packetSize_` of payload plus a 40-byte header (`tcpip_base_hdr_size_`):
+  1040 bytes on the wire for `packetSize_ 1000`, aimdlab's `mss = "1000B"` under the `ns2`
+  profile. An ACK is 40 bytes.
+- A DropTail `queue-limit` of L holds L − 1 waiting packets besides the one on the wire
+  (`DropTail::enque` drops when `length() + 1 >= qlim_`); aimdlab's `limit` counts waiting
+  packets only, so aimdlab's L is ns-2's L + 1.
+- `ack_` is the highest cumulative ACK, a packet number from 0 (−1 before the first): the
+  payload delivered by a time is (`ack_` + 1) · `packetSize_`.
+- `nrexmitpack_` counts retransmitted packets, `nrexmit_` every retransmission timeout (each
+  backoff too): aimdlab's `retransmitted_pkts` and `timeouts`.
+- A queue monitor (`monitor-queue`) sits around the queue: its `pdrops_` are the queue's drops,
+  `bdepartures_` the bytes that left for the wire, and its packet integrator the time integral
+  of the waiting packets (the one on the wire is not in it).
+
+The script is ns-2's own: links by `duplex-link`, one `Agent/TCP/Reno`, `Newreno` or `Sack1`
+per flow with a `TCPSink` (`/Sack1`, `/DelAck`) and an `Application/FTP`, GAIMD as ns-2 runs it
+(`increase_num_`, `decrease_num_`). Each flow starts when aimdlab's flow of that seed started,
+so the two simulators run the same set-up with the same start times.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from typing import Any, Dict, List, Optional
+
+__all__ = ["NS2_VERSION", "Ns2Error", "available", "script", "run_script"]
+
+NS2_VERSION = "2.35"
+HEADER_BYTES = 40
+"""`tcpip_base_hdr_size_`: the header ns-2 adds to each TCP packet's `packetSize_`."""
+
+
+class Ns2Error(RuntimeError):
+    """ns-2 is missing or its run failed; the message says how to get it or what it printed."""
+
+
+def available() -> Optional[str]:
+    """The path of the `ns` binary, or None."""
+    return shutil.which(os.environ.get("AIMDLAB_NS2", "ns"))
+
+
+def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
+    """The OTcl script of `plan` (what `scope.ns2_plan` gives: a dumbbell, its flows resolved)
+    with flow i starting at `starts_s[i]`. It prints one line per measurement: `W ...` at the
+    start of the window, `E ...` at the end, `S ...` (queue, flow 0's cwnd) every sample."""
+    bn = plan["bottleneck"]
+    flows = plan["flows"]
+    lines = [
+        "# Written by aimdlab crosscheck: the scenario in ns-2.35's own terms.",
+        "set ns [new Simulator]",
+        "set r1 [$ns node]",
+        "set r2 [$ns node]",
+        f"$ns duplex-link $r1 $r2 {bn['rate_bps']} {bn['delay_s']!r} DropTail",
+        f"$ns queue-limit $r1 $r2 {bn['limit_pkts'] + 1}",
+        f"$ns queue-limit $r2 $r1 {plan['reverse_limit_pkts'] + 1}",
+        'set qmon [$ns monitor-queue $r1 $r2 ""]',
+    ]
+    for i, f in enumerate(flows):
+        a, ra = f["access"], f["receiver_access"]
+        lines += [
+            f"set s({i}) [$ns node]",
+            f"set d({i}) [$ns node]",
+            f"$ns duplex-link $s({i}) $r1 {a['rate_bps']} {a['delay_s']!r} DropTail",
+            f"$ns queue-limit $s({i}) $r1 {a['limit_pkts'] + 1}",
+            f"$ns queue-limit $r1 $s({i}) {a['limit_pkts'] + 1}",
+            f"$ns duplex-link $r2 $d({i}) {ra['rate_bps']} {ra['delay_s']!r} DropTail",
+            f"$ns queue-limit $r2 $d({i}) {ra['limit_pkts'] + 1}",
+            f"$ns queue-limit $d({i}) $r2 {ra['limit_pkts'] + 1}",
+            f"set tcp({i}) [new Agent/TCP/{f['agent']}]",
+            f"set sink({i}) [new Agent/{f['sink']}]",
+        ]
+        for name, value in f["agent_settings"].items():
+            lines.append(f"$tcp({i}) set {name} {value}")
+        for name, value in f["sink_settings"].items():
+            lines.append(f"$sink({i}) set {name} {value}")
+        lines += [
+            f"$ns attach-agent $s({i}) $tcp({i})",
+            f"$ns attach-agent $d({i}) $sink({i})",
+            f"$ns connect $tcp({i}) $sink({i})",
+            f"$tcp({i}) set fid_ {i}",
+            f"set ftp({i}) [new Application/FTP]",
+            f"$ftp({i}) attach-agent $tcp({i})",
+            f"$ns at {starts_s[i]!r} \"$ftp({i}) start\"",
+        ]
+        if f.get("stop_s") is not None:
+            lines.append(f"$ns at {f['stop_s']!r} \"$ftp({i}) stop\"")
+    n = len(flows)
+    lines += [
+        "proc snap {tag} {",
+        "    global tcp qmon ns",
+        "    set out \"$tag [$ns now] [$qmon set bdepartures_] [$qmon set pdrops_] [[$qmon get-pkts-integrator] set sum_]\"",
+        f"    for {{set i 0}} {{$i < {n}}} {{incr i}} {{",
+        "        append out \" [$tcp($i) set ack_] [$tcp($i) set nrexmitpack_] [$tcp($i) set nrexmit_]\"",
+        "    }",
+        "    puts $out",
+        "}",
+        "proc sample {dt} {",
+        "    global tcp qmon ns",
+        "    puts \"S [$ns now] [$qmon set pkts_] [$tcp(0) set cwnd_]\"",
+        "    $ns at [expr [$ns now] + $dt] \"sample $dt\"",
+        "}",
+        f"$ns at 0.0 \"sample {plan['sample_interval_s']!r}\"",
+        f"$ns at {plan['warmup_s']!r} \"snap W\"",
+        f"$ns at {plan['duration_s']!r} \"snap E; exit 0\"",
+        "$ns run",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def run_script(text: str, folder: str, name: str = "scenario.tcl", timeout_s: float = 3600) -> Dict[str, Any]:
+    """Runs `text` with `ns` in `folder` (the script and ns-2's output are kept there) and
+    returns the two snapshots, `W` and `E`: time, bytes departed, drops, queue integral, and
+    per flow (ack, retransmitted packets, timeouts); and `series`: (time, bottleneck queue in
+    packets, flow 0's cwnd in packets) every sample interval."""
+    ns = available()
+    if ns is None:
+        raise Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    try:
+        done = subprocess.run([ns, name], cwd=folder, capture_output=True, text=True, timeout=timeout_s, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise Ns2Error(f"ns-2 did not finish {path} within {timeout_s:g} s") from None
+    with open(os.path.join(folder, name.replace(".tcl", ".out")), "w", encoding="utf-8") as f:
+        f.write(done.stdout + done.stderr)
+    snaps: Dict[str, Any] = {"series": []}
+    for line in done.stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] == "S":
+            snaps["series"].append(tuple(float(x) for x in parts[1:4]))
+        elif parts and parts[0] in ("W", "E"):
+            nums = [float(x) for x in parts[1:]]
+            flows = [tuple(nums[k:k + 3]) for k in range(4, len(nums), 3)]
+            snaps[parts[0]] = {"t": nums[0], "bytes": nums[1], "drops": nums[2], "queue_integral": nums[3], "flows": flows}
+    if done.returncode != 0 or not {"W", "E"} <= set(snaps):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise Ns2Error(f"ns-2 failed on {path} (exit {done.returncode}): {' | '.join(tail)}")
+    return snaps
+
+
+def measures(plan: Dict[str, Any], snaps: Dict[str, Any]) -> Dict[str, Any]:
+    """The crosscheck's figures of one ns-2 run, in aimdlab's definitions."""
+    w, e = snaps["W"], snaps["E"]
+    window = plan["duration_s"] - plan["warmup_s"]
+    per_flow, retx, tos, delivered_total = [], 0.0, 0.0, 0.0
+    for i, f in enumerate(plan["flows"]):
+        ack_w, rx_w, to_w = w["flows"][i]
+        ack_e, rx_e, to_e = e["flows"][i]
+        delivered = (ack_e - max(ack_w, -1.0)) * f["mss_bytes"]
+        own = plan["duration_s"] - max(plan["warmup_s"], f["start_s"])
+        per_flow.append(delivered * 8 / own if own > 0 else float("nan"))
+        delivered_total += delivered
+        retx += rx_e - rx_w
+        tos += to_e - to_w
+    return {
+        "utilization": (e["bytes"] - w["bytes"]) * 8 / (plan["bottleneck"]["rate_bps"] * window),
+        "goodput_total_bps": delivered_total * 8 / window,
+        "goodput_bps": per_flow,
+        "retransmitted_pkts": retx,
+        "timeouts": tos,
+        "drops": e["drops"] - w["drops"],
+        "queue_mean_pkts": (e["queue_integral"] - w["queue_integral"]) / window,
+    }

@@ -1,0 +1,152 @@
+"""What a crosscheck can run in a peer simulator, refused field by field outside it.
+
+A scenario is read once, before anything runs: every field it sets is either translated into
+the peer's terms or refused with a line that names the field and says why (ns-2.35 has no
+PRR, say). The aimdlab side runs the scenario as written with `tcp.profile = "ns2"`, ns-2.35's
+TCP value by value (see `docs/explanation/profiles.md`); a field that sets a TCP detail ns-2
+can also set (the segment size, the recovery, delayed ACKs, the initial window, the timers,
+the receive window) is set in both.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict, List, Tuple
+
+from ..errors import ScenarioError
+from ..units import duration_s, limit, rate_bps
+
+__all__ = ["ns2_plan"]
+
+NS2_PROFILE = {"mss": 1000, "initial_cwnd": 2, "receive_window": 20, "min_rto": 0.2, "max_rto": 60.0, "initial_rto": 3.0,
+               "dupthresh": 3, "delayed_ack_timeout": 0.1}
+"""ns-2.35's defaults, as the `ns2` profile sets them (`docs/explanation/profiles.md`)."""
+
+AGENTS = {"reno": "Reno", "newreno": "Newreno", "sack": "Sack1"}
+TCP_FIELDS = {"mss", "recovery", "sack", "delayed_ack", "delayed_ack_timeout", "initial_cwnd", "receive_window", "min_rto",
+              "max_rto", "initial_rto", "dupthresh", "profile"}
+WHY_NOT = {
+    "prr": "ns-2.35 has no PRR", "loss_detection": "ns-2.35 finds losses by duplicate ACKs only (no RACK-TLP)",
+    "cwnd_growth": "ns-2.35 grows the window once per new ACK (per_ack)", "timestamps": "the ns2 profile runs without timestamps",
+    "ecn": "ECN needs RED, which crosscheck does not translate yet", "rto_estimator": "ns-2.35 runs its own estimator",
+    "recovery_rules": "ns-2.35 runs its own rules (the ns2 profile's)", "first_decrease": "ns-2.35 halves as the ns2 profile does",
+    "timeout_ssthresh": "ns-2.35 halves as the ns2 profile does", "header": "ns-2.35's TCP header is 40 bytes",
+    "quickacks": "ns-2.35's sinks have no quick ACKs", "cwr_freeze": "ns-2.35 has no CWR state", "send_jitter": "not translated yet",
+    "limited_transmit": "the ns2 profile's limited transmit is ns-2's singledup_ (not translated yet)",
+    "initial_ssthresh": "ns-2.35 starts ssthresh at the receive window", "ecn_echo": "ECN is not translated yet",
+}
+
+
+def _refuse(field: str, why: str) -> ScenarioError:
+    return ScenarioError(f"{field}: {why}; crosscheck --with ns2 cannot run it (see docs/explanation/crosscheck.md)")
+
+
+def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
+    """A link of the dumbbell in ns-2's terms; refuses what ns-2's duplex-link DropTail cannot be."""
+    for field in ("loss", "framing", "device_queue"):
+        if spec.get(field) not in (None, 0, "0B", "0pkt"):
+            raise _refuse(f"{where}.{field}", f"{field} is not translated into ns-2")
+    queue = spec.get("queue") or {}
+    kind = queue.get("kind", "droptail")
+    if kind != "droptail":
+        raise _refuse(f"{where}.queue.kind", f"{kind!r} is not translated yet (DropTail is)")
+    extra = sorted(set(queue) - {"kind", "limit"})
+    if extra:
+        raise _refuse(f"{where}.queue.{extra[0]}", "is not a DropTail setting ns-2 has")
+    n, unit = limit(str(queue.get("limit", "100pkt")), f"{where}.queue.limit")
+    if unit != "pkt":
+        raise _refuse(f"{where}.queue.limit", "a limit in bytes is not translated (ns-2's DropTail counts packets)")
+    return {"rate_bps": rate_bps(str(spec["rate"]), f"{where}.rate"), "delay_s": duration_s(str(spec["delay"]), f"{where}.delay"),
+            "limit_pkts": int(n)}
+
+
+def _tcp(table: Dict[str, Any], where: str) -> Dict[str, Any]:
+    for field, value in table.items():
+        if field == "profile" and value != "ns2":
+            raise _refuse(f"{where}.profile", f"{value!r}: crosscheck with ns-2 runs aimdlab's ns2 profile")
+        if field not in TCP_FIELDS:
+            raise _refuse(f"{where}.{field}", WHY_NOT.get(field, "it is not translated into ns-2"))
+    return table
+
+
+def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """(the ns-2 plan of `scenario`, the scenario aimdlab runs beside it). Refuses, naming the
+    field, whatever ns-2.35 cannot run as aimdlab does."""
+    for field in sorted(set(scenario) - {"name", "description", "duration", "warmup", "seed", "topology", "flows", "tcp",
+                                         "sample_interval", "sampled_flows", "cwnd_trace", "pcap", "max_memory"}):
+        raise _refuse(field, "is not translated into ns-2")
+    topology = scenario.get("topology") or {}
+    if "dumbbell" not in topology:
+        raise _refuse(f"topology.{next(iter(topology), 'explicit')}", "crosscheck translates dumbbells into ns-2 (parking lots next)")
+    d = topology["dumbbell"]
+    bottleneck = _link(d["bottleneck"], "topology.dumbbell.bottleneck")
+    access = _link(d["access"], "topology.dumbbell.access")
+    reverse = _link(d["reverse_bottleneck"], "topology.dumbbell.reverse_bottleneck") if "reverse_bottleneck" in d else bottleneck
+    if (reverse["rate_bps"], reverse["delay_s"]) != (bottleneck["rate_bps"], bottleneck["delay_s"]):
+        raise _refuse("topology.dumbbell.reverse_bottleneck", "ns-2's duplex-link has one rate and delay both ways")
+    base_tcp = _tcp(dict(scenario.get("tcp") or {}), "tcp")
+    flows: List[Dict[str, Any]] = []
+    for gi, g in enumerate(scenario["flows"]):
+        where = f"flows[{gi}]"
+        for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "access", "receiver_access",
+                                      "transport", "app"}):
+            raise _refuse(f"{where}.{field}", "is not translated into ns-2")
+        if g.get("transport", "tcp") != "tcp":
+            raise _refuse(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
+        app = g.get("app") or {"kind": "bulk"}
+        if app.get("kind", "bulk") != "bulk":
+            raise _refuse(f"{where}.app.kind", f"{app.get('kind')!r} is not translated yet (bulk is)")
+        tcp = {**NS2_PROFILE, **base_tcp, **_tcp(dict(g.get("tcp") or {}), f"{where}.tcp")}
+        recovery = tcp.get("recovery") or ("sack" if tcp.get("sack") else "reno")
+        if tcp.get("sack") is False and recovery == "sack":
+            recovery = "newreno"
+        cc = g.get("cc", "reno")
+        name = cc.get("name") if isinstance(cc, dict) else cc
+        settings: Dict[str, Any] = {}
+        if name in ("reno", "newreno"):
+            extra = sorted(set(cc) - {"name"}) if isinstance(cc, dict) else []
+            if extra:
+                raise _refuse(f"{where}.cc.{extra[0]}", "is not translated into ns-2")
+        elif name == "gaimd":
+            params = cc if isinstance(cc, dict) else {}
+            alpha, beta = params.get("alpha", 1.0), params.get("beta", 0.5)
+            if not isinstance(alpha, (int, float)) or set(params) - {"name", "alpha", "beta"}:
+                raise _refuse(f"{where}.cc", "GAIMD goes to ns-2 with a numeric alpha and beta only (increase_num_, decrease_num_)")
+            settings.update(increase_num_=float(alpha), decrease_num_=float(beta))
+        else:
+            raise _refuse(f"{where}.cc", f"{name!r} is not an ns-2.35 agent crosscheck translates (reno, newreno, gaimd)")
+        mss = int(limit(str(tcp["mss"]) if not isinstance(tcp["mss"], int) else f"{tcp['mss']}B", f"{where}.tcp.mss")[0])
+        settings.update(packetSize_=mss, window_=_window_pkts(tcp["receive_window"], f"{where}.tcp.receive_window"), windowInit_=int(tcp["initial_cwnd"]),
+                        minrto_=_s(tcp["min_rto"]), maxrto_=_s(tcp["max_rto"]), rtxcur_init_=_s(tcp["initial_rto"]),
+                        numdupacks_=int(tcp["dupthresh"]))
+        delayed = bool(tcp.get("delayed_ack"))
+        sink = {"reno": "TCPSink", "newreno": "TCPSink", "sack": "TCPSink/Sack1"}[recovery] + ("/DelAck" if delayed else "")
+        own_access = _link({**d["access"], **(g.get("access") or {})}, f"{where}.access") if g.get("access") else access
+        own_recv = _link({**d["access"], **(g.get("receiver_access") or {})}, f"{where}.receiver_access") if g.get("receiver_access") else access
+        stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
+        for _ in range(int(g.get("count") or 1)):
+            flows.append({"group": gi, "agent": AGENTS[recovery], "sink": sink, "agent_settings": settings,
+                          "sink_settings": {"interval_": _s(tcp["delayed_ack_timeout"])} if delayed else {},
+                          "access": own_access, "receiver_access": own_recv, "mss_bytes": mss, "stop_s": stop, "start_s": 0.0})
+    aimdlab_side = copy.deepcopy(scenario)
+    aimdlab_side["tcp"] = {**(aimdlab_side.get("tcp") or {}), "profile": "ns2"}
+    plan = {"bottleneck": bottleneck, "access": access, "reverse_limit_pkts": reverse["limit_pkts"], "flows": flows,
+            "duration_s": duration_s(str(scenario["duration"]), "duration"),
+            "warmup_s": duration_s(str(scenario.get("warmup", "0s")), "warmup"),
+            "sample_interval_s": duration_s(str(scenario.get("sample_interval", "100ms")), "sample_interval")}
+    return plan, aimdlab_side
+
+
+def _s(value: Any) -> float:
+    """A time given as text with a unit ("200ms") or as seconds."""
+    return duration_s(value, "time") if isinstance(value, str) else float(value)
+
+
+def _window_pkts(value: Any, where: str) -> int:
+    """The receive window in packets (ns-2's `window_`)."""
+    if isinstance(value, int):
+        return value
+    n, unit = limit(str(value), where)
+    if unit != "pkt":
+        raise _refuse(where, "a window in bytes is not translated (ns-2's window_ counts packets)")
+    return int(n)
