@@ -135,3 +135,12 @@ def test_a_null_count_is_an_absent_count():
     assert len(aimdlab.run(sc).flows) == 1
     sc = dumbbell(duration="1s", flow={"count": None, "cc": Aimd()})
     assert len(aimdlab.run(sc).flows) == 1
+
+
+def test_what_a_named_module_prints_while_loading_goes_to_stderr(tmp_path):
+    # json_stdout_empty_on_error.sh: a controller module's import-time prints landed on
+    # stdout before the JSON object.
+    (tmp_path / "chatty.py").write_text("import aimdlab\nprint('loading chatty')\n\nclass Cc(aimdlab.Controller):\n    pass\n")
+    r = _run(tmp_path, "chatty:Cc", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["ok"] is True and "loading chatty" in r.stderr

@@ -60,7 +60,7 @@ def import_name(text: str) -> Any:
     module, attr = split_name(text)
     _check_source_defines(module, attr.split(".")[0])
     try:
-        found = importlib.import_module(module)
+        found = _import_quietly(module)
     except ModuleNotFoundError as e:
         top = module.split(".")[0]
         here = os.getcwd()
@@ -68,7 +68,7 @@ def import_name(text: str) -> Any:
             raise _not_found(e, module, here) from None
         sys.path.append(here)  # (kept: the module's own imports of its neighbours need it too)
         try:
-            found = importlib.import_module(module)
+            found = _import_quietly(module)
         except ModuleNotFoundError as e2:
             raise _not_found(e2, module, here) from None
         except Exception as e2:
@@ -81,6 +81,15 @@ def import_name(text: str) -> Any:
             raise ImportNameError(f"module {module!r} ({getattr(found, '__file__', None) or 'built in'}) has no {attr!r}")
         obj = getattr(obj, part)
     return obj
+
+
+def _import_quietly(module: str) -> Any:
+    """`importlib.import_module`, with what the module prints while it loads sent to standard
+    error: standard output is aimdlab's results (one JSON object with `--json`)."""
+    import contextlib
+
+    with contextlib.redirect_stdout(sys.stderr):
+        return importlib.import_module(module)
 
 
 def _not_found(e: ModuleNotFoundError, module: str, here: str) -> ImportNameError:
