@@ -11,6 +11,15 @@
 //! W is the window before the event; ssthresh is never below 2 packets (RFC 5681 eq. 4). A
 //! loss or ECN echo after which the controller did not lower its window (MR-AIMD keeps it at
 //! an ECN echo) is left alone, but still counts as the connection's first.
+//!
+//! The "half" reading is `slowdown()`'s arithmetic itself, which ns-2 applies in `TcpAgent`
+//! whatever the agent (checked against ns-2.35's cwnd_ and ssthresh_ traces): the window
+//! becomes the reduced window R exactly — W/2 at a first decrease, in slow start, or whenever
+//! the controller's cut is a halving (`decrease_num_ == 0.5`: every Reno decrease), else the
+//! controller's own (β·W for GAIMD) — not floored at 2 packets, and ssthresh its integer part,
+//! at least 2 (`ssthresh_ = (int) halfwin`); after a timeout ssthresh = max(⌊W/2⌋, 2). So a Reno flow at W = 2.83 falls to cwnd 1.41 with
+//! ssthresh 2, and slow start takes it back to 2. (One departure: a window below 1 packet,
+//! which ns-2 would reach only from W < 2, is kept at 1.)
 
 use super::config::{FirstDecrease, TcpConfig, TimeoutSsthresh};
 use crate::cc::{CongestionControl, CongestionEvent, CongestionKind};
@@ -49,11 +58,35 @@ impl WindowPolicy {
         cc.on_congestion(ev);
         // The rule halves a decrease: a controller that did not lower its window keeps it.
         let lowered = ev.kind == CongestionKind::Timeout || cc.cwnd_pkts() < cwnd_before;
+        if self.first_decrease_halves {
+            slowdown_as_ns2(cc, ev, cwnd_before, halves, lowered);
+            return;
+        }
         if halves && lowered {
             let ssthresh = (cwnd_before / 2.0).max(2.0);
             let cwnd = if ev.kind == CongestionKind::Timeout { cc.cwnd_pkts() } else { ssthresh };
             cc.set_window(cwnd, ssthresh);
         }
+    }
+}
+
+/// ns-2.35's `TcpAgent::slowdown()`, applied over the controller's answer (see the module
+/// doc). `halves`: a first decrease or one in slow start.
+fn slowdown_as_ns2(cc: &mut impl CongestionControl, ev: &CongestionEvent, cwnd_before: f64, halves: bool, lowered: bool) {
+    let ssthresh_of = |reduced: f64| reduced.floor().max(2.0);
+    match ev.kind {
+        CongestionKind::Timeout => {
+            let cwnd = cc.cwnd_pkts();
+            cc.set_window(cwnd, ssthresh_of(cwnd_before / 2.0));
+        }
+        CongestionKind::Loss | CongestionKind::Ecn if lowered => {
+            let answered = cc.cwnd_pkts();
+            // The controller's own cut floors at 2; a cut to max(W/2, 2) is a halving.
+            let halving = halves || (answered - (cwnd_before / 2.0).max(2.0)).abs() < 1e-9;
+            let reduced = if halving { cwnd_before / 2.0 } else { answered };
+            cc.set_window(reduced.max(1.0), ssthresh_of(reduced));
+        }
+        _ => {}
     }
 }
 
@@ -65,6 +98,35 @@ mod tests {
 
     fn ns2() -> WindowPolicy {
         WindowPolicy::new(&TcpConfig { timeout_ssthresh: TimeoutSsthresh::Half, first_decrease: FirstDecrease::Half, ..TcpConfig::default() })
+    }
+
+    #[test]
+    fn reno_under_ns2_halves_to_w_over_2_unfloored_with_an_integer_ssthresh() {
+        // ns-2.35's cwnd_/ssthresh_ traces (Agent/TCP/Newreno, 8 flows on a 2-packet buffer):
+        // 2.828 -> cwnd 1.414, ssthresh (int) 1.414 = 1 -> 2; at every decrease, not only the
+        // first (decrease_num_ == 0.5).
+        use crate::cc::reno::Reno;
+        let mut policy = ns2();
+        for (w, cwnd, ssthresh) in [(9.7, 4.85, 4.0), (2.828, 1.414, 2.0), (13.0, 6.5, 6.0)] {
+            let mut r = Reno::new(w, 2.0);
+            policy.on_congestion(&mut r, &congestion(CongestionKind::Loss));
+            assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (cwnd, ssthresh), "W = {w}");
+        }
+        let mut r = Reno::new(9.7, 2.0);
+        policy.on_congestion(&mut r, &congestion(CongestionKind::Timeout));
+        assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (1.0, 4.0), "a timeout: ssthresh = (int) W/2");
+        let mut rfc = Reno::new(2.828, 2.0);
+        WindowPolicy::default().on_congestion(&mut rfc, &congestion(CongestionKind::Loss));
+        assert_eq!((rfc.cwnd_pkts(), rfc.ssthresh_pkts()), (2.0, 2.0), "RFC 5681: max(W/2, 2)");
+    }
+
+    #[test]
+    fn gaimd_under_ns2_keeps_beta_w_with_an_integer_ssthresh() {
+        let (mut policy, mut g) = (ns2(), Gaimd::new(0.31, 0.875, 40.0, 20.0));
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Loss)); // the first: W/2
+        g.set_window(21.0, 20.0);
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
+        assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (18.375, 18.0));
     }
 
     #[test]
