@@ -36,7 +36,11 @@ def _dumbbell(**kw):
 @pytest.mark.parametrize("change, field, why", [
     (lambda sc: sc["tcp"].update(prr=True), "tcp.prr", "ns-2.35 has no PRR"),
     (lambda sc: sc["flows"][0].update(cc="cubic"), "flows[0].cc", "'cubic' is not an ns-2.35 agent"),
-    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(kind="red"), "topology.dumbbell.bottleneck.queue.kind", "'red'"),
+    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(kind="codel"), "topology.dumbbell.bottleneck.queue.kind", "'codel'"),
+    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "auto": True}), "topology.dumbbell.bottleneck.queue.auto",
+     "automatic RED"),
+    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "min_th": "5KB", "max_th": "15KB"}),
+     "topology.dumbbell.bottleneck.queue.min_th", "byte mode"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(limit="30KB"), "topology.dumbbell.bottleneck.queue.limit",
      "a limit in bytes"),
     (lambda sc: sc["flows"][0].update(transport="udp"), "flows[0].transport", "'udp' is not translated yet"),
@@ -93,6 +97,27 @@ def test_ns2s_droptail_holds_limit_minus_one_and_adds_a_40_byte_header(tmp_path)
     out = subprocess.run(["ns", "m.tcl"], cwd=tmp_path, capture_output=True, text=True, timeout=120).stdout
     data_bytes, packets = (float(x) for x in next(line for line in out.splitlines() if line.startswith("D ")).split()[1:])
     assert data_bytes / packets == pytest.approx(1040, abs=0.5)
+
+
+def test_red_goes_to_ns2_with_every_value_given():
+    sc = _dumbbell()
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "25pkt", "min_th": "5pkt", "max_th": "15pkt",
+                                                           "max_p": 0.1, "w_q": 0.002}
+    text = ns2_peer.script(ns2_plan(sc)[0], [0.1, 0.5])
+    for line in ("Queue/RED set thresh_ 5", "Queue/RED set maxthresh_ 15", "Queue/RED set linterm_ 10.0", "Queue/RED set q_weight_ 0.002",
+                 "Queue/RED set gentle_ true", "Queue/RED set bytes_ false", "$ns queue-limit $r1 $r2 25"):
+        assert line in text, line
+    assert " RED\n" in text.split("$ns duplex-link $r1 $r2")[1][:40] + "\n"
+
+
+@needs_ns2
+def test_ns2s_red_holds_its_limit(tmp_path):
+    # Measured: unlike DropTail, a RED queue-limit of L holds L waiting packets (aimdlab's L).
+    sc = _dumbbell()
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "10pkt", "min_th": "50pkt", "max_th": "100pkt"}
+    plan, _ = ns2_plan(sc)
+    snaps = ns2_peer.run_script(ns2_peer.script(plan, [0.0, 0.3]), str(tmp_path))
+    assert max(q for _, q, _ in snaps["series"]) == 10
 
 
 @needs_ns2

@@ -9,7 +9,11 @@ checks them against `ns` when it is installed):
   profile. An ACK is 40 bytes.
 - A DropTail `queue-limit` of L holds L − 1 waiting packets besides the one on the wire
   (`DropTail::enque` drops when `length() + 1 >= qlim_`); aimdlab's `limit` counts waiting
-  packets only, so aimdlab's L is ns-2's L + 1.
+  packets only, so aimdlab's L is ns-2's L + 1. A RED queue's `queue-limit` of L holds L
+  waiting packets: the same L.
+- RED is set through `Queue/RED`'s class defaults before its link is made, every value given
+  (ns-2.35's own defaults are automatic thresholds, `q_weight_ -1`): `thresh_`, `maxthresh_`,
+  `linterm_` = 1/max_p, `q_weight_`, `gentle_`, `wait_`, `mean_pktsize_`, packet mode.
 - `ack_` is the highest cumulative ACK, a packet number from 0 (−1 before the first): the
   payload delivered by a time is (`ack_` + 1) · `packetSize_`.
 - `nrexmitpack_` counts retransmitted packets, `nrexmit_` every retransmission timeout (each
@@ -47,6 +51,22 @@ def available() -> Optional[str]:
     return shutil.which(os.environ.get("AIMDLAB_NS2", "ns"))
 
 
+def _queue(link: Dict[str, Any]) -> str:
+    return "RED" if link.get("kind") == "red" else "DropTail"
+
+
+def _limit(link: Dict[str, Any]) -> int:
+    """ns-2's `queue-limit` for aimdlab's limit of waiting packets: DropTail holds one fewer
+    than its limit, RED its limit (both measured)."""
+    return link["limit_pkts"] + (0 if link.get("kind") == "red" else 1)
+
+
+def _red_defaults(link: Dict[str, Any]) -> List[str]:
+    """`Queue/RED set ...` lines that make the next RED queue the link's (ns-2.35's own defaults
+    are its automatic thresholds)."""
+    return [f"Queue/RED set {name} {value}" for name, value in (link.get("red") or {}).items()]
+
+
 def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
     """The OTcl script of `plan` (what `scope.ns2_plan` gives: a dumbbell, its flows resolved)
     with flow i starting at `starts_s[i]`. It prints one line per measurement: `W ...` at the
@@ -58,9 +78,10 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
         "set ns [new Simulator]",
         "set r1 [$ns node]",
         "set r2 [$ns node]",
-        f"$ns duplex-link $r1 $r2 {bn['rate_bps']} {bn['delay_s']!r} DropTail",
-        f"$ns queue-limit $r1 $r2 {bn['limit_pkts'] + 1}",
-        f"$ns queue-limit $r2 $r1 {plan['reverse_limit_pkts'] + 1}",
+        *_red_defaults(bn),
+        f"$ns duplex-link $r1 $r2 {bn['rate_bps']} {bn['delay_s']!r} {_queue(bn)}",
+        f"$ns queue-limit $r1 $r2 {_limit(bn)}",
+        f"$ns queue-limit $r2 $r1 {_limit({**bn, 'limit_pkts': plan['reverse_limit_pkts']})}",
         'set qmon [$ns monitor-queue $r1 $r2 ""]',
     ]
     for i, f in enumerate(flows):

@@ -48,16 +48,44 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
             raise _refuse(f"{where}.{field}", f"{field} is not translated into ns-2")
     queue = spec.get("queue") or {}
     kind = queue.get("kind", "droptail")
-    if kind != "droptail":
-        raise _refuse(f"{where}.queue.kind", f"{kind!r} is not translated yet (DropTail is)")
-    extra = sorted(set(queue) - {"kind", "limit"})
+    if kind not in ("droptail", "red"):
+        raise _refuse(f"{where}.queue.kind", f"{kind!r} is not translated yet (DropTail and RED are)")
+    allowed = {"kind", "limit"} | (set(RED_FIELDS) if kind == "red" else set())
+    extra = sorted(set(queue) - allowed)
     if extra:
-        raise _refuse(f"{where}.queue.{extra[0]}", "is not a DropTail setting ns-2 has")
+        why = {"auto": "ns-2.35's automatic RED is not translated yet (give min_th, max_th and w_q)",
+               "ecn": "ECN is not translated yet", "mark_forced": "ECN is not translated yet",
+               "variant": "ns-2 runs its own RED (the ns2 variant)", "target": "ns-2.35's automatic RED is not translated yet"}
+        raise _refuse(f"{where}.queue.{extra[0]}", why.get(extra[0], f"is not a {kind} setting crosscheck translates"))
     n, unit = limit(str(queue.get("limit", "100pkt")), f"{where}.queue.limit")
     if unit != "pkt":
-        raise _refuse(f"{where}.queue.limit", "a limit in bytes is not translated (ns-2's DropTail counts packets)")
-    return {"rate_bps": rate_bps(str(spec["rate"]), f"{where}.rate"), "delay_s": duration_s(str(spec["delay"]), f"{where}.delay"),
-            "limit_pkts": int(n)}
+        raise _refuse(f"{where}.queue.limit", "a limit in bytes is not translated (give packets)")
+    link = {"rate_bps": rate_bps(str(spec["rate"]), f"{where}.rate"), "delay_s": duration_s(str(spec["delay"]), f"{where}.delay"),
+            "limit_pkts": int(n), "kind": kind}
+    if kind == "red":
+        link["red"] = _red(queue, where)
+    return link
+
+
+RED_FIELDS = {"min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "gentle": True, "wait": True,
+              "mean_pkt_size": "500B"}
+"""The RED settings crosscheck translates, with aimdlab's defaults (ns-2's rules, packet mode)."""
+
+
+def _red(queue: Dict[str, Any], where: str) -> Dict[str, Any]:
+    """A RED queue in ns-2's `Queue/RED` terms (packet mode: thresholds in packets)."""
+    red = {**RED_FIELDS, **{k: v for k, v in queue.items() if k in RED_FIELDS}}
+    out: Dict[str, Any] = {}
+    for field in ("min_th", "max_th"):
+        n, unit = limit(str(red[field]), f"{where}.queue.{field}")
+        if unit != "pkt":
+            raise _refuse(f"{where}.queue.{field}", "RED in byte mode is not translated yet (give thresholds in packets)")
+        out[field] = n
+    mean, unit = limit(str(red["mean_pkt_size"]), f"{where}.queue.mean_pkt_size")
+    return {"thresh_": out["min_th"], "maxthresh_": out["max_th"], "linterm_": 1.0 / float(red["max_p"]),
+            "q_weight_": float(red["w_q"]), "gentle_": "true" if red["gentle"] else "false",
+            "wait_": "true" if red["wait"] else "false", "mean_pktsize_": int(mean), "bytes_": "false",
+            "queue_in_bytes_": "false", "setbit_": "false"}
 
 
 def _tcp(table: Dict[str, Any], where: str) -> Dict[str, Any]:
