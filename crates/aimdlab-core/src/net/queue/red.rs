@@ -200,7 +200,9 @@ impl Red {
         self.update_avg(now);
         let cfg = &self.cfg;
         let mut congested = None;
-        if self.avg >= cfg.min_th && self.fifo.len_pkts() > 1 {
+        // ns-2's `qlen > 1` counts what the average counts: bytes in byte mode (`qib_`), so
+        // there it holds with one packet waiting; packets otherwise.
+        if self.avg >= cfg.min_th && self.queue_len() > 1.0 {
             let forced_from = if cfg.gentle { 2.0 * cfg.max_th } else { cfg.max_th };
             if self.avg >= forced_from {
                 congested = Some(DropCause::Forced);
@@ -428,6 +430,28 @@ mod tests {
         assert!((mark_probability(&w, 10.0, 30, 1.0) - 0.05 / (2.0 - 1.5)).abs() < 1e-12);
         // Byte mode scales p_b by the packet's share of the mean size.
         assert!((mark_probability(&c, 10.0, 0, 0.5) - 0.025).abs() < 1e-12);
+    }
+
+    /// ns-2's `RedQueue::enque` tests `qlen > 1` with `qlen` in bytes in byte mode: one packet
+    /// waiting is enough there for the early-drop logic to run (in packet mode two are needed).
+    #[test]
+    fn in_byte_mode_one_waiting_packet_lets_red_act() {
+        use crate::ids::{FlowId, NodeId};
+        for (byte_mode, acts) in [(true, true), (false, false)] {
+            let mut c = cfg(false);
+            c.byte_mode = byte_mode;
+            if byte_mode {
+                (c.min_th, c.max_th) = (5000.0, 15000.0);
+            }
+            let mut red = Red::new(&c, Rate::from_bps(10_000_000));
+            red.fifo.push(Packet::data(FlowId(0), NodeId(0), 0, Bytes(1000), SimTime::ZERO));
+            red.avg = 2.0 * c.min_th; // (an average above min_th; update_avg moves it little)
+            red.idle_since = None;
+            let mut rng = derive_stream(1, StreamKind::Aqm, 0);
+            let p = Packet::data(FlowId(0), NodeId(0), 1, Bytes(1000), SimTime::ZERO);
+            red.decide_ns2(&p, SimTime::ZERO, &mut rng);
+            assert_eq!(red.above_min, acts, "byte_mode = {byte_mode}");
+        }
     }
 
     /// With the average held fixed and `count` including the arriving packet (ns-2), the gap
