@@ -40,9 +40,9 @@ def _dumbbell(**kw):
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "auto": True}), "topology.dumbbell.bottleneck.queue.auto",
      "automatic RED"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "min_th": "5KB", "max_th": "15KB"}),
-     "topology.dumbbell.bottleneck.queue.min_th", "byte mode"),
+     "topology.dumbbell.bottleneck.queue.limit", "byte mode takes its limit in bytes"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(limit="30KB"), "topology.dumbbell.bottleneck.queue.limit",
-     "a limit in bytes"),
+     "a DropTail limit in bytes"),
     (lambda sc: sc["flows"][0].update(transport="udp"), "flows[0].transport", "'udp' is not translated yet"),
     (lambda sc: sc["tcp"].update(profile="linux"), "tcp.profile", "runs aimdlab's ns2 profile"),
 ])

@@ -58,12 +58,17 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
                "variant": "ns-2 runs its own RED (the ns2 variant)", "target": "ns-2.35's automatic RED is not translated yet"}
         raise _refuse(f"{where}.queue.{extra[0]}", why.get(extra[0], f"is not a {kind} setting crosscheck translates"))
     n, unit = limit(str(queue.get("limit", "100pkt")), f"{where}.queue.limit")
-    if unit != "pkt":
-        raise _refuse(f"{where}.queue.limit", "a limit in bytes is not translated (give packets)")
+    red = _red(queue, where) if kind == "red" else None
+    in_bytes = red is not None and red["queue_in_bytes_"] == "true"
+    if in_bytes != (unit != "pkt"):
+        raise _refuse(f"{where}.queue.limit", "RED in byte mode takes its limit in bytes, in packet mode in packets"
+                      if red is not None else "a DropTail limit in bytes is not translated (give packets)")
     link = {"rate_bps": rate_bps(str(spec["rate"]), f"{where}.rate"), "delay_s": duration_s(str(spec["delay"]), f"{where}.delay"),
             "limit_pkts": int(n), "kind": kind}
-    if kind == "red":
-        link["red"] = _red(queue, where)
+    if red is not None:
+        link["red"] = red
+        if in_bytes:  # (ns-2 counts a byte-mode limit in mean_pktsize_ units)
+            link["limit_pkts"] = int(round(n / red["mean_pktsize_"]))
     return link
 
 
@@ -75,17 +80,21 @@ RED_FIELDS = {"min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "
 def _red(queue: Dict[str, Any], where: str) -> Dict[str, Any]:
     """A RED queue in ns-2's `Queue/RED` terms (packet mode: thresholds in packets)."""
     red = {**RED_FIELDS, **{k: v for k, v in queue.items() if k in RED_FIELDS}}
+    mean, _ = limit(str(red["mean_pkt_size"]), f"{where}.queue.mean_pkt_size")
     out: Dict[str, Any] = {}
+    units = set()
     for field in ("min_th", "max_th"):
         n, unit = limit(str(red[field]), f"{where}.queue.{field}")
-        if unit != "pkt":
-            raise _refuse(f"{where}.queue.{field}", "RED in byte mode is not translated yet (give thresholds in packets)")
-        out[field] = n
-    mean, unit = limit(str(red["mean_pkt_size"]), f"{where}.queue.mean_pkt_size")
+        units.add(unit)
+        # Byte mode (thresholds in bytes): ns-2 takes thresh_ and maxthresh_ in mean_pktsize_ units.
+        out[field] = n if unit == "pkt" else n / int(mean)
+    if len(units) > 1:
+        raise _refuse(f"{where}.queue.max_th", "min_th and max_th in different units")
+    byte_mode = "false" if units == {"pkt"} else "true"
     return {"thresh_": out["min_th"], "maxthresh_": out["max_th"], "linterm_": 1.0 / float(red["max_p"]),
             "q_weight_": float(red["w_q"]), "gentle_": "true" if red["gentle"] else "false",
-            "wait_": "true" if red["wait"] else "false", "mean_pktsize_": int(mean), "bytes_": "false",
-            "queue_in_bytes_": "false", "setbit_": "false"}
+            "wait_": "true" if red["wait"] else "false", "mean_pktsize_": int(mean), "bytes_": byte_mode,
+            "queue_in_bytes_": byte_mode, "setbit_": "false"}
 
 
 def _tcp(table: Dict[str, Any], where: str) -> Dict[str, Any]:
