@@ -140,3 +140,14 @@ def test_the_command_writes_its_folder_and_json(tmp_path):
     assert out["ok"] and out["peer"] == "ns2" and [f["figure"] for f in out["figures"]][:2] == ["utilization", "goodput_total_bps"]
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["aimdlab", "crosscheck.json", "crosscheck.png", "ns2"]
     assert (tmp_path / "o" / "aimdlab" / "summary.json").exists() and (tmp_path / "o" / "ns2" / "seed2.tcl").exists()
+
+
+def test_the_command_refuses_in_one_line_before_anything_runs(tmp_path):
+    (tmp_path / "s.toml").write_text('duration = "2s"\n[topology.dumbbell]\nbottleneck = { rate = "10Mbps", delay = "10ms" }\n'
+                                     'access = { rate = "100Mbps", delay = "1ms" }\n[[flows]]\ncount = 1\ncc = "cubic"\n')
+    r = subprocess.run([sys.executable, "-m", "aimdlab", "crosscheck", "s.toml", "--with", "ns2", "--out", "o"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [
+        "Error: flows[0].cc: 'cubic' is not an ns-2.35 agent crosscheck translates (reno, newreno, gaimd); "
+        "crosscheck --with ns2 cannot run it (see docs/explanation/crosscheck.md)"]
+    assert not (tmp_path / "o").exists()

@@ -54,6 +54,11 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
         if overrides:
             sc = apply_overrides(sc, overrides)
         chosen = _bounds(bounds)
+        from ..crosscheck.scope import ns2_plan
+        from ..scenario import validate
+
+        validate(sc)
+        ns2_plan(sc)  # (a field ns-2 cannot run is refused before anything is said or run)
         note(f"crosscheck {scenario.name} with {peer}: {seeds} seeds on each side")
         check = run_crosscheck(sc, peer=peer, seeds=seeds, bounds=chosen, progress=None if quiet() else steps("seeds"))
         folder = write(check, out_dir or Path("results") / "crosscheck" / scenario.stem)
