@@ -138,6 +138,7 @@ def test_the_command_writes_its_folder_and_json(tmp_path):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["ok"] and out["peer"] == "ns2" and [f["figure"] for f in out["figures"]][:2] == ["utilization", "goodput_total_bps"]
+    assert out["provenance"]["ns2"]["version"] == "2.35" and out["provenance"]["aimdlab"]["aimdlab_version"]
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["aimdlab", "crosscheck.json", "crosscheck.png", "ns2"]
     assert (tmp_path / "o" / "aimdlab" / "summary.json").exists() and (tmp_path / "o" / "ns2" / "seed2.tcl").exists()
 

@@ -110,6 +110,9 @@ class Crosscheck:
     results: List[Any] = field(default_factory=list)
     peer_series: List[Tuple[float, float, float]] = field(default_factory=list)
     """The peer's first seed, every sample interval: (time s, bottleneck queue, flow 0's cwnd)."""
+    provenance: Dict[str, Any] = field(default_factory=dict)
+    """What ran on each side: aimdlab's version, engine commit, host, time and command; the
+    peer's binary and version."""
 
     def to_dict(self) -> Dict[str, Any]:
         def row(r: Row) -> Dict[str, Any]:
@@ -118,7 +121,7 @@ class Crosscheck:
                     self.peer: {"mean": m2, "ci95_half": h2, "values": r.theirs}, "bound": r.bound.words(), "verdict": r.verdict}
 
         return {"peer": self.peer, "seeds": self.seeds, "figures": [row(r) for r in self.rows],
-                "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s}
+                "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s, "provenance": self.provenance}
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -186,4 +189,7 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
             progress(k + 1, seeds)
     rows = [Row(name, *figures[name], bounds[name]) for name in FIGURES]
     per_flow = [Row(f"flow {i} goodput_bps", *flows[i], bounds["goodput_bps"]) for i in range(len(flows))]
-    return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, results, series)
+    from ..result import provenance_of_this_session
+
+    provenance = {"aimdlab": provenance_of_this_session(), peer: ns2.version()}
+    return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, results, series, provenance)

@@ -35,7 +35,7 @@ import shutil
 import subprocess
 from typing import Any, Dict, List, Optional
 
-__all__ = ["NS2_VERSION", "Ns2Error", "available", "script", "run_script"]
+__all__ = ["NS2_VERSION", "Ns2Error", "available", "script", "run_script", "version"]
 
 NS2_VERSION = "2.35"
 HEADER_BYTES = 40
@@ -49,6 +49,29 @@ class Ns2Error(RuntimeError):
 def available() -> Optional[str]:
     """The path of the `ns` binary, or None."""
     return shutil.which(os.environ.get("AIMDLAB_NS2", "ns"))
+
+
+def version() -> Dict[str, Any]:
+    """Which ns-2 ran: the binary, what it says of its version (`ns-version`), and the Debian
+    package's version where there is one."""
+    ns = available()
+    out: Dict[str, Any] = {"binary": ns}
+    if ns is None:
+        return out
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "version.tcl")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("puts [ns-version]\nexit 0\n")
+        done = subprocess.run([ns, path], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    out["version"] = done.stdout.strip() or None
+    try:
+        pkg = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "ns2"], capture_output=True, text=True, timeout=30)
+        out["debian_package"] = (pkg.stdout.strip() or None) if pkg.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        out["debian_package"] = None
+    return out
 
 
 def _queue(link: Dict[str, Any]) -> str:
