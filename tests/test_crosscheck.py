@@ -110,6 +110,14 @@ def test_red_goes_to_ns2_with_every_value_given():
     assert " RED\n" in text.split("$ns duplex-link $r1 $r2")[1][:40] + "\n"
 
 
+def test_ecn_goes_to_ns2_as_setbit_and_the_agents_ecn():
+    sc = _dumbbell()
+    sc["tcp"]["ecn"] = True
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "25pkt", "ecn": True}
+    text = ns2_peer.script(ns2_plan(sc)[0], [0.1, 0.5])
+    assert "Queue/RED set setbit_ true" in text and "$tcp(0) set ecn_ 1" in text
+
+
 @needs_ns2
 def test_ns2s_red_holds_its_limit(tmp_path):
     # Measured: unlike DropTail, a RED queue-limit of L holds L waiting packets (aimdlab's L).

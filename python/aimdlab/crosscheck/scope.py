@@ -24,11 +24,11 @@ NS2_PROFILE = {"mss": 1000, "initial_cwnd": 2, "receive_window": 20, "min_rto": 
 
 AGENTS = {"reno": "Reno", "newreno": "Newreno", "sack": "Sack1"}
 TCP_FIELDS = {"mss", "recovery", "sack", "delayed_ack", "delayed_ack_timeout", "initial_cwnd", "receive_window", "min_rto",
-              "max_rto", "initial_rto", "dupthresh", "profile"}
+              "max_rto", "initial_rto", "dupthresh", "profile", "ecn"}
 WHY_NOT = {
     "prr": "ns-2.35 has no PRR", "loss_detection": "ns-2.35 finds losses by duplicate ACKs only (no RACK-TLP)",
     "cwnd_growth": "ns-2.35 grows the window once per new ACK (per_ack)", "timestamps": "the ns2 profile runs without timestamps",
-    "ecn": "ECN needs RED, which crosscheck does not translate yet", "rto_estimator": "ns-2.35 runs its own estimator",
+    "rto_estimator": "ns-2.35 runs its own estimator",
     "recovery_rules": "ns-2.35 runs its own rules (the ns2 profile's)", "first_decrease": "ns-2.35 halves as the ns2 profile does",
     "timeout_ssthresh": "ns-2.35 halves as the ns2 profile does", "header": "ns-2.35's TCP header is 40 bytes",
     "quickacks": "ns-2.35's sinks have no quick ACKs", "cwr_freeze": "ns-2.35 has no CWR state", "send_jitter": "not translated yet",
@@ -54,7 +54,7 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
     extra = sorted(set(queue) - allowed)
     if extra:
         why = {"auto": "ns-2.35's automatic RED is not translated yet (give min_th, max_th and w_q)",
-               "ecn": "ECN is not translated yet", "mark_forced": "ECN is not translated yet",
+               "mark_forced": "ns-2's RED drops above max_th also with ECN (mark_forced false)",
                "variant": "ns-2 runs its own RED (the ns2 variant)", "target": "ns-2.35's automatic RED is not translated yet"}
         raise _refuse(f"{where}.queue.{extra[0]}", why.get(extra[0], f"is not a {kind} setting crosscheck translates"))
     n, unit = limit(str(queue.get("limit", "100pkt")), f"{where}.queue.limit")
@@ -73,7 +73,7 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
 
 
 RED_FIELDS = {"min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "gentle": True, "wait": True,
-              "mean_pkt_size": "500B"}
+              "mean_pkt_size": "500B", "ecn": False}
 """The RED settings crosscheck translates, with aimdlab's defaults (ns-2's rules, packet mode)."""
 
 
@@ -94,7 +94,7 @@ def _red(queue: Dict[str, Any], where: str) -> Dict[str, Any]:
     return {"thresh_": out["min_th"], "maxthresh_": out["max_th"], "linterm_": 1.0 / float(red["max_p"]),
             "q_weight_": float(red["w_q"]), "gentle_": "true" if red["gentle"] else "false",
             "wait_": "true" if red["wait"] else "false", "mean_pktsize_": int(mean), "bytes_": byte_mode,
-            "queue_in_bytes_": byte_mode, "setbit_": "false"}
+            "queue_in_bytes_": byte_mode, "setbit_": "true" if red["ecn"] else "false"}
 
 
 def _tcp(table: Dict[str, Any], where: str) -> Dict[str, Any]:
@@ -153,6 +153,8 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         else:
             raise _refuse(f"{where}.cc", f"{name!r} is not an ns-2.35 agent crosscheck translates (reno, newreno, gaimd)")
         mss = int(limit(str(tcp["mss"]) if not isinstance(tcp["mss"], int) else f"{tcp['mss']}B", f"{where}.tcp.mss")[0])
+        if tcp.get("ecn"):
+            settings["ecn_"] = 1  # (the sink echoes marks by itself)
         settings.update(packetSize_=mss, window_=_window_pkts(tcp["receive_window"], f"{where}.tcp.receive_window"), windowInit_=int(tcp["initial_cwnd"]),
                         minrto_=_s(tcp["min_rto"]), maxrto_=_s(tcp["max_rto"]), rtxcur_init_=_s(tcp["initial_rto"]),
                         numdupacks_=int(tcp["dupthresh"]))
