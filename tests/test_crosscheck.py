@@ -37,8 +37,8 @@ def _dumbbell(**kw):
     (lambda sc: sc["tcp"].update(prr=True), "tcp.prr", "ns-2.35 has no PRR"),
     (lambda sc: sc["flows"][0].update(cc="cubic"), "flows[0].cc", "'cubic' is not an ns-2.35 agent"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(kind="codel"), "topology.dumbbell.bottleneck.queue.kind", "'codel'"),
-    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "auto": True}), "topology.dumbbell.bottleneck.queue.auto",
-     "automatic RED"),
+    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "variant": "linux"}),
+     "topology.dumbbell.bottleneck.queue.variant", "ns-2 runs its own RED"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(queue={"kind": "red", "min_th": "5KB", "max_th": "15KB"}),
      "topology.dumbbell.bottleneck.queue.limit", "byte mode takes its limit in bytes"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(limit="30KB"), "topology.dumbbell.bottleneck.queue.limit",
@@ -108,6 +108,18 @@ def test_red_goes_to_ns2_with_every_value_given():
                  "Queue/RED set gentle_ true", "Queue/RED set bytes_ false", "$ns queue-limit $r1 $r2 25"):
         assert line in text, line
     assert " RED\n" in text.split("$ns duplex-link $r1 $r2")[1][:40] + "\n"
+
+
+def test_auto_red_goes_to_ns2_as_the_values_aimdlab_computes():
+    # aimdlab's auto (packet mode): C = 10 Mbit/s / (8 · 500 B) = 2500 packets/s, min_th =
+    # max(5, 0.005 · 2500 / 2) = 6.25, max_th = 18.75, w_q = 1 − exp(−1/2500).
+    import math
+
+    sc = _dumbbell()
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "60pkt", "auto": True}
+    text = ns2_peer.script(ns2_plan(sc)[0], [0.1, 0.5])
+    assert "Queue/RED set thresh_ 6.25" in text and "Queue/RED set maxthresh_ 18.75" in text
+    assert f"Queue/RED set q_weight_ {1 - math.exp(-1 / 2500)!r}" in text and "Queue/RED set bytes_ false" in text
 
 
 def test_ecn_goes_to_ns2_as_setbit_and_the_agents_ecn():

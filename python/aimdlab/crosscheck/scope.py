@@ -11,6 +11,7 @@ the receive window) is set in both.
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any, Dict, List, Tuple
 
 from ..errors import ScenarioError
@@ -53,12 +54,12 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
     allowed = {"kind", "limit"} | (set(RED_FIELDS) if kind == "red" else set())
     extra = sorted(set(queue) - allowed)
     if extra:
-        why = {"auto": "ns-2.35's automatic RED is not translated yet (give min_th, max_th and w_q)",
+        why = {
                "mark_forced": "ns-2's RED drops above max_th also with ECN (mark_forced false)",
-               "variant": "ns-2 runs its own RED (the ns2 variant)", "target": "ns-2.35's automatic RED is not translated yet"}
+               "variant": "ns-2 runs its own RED (the ns2 variant)"}
         raise _refuse(f"{where}.queue.{extra[0]}", why.get(extra[0], f"is not a {kind} setting crosscheck translates"))
     n, unit = limit(str(queue.get("limit", "100pkt")), f"{where}.queue.limit")
-    red = _red(queue, where) if kind == "red" else None
+    red = _red(queue, where, spec["rate"]) if kind == "red" else None
     in_bytes = red is not None and red["queue_in_bytes_"] == "true"
     if in_bytes != (unit != "pkt"):
         raise _refuse(f"{where}.queue.limit", "RED in byte mode takes its limit in bytes, in packet mode in packets"
@@ -73,18 +74,28 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
 
 
 RED_FIELDS = {"min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "gentle": True, "wait": True,
-              "mean_pkt_size": "500B", "ecn": False}
+              "mean_pkt_size": "500B", "ecn": False, "auto": False, "target": "5ms"}
 """The RED settings crosscheck translates, with aimdlab's defaults (ns-2's rules, packet mode)."""
 
 
-def _red(queue: Dict[str, Any], where: str) -> Dict[str, Any]:
+def _red(queue: Dict[str, Any], where: str, link_rate: Any) -> Dict[str, Any]:
     """A RED queue in ns-2's `Queue/RED` terms (packet mode: thresholds in packets)."""
     red = {**RED_FIELDS, **{k: v for k, v in queue.items() if k in RED_FIELDS}}
     mean, _ = limit(str(red["mean_pkt_size"]), f"{where}.queue.mean_pkt_size")
+    if red["auto"]:
+        # aimdlab's `auto` (Adaptive RED's rules, packet mode) computed here and given to ns-2
+        # value by value: the scenario's RED, not ns-2.35's own automatic one (byte mode).
+        c = rate_bps(str(link_rate), f"{where}.rate") / (8.0 * int(mean))
+        target = duration_s(str(red["target"]), f"{where}.queue.target")
+        low = max(5.0, target * c / 2.0)
+        red["w_q"] = 1.0 - math.exp(-1.0 / c)
     out: Dict[str, Any] = {}
     units = set()
     for field in ("min_th", "max_th"):
-        n, unit = limit(str(red[field]), f"{where}.queue.{field}")
+        if red["auto"]:
+            n, unit = (low if field == "min_th" else 3 * low), "pkt"
+        else:
+            n, unit = limit(str(red[field]), f"{where}.queue.{field}")
         units.add(unit)
         # Byte mode (thresholds in bytes): ns-2 takes thresh_ and maxthresh_ in mean_pktsize_ units.
         out[field] = n if unit == "pkt" else n / int(mean)
