@@ -69,6 +69,11 @@ def test_the_translation_follows_ns2s_conventions():
     gaimd = _dumbbell(flow={"cc": {"name": "gaimd", "alpha": 0.31, "beta": 0.875}})
     text = ns2_peer.script(ns2_plan(gaimd)[0], [0.1, 0.5])
     assert "set increase_num_ 0.31" in text and "set decrease_num_ 0.875" in text
+    friendly = _dumbbell(flow={"cc": {"name": "gaimd", "alpha": "tcp-friendly", "beta": 0.875}})
+    friendly["tcp"]["send_jitter"] = "1ms"
+    text = ns2_peer.script(ns2_plan(friendly)[0], [0.1, 0.5])
+    assert "set increase_num_ 0.3125" in text, "gaimd.txt eq. 7: 4(1 - 7/8 squared)/3"
+    assert "$tcp(0) set overhead_ 0.001" in text, "send_jitter is ns-2's overhead_"
 
 
 def test_without_ns_the_command_says_how_to_get_it(tmp_path, monkeypatch):

@@ -25,14 +25,14 @@ NS2_PROFILE = {"mss": 1000, "initial_cwnd": 2, "receive_window": 20, "min_rto": 
 
 AGENTS = {"reno": "Reno", "newreno": "Newreno", "sack": "Sack1"}
 TCP_FIELDS = {"mss", "recovery", "sack", "delayed_ack", "delayed_ack_timeout", "initial_cwnd", "receive_window", "min_rto",
-              "max_rto", "initial_rto", "dupthresh", "profile", "ecn"}
+              "max_rto", "initial_rto", "dupthresh", "profile", "ecn", "send_jitter"}
 WHY_NOT = {
     "prr": "ns-2.35 has no PRR", "loss_detection": "ns-2.35 finds losses by duplicate ACKs only (no RACK-TLP)",
     "cwnd_growth": "ns-2.35 grows the window once per new ACK (per_ack)", "timestamps": "the ns2 profile runs without timestamps",
     "rto_estimator": "ns-2.35 runs its own estimator",
     "recovery_rules": "ns-2.35 runs its own rules (the ns2 profile's)", "first_decrease": "ns-2.35 halves as the ns2 profile does",
     "timeout_ssthresh": "ns-2.35 halves as the ns2 profile does", "header": "ns-2.35's TCP header is 40 bytes",
-    "quickacks": "ns-2.35's sinks have no quick ACKs", "cwr_freeze": "ns-2.35 has no CWR state", "send_jitter": "not translated yet",
+    "quickacks": "ns-2.35's sinks have no quick ACKs", "cwr_freeze": "ns-2.35 has no CWR state",
     "limited_transmit": "the ns2 profile's limited transmit is ns-2's singledup_ (not translated yet)",
     "initial_ssthresh": "ns-2.35 starts ssthresh at the receive window", "ecn_echo": "ECN is not translated yet",
 }
@@ -157,15 +157,21 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
                 raise _refuse(f"{where}.cc.{extra[0]}", "is not translated into ns-2")
         elif name == "gaimd":
             params = cc if isinstance(cc, dict) else {}
-            alpha, beta = params.get("alpha", 1.0), params.get("beta", 0.5)
-            if not isinstance(alpha, (int, float)) or set(params) - {"name", "alpha", "beta"}:
-                raise _refuse(f"{where}.cc", "GAIMD goes to ns-2 with a numeric alpha and beta only (increase_num_, decrease_num_)")
+            alpha, beta = params.get("alpha", 1.0), float(params.get("beta", 0.5))
+            if alpha == "tcp-friendly":  # (gaimd.txt eq. 7, or eq. 6 with friendly_curve = "td": as cc/gaimd.rs derives it)
+                td = params.get("friendly_curve", "to") == "td"
+                alpha = 3.0 * (1.0 - beta) / (1.0 + beta) if td else 4.0 * (1.0 - beta * beta) / 3.0
+            if not isinstance(alpha, (int, float)) or set(params) - {"name", "alpha", "beta", "friendly_curve"}:
+                raise _refuse(f"{where}.cc", "GAIMD goes to ns-2 with alpha (a number or tcp-friendly) and beta only "
+                              "(increase_num_, decrease_num_)")
             settings.update(increase_num_=float(alpha), decrease_num_=float(beta))
         else:
             raise _refuse(f"{where}.cc", f"{name!r} is not an ns-2.35 agent crosscheck translates (reno, newreno, gaimd)")
         mss = int(limit(str(tcp["mss"]) if not isinstance(tcp["mss"], int) else f"{tcp['mss']}B", f"{where}.tcp.mss")[0])
         if tcp.get("ecn"):
             settings["ecn_"] = 1  # (the sink echoes marks by itself)
+        if tcp.get("send_jitter"):
+            settings["overhead_"] = _s(tcp["send_jitter"])  # (a random delay before each packet is sent)
         settings.update(packetSize_=mss, window_=_window_pkts(tcp["receive_window"], f"{where}.tcp.receive_window"), windowInit_=int(tcp["initial_cwnd"]),
                         minrto_=_s(tcp["min_rto"]), maxrto_=_s(tcp["max_rto"]), rtxcur_init_=_s(tcp["initial_rto"]),
                         numdupacks_=int(tcp["dupthresh"]))
