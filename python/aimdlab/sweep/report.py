@@ -249,13 +249,11 @@ def write_report(folder: Union[str, Path], out: Optional[Union[str, Path]] = Non
     from ..errors import OutputError
     from ..out_path import make_folder, resolve_out
 
+    spelled = out if out is not None else folder / "report.html"
     try:
-        # Resolved before the checks: `--out missing/../notes.txt` is notes.txt.
-        spelled = out
-        out = resolve_out(out, flag="--out") if out is not None else folder.resolve() / "report.html"
+        out = resolve_out(spelled, flag="--out")  # (before the checks: `--out missing/../notes.txt` is notes.txt)
     except OutputError as e:
         raise ReportError(str(e)) from None
-    spelled = spelled if spelled is not None else out
     _check_out(out, spelled)
     try:
         make_folder(out.parent, spelled, flag="--out")  # `--out newdir/r.html` makes newdir
