@@ -177,3 +177,16 @@ def test_the_command_refuses_in_one_line_before_anything_runs(tmp_path):
         "Error: flows[0].cc: 'cubic' is not an ns-2.35 agent crosscheck translates (reno, newreno, gaimd); "
         "crosscheck --with ns2 cannot run it (see docs/explanation/crosscheck.md)"]
     assert not (tmp_path / "o").exists()
+
+
+def test_an_out_folder_of_other_files_is_refused_before_anything_runs(tmp_path):
+    (tmp_path / "s.toml").write_text('duration = "2s"\n[topology.dumbbell]\nbottleneck = { rate = "10Mbps", delay = "10ms" }\n'
+                                     'access = { rate = "100Mbps", delay = "1ms" }\n[[flows]]\ncount = 1\n')
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "thesis.tex").write_text("years of work")
+    r = subprocess.run([sys.executable, "-m", "aimdlab", "crosscheck", "s.toml", "--with", "ns2", "--out", "missing/../mine"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300, env={**os.environ, "AIMDLAB_NS2": "no-such-ns"})
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [
+        "Error: --out missing/../mine: the folder holds files that are not a crosscheck's files (thesis.tex); "
+        "choose another folder or empty it"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "s.toml"] and (tmp_path / "mine" / "thesis.tex").read_text() == "years of work"

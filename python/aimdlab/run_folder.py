@@ -20,7 +20,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from .errors import OutputError
 
@@ -114,7 +114,9 @@ class RunFolder:
             (staging / "summary.json").write_text(...)
     """
 
-    def __init__(self, out: Union[str, Path]):
+    def __init__(self, out: Union[str, Path], owned: Optional[Callable[[Path], bool]] = None, what: str = "aimdlab results"):
+        """`owned`: what an existing `out` may hold to be replaced (default: a run's files,
+        `is_result_file`); `what` names it in the refusal."""
         from .out_path import refuse_foreign, resolve_out
 
         spelled = str(out)
@@ -125,7 +127,8 @@ class RunFolder:
         try:
             if self.out.exists() and not self.out.is_dir():
                 raise OutputError(f"{spelled}: is a file; expected a folder")
-            refuse_foreign(self.out, spelled, lambda p: is_result_file(p.name) or _is_debris(p.name), "aimdlab results", flag="")
+            owns = owned or (lambda p: is_result_file(p.name))
+            refuse_foreign(self.out, spelled, lambda p: owns(p) or _is_debris(p.name), what, flag="")
             self._parent = absolute.parent
             self._parent.mkdir(parents=True, exist_ok=True)
             self._remove_stale()

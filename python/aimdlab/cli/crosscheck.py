@@ -9,7 +9,7 @@ import click
 
 from ..errors import OutputError, ScenarioError
 from .app import main
-from .output import emit_json, json_option, note, quiet, quiet_option, stdout_console, steps
+from .output import emit_json, json_option, mean_pm, note, quiet, quiet_option, stdout_console, steps
 
 if TYPE_CHECKING:
     from ..crosscheck import Bound
@@ -46,7 +46,7 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
     mean queue, and each flow's goodput, with 95 % intervals and a verdict per figure."""
     from ..crosscheck import crosscheck as run_crosscheck
     from ..crosscheck.ns2 import Ns2Error
-    from ..crosscheck.output import write
+    from ..crosscheck.output import prepare, write
     from ..scenario import apply_overrides, load
 
     try:
@@ -54,16 +54,29 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
         if overrides:
             sc = apply_overrides(sc, overrides)
         chosen = _bounds(bounds)
-        from ..crosscheck.scope import ns2_plan
-        from ..scenario import validate
-
-        validate(sc)
-        ns2_plan(sc)  # (a field ns-2 cannot run is refused before anything is said or run)
-        note(f"crosscheck {scenario.name} with {peer}: {seeds} seeds on each side")
-        check = run_crosscheck(sc, peer=peer, seeds=seeds, bounds=chosen, progress=None if quiet() else steps("seeds"))
-        folder = write(check, out_dir or Path("results") / "crosscheck" / scenario.stem)
-    except (ScenarioError, FileNotFoundError, Ns2Error, OutputError) as e:
+    except (ScenarioError, FileNotFoundError) as e:
         raise click.ClickException(str(e)) from None
+    try:
+        out = prepare(out_dir or Path("results") / "crosscheck" / scenario.stem)  # (checked before anything runs)
+    except OutputError as e:
+        raise click.ClickException(f"--out {e}") from None
+    tenths = None if quiet() else steps("seeds")
+
+    def progress(done: int, total: int) -> None:
+        if done == 0:  # (the scenario is checked: the runs begin)
+            note(f"crosscheck {scenario.name} with {peer}: {seeds} seeds on each side")
+        elif tenths is not None:
+            tenths(done, total)
+
+    try:
+        check = run_crosscheck(sc, peer=peer, seeds=seeds, bounds=chosen, progress=progress)
+        folder = write(check, out)
+    except (ScenarioError, Ns2Error, OutputError) as e:
+        out.discard()
+        raise click.ClickException(str(e)) from None
+    except BaseException:
+        out.discard()
+        raise
     if as_json:
         emit_json({"command": "crosscheck", "scenario_file": str(scenario), "out_dir": folder, **check.to_dict()})
         return
@@ -97,7 +110,6 @@ def _print(check, folder: Path) -> None:
 
     from ..out_path import shown_path
     from ..sweep.labels import display_scale, measure_header
-    from .sweep import _mean_pm
 
     console = stdout_console(fit=100)
     peer = "ns-2.35" if check.peer == "ns2" else check.peer
@@ -114,7 +126,7 @@ def _print(check, folder: Path) -> None:
         cells = []
         for side in ("aimdlab", check.peer):
             mean, half = r.stats(side)
-            cells.append(_mean_pm(mean * factor, (mean - half) * factor, (mean + half) * factor))
+            cells.append(mean_pm(mean * factor, (mean - half) * factor, (mean + half) * factor))
         verdict = "[green]agrees[/]" if r.verdict == "agrees" else "[red]differs[/]"
         t.add_row(name, *cells, r.bound.words(factor), verdict)
     console.print(t)

@@ -11,14 +11,14 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
-from pathlib import Path
 from typing import Any, Callable, Optional
 
 import click
 
-__all__ = ["SweepBar", "emit_error_json", "emit_json", "json_wanted_and_unsaid", "fmt", "jsonable", "json_option", "note", "progress_bar_wanted", "quiet", "quiet_option", "reset",
+from ..jsonable import jsonable
+
+__all__ = ["SweepBar", "emit_error_json", "emit_json", "json_wanted_and_unsaid", "fmt", "jsonable", "json_option", "mean_pm", "note", "progress_bar_wanted", "quiet", "quiet_option", "reset",
            "stdout_console", "steps"]
 
 _state = {"quiet": False, "json": False, "emitted": False}
@@ -109,22 +109,6 @@ def stdout_console(fit: Optional[int] = None) -> Any:
     return Console() if sys.stdout.isatty() else Console(width=fit or 100_000)
 
 
-def jsonable(value: Any) -> Any:
-    """`value` as JSON can hold it: NaN and infinity as null, paths as text, numpy scalars as
-    numbers, tuples as lists."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, Path):
-        return str(value)
-    if hasattr(value, "item") and callable(value.item) and type(value).__module__ == "numpy":
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def emit_json(obj: Any) -> None:
     """Prints `obj` as one JSON object on standard output, with `"ok": true` unless it says
     otherwise."""
@@ -189,3 +173,17 @@ class SweepBar:
             if decile > self._last_decile:
                 self._last_decile = decile
                 note(f"  {state.done} of {state.total} runs done, {state.failed} failed")
+
+
+def mean_pm(mean: float, low: float, high: float) -> str:
+    """`mean ±half`, half the wider side of the interval, to as many digits as it deserves."""
+    if mean != mean:
+        return "—"
+    if abs(mean) < 1e-9:  # (a time integral's rounding: 2e-14 packets is none)
+        low, high, mean = low - mean, high - mean, 0.0
+    if not (low == low and high == high):
+        return f"{mean:.4g}"
+    half = max(mean - low, high - mean)
+    if half <= 1e-9 * max(1.0, abs(mean)):
+        return f"{mean:.4g} ±0"
+    return f"{mean:.4g} ±{half:.0f}" if half >= 10 else f"{mean:.4g} ±{half:.2g}"

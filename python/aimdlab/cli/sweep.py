@@ -13,7 +13,7 @@ from ..errors import ScenarioError
 from ..out_path import shown_path
 from .app import interrupted, main
 from .options import check_dask_options, dask_options, memory_error
-from .output import SweepBar, emit_json, json_option, note, quiet, quiet_option, stdout_console
+from .output import SweepBar, emit_json, json_option, mean_pm, note, quiet, quiet_option, stdout_console
 
 SWEEP_EXAMPLES = """
 \b
@@ -91,7 +91,7 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
                    "wall_s": wall, "provenance": {"engine": result.experiment.get("engine"), **(result.sessions[-1] if result.sessions else {})},
                    "axes": result.axes, "measures": result.measures, "aggregate": result.aggregate.to_pylist()})
     elif not quiet():
-        _print_sweep_summary(result, bar.state, wall)
+        _print_sweep_summary(result)
         _print_run_totals(result, bar.state, wall)
     if failed:
         errors = [e for e, st in zip(result.catalog.column("error").to_pylist(), result.catalog.column("status").to_pylist())
@@ -102,7 +102,7 @@ def sweep(experiment: Path, out_dir: Optional[str], jobs: Optional[int], use_das
         sys.exit(1)
 
 
-def _print_sweep_summary(result, state, wall_s: float) -> None:  # noqa: ARG001 - (state: as the totals line takes it)
+def _print_sweep_summary(result) -> None:
     """The aggregate as tables of at most 100 columns: axis values in words, each measure in the
     unit a person reads (rates in one SI prefix, utilization in %), mean ± half the 95 % CI;
     measures that do not fit beside the axes go into a further table."""
@@ -120,7 +120,7 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:  # noqa: ARG001 
     for m in result.measures:
         factor, unit = display_scale(m, agg[f"{m}_mean"])
         headers[m] = measure_header(m, unit or "1")
-        measure_cells[m] = [_mean_pm(*(r[f"{m}_{k}"] * factor for k in ("mean", "ci95_low", "ci95_high"))) for _, r in agg.iterrows()]
+        measure_cells[m] = [mean_pm(*(r[f"{m}_{k}"] * factor for k in ("mean", "ci95_low", "ci95_high"))) for _, r in agg.iterrows()]
 
     def width(header: str, cells: List[str]) -> int:
         return max([len(c) for c in cells] + [min(len(header), 14)]) + 3
@@ -149,20 +149,6 @@ def _print_sweep_summary(result, state, wall_s: float) -> None:  # noqa: ARG001 
         console.print(t)
     if total_points > 40:
         console.print(f"… {total_points - 40} more points in {shown_path(result.root) / 'aggregate.csv'}")
-
-
-def _mean_pm(mean: float, low: float, high: float) -> str:
-    """`mean ±half`, half the wider side of the interval, to as many digits as it deserves."""
-    if mean != mean:
-        return "—"
-    if abs(mean) < 1e-9:  # (a time integral's rounding: 2e-14 packets is none)
-        low, high, mean = low - mean, high - mean, 0.0
-    if not (low == low and high == high):
-        return f"{mean:.4g}"
-    half = max(mean - low, high - mean)
-    if half <= 1e-9 * max(1.0, abs(mean)):
-        return f"{mean:.4g} ±0"
-    return f"{mean:.4g} ±{half:.0f}" if half >= 10 else f"{mean:.4g} ±{half:.2g}"
 
 
 def _print_run_totals(result, state, wall_s: float) -> None:

@@ -140,7 +140,8 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
                bounds: Optional[Dict[str, Bound]] = None, progress: Optional[Callable[[int, int], None]] = None) -> Crosscheck:
     """Runs `scenario` in aimdlab and in `peer` over seeds 1..`seeds` and compares them.
     `folder` keeps the peer's scripts and output (a temporary folder by default). A field the
-    peer cannot run is a `ScenarioError` naming it, before anything runs."""
+    peer cannot run is a `ScenarioError` naming it, before anything runs. `progress(done,
+    seeds)` is told 0 once the scenario is checked, then after each seed."""
     from .. import run
     from . import ns2, scope
 
@@ -153,6 +154,8 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     if ns2.available() is None:
         raise ns2.Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
     bounds = {**BOUNDS, **(bounds or {})}
+    if progress:
+        progress(0, seeds)  # (checked: the runs begin)
     own_folder = folder or tempfile.mkdtemp(prefix="aimdlab-crosscheck-")
     os.makedirs(own_folder, exist_ok=True)
     figures: Dict[str, Tuple[List[float], List[float]]] = {f: ([], []) for f in FIGURES}

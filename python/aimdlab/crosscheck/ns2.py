@@ -35,11 +35,7 @@ import shutil
 import subprocess
 from typing import Any, Dict, List, Optional
 
-__all__ = ["NS2_VERSION", "Ns2Error", "available", "script", "run_script", "version"]
-
-NS2_VERSION = "2.35"
-HEADER_BYTES = 40
-"""`tcpip_base_hdr_size_`: the header ns-2 adds to each TCP packet's `packetSize_`."""
+__all__ = ["Ns2Error", "available", "script", "run_script", "version"]
 
 
 class Ns2Error(RuntimeError):

@@ -9,15 +9,11 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..out_path import refuse_foreign, resolve_out
-
-__all__ = ["figure", "write"]
+__all__ = ["figure", "prepare", "write"]
 
 OWNED = {"crosscheck.json", "crosscheck.png", "aimdlab", "ns2", "ns3"}
 """What a crosscheck folder holds (anything else there refuses the folder)."""
@@ -54,42 +50,24 @@ def figure(check: Any):
     return fig
 
 
-def write(check: Any, out: Any) -> Path:
-    """Writes the crosscheck into folder `out` as one unit (complete or absent; a folder of
-    other files is refused); returns the folder."""
+def prepare(out: Any) -> Any:
+    """The crosscheck's folder `out`, checked before anything runs (a folder of other files is
+    refused: `RunFolder`); `write` fills and commits it."""
+    from ..run_folder import RunFolder
+
+    return RunFolder(out, owned=lambda p: p.name in OWNED, what="a crosscheck's files")
+
+
+def write(check: Any, folder: Any) -> Path:
+    """Writes the crosscheck into `folder` (what `prepare` gave) as one unit: complete or
+    absent; returns its path."""
+    from ..jsonable import jsonable
     from ..plots import save_figure
 
-    folder = resolve_out(out, flag="--out")
-    refuse_foreign(folder, out, lambda p: p.name in OWNED, "a crosscheck's")
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.partial-{os.getpid()}-"))
-    try:
-        (staging / "crosscheck.json").write_text(json.dumps(_jsonable(check.to_dict()), indent=1) + "\n", encoding="utf-8")
+    with folder as staging:
+        (staging / "crosscheck.json").write_text(json.dumps(jsonable(check.to_dict()), indent=1) + "\n", encoding="utf-8")
         save_figure(figure(check), staging / "crosscheck.png")
         check.results[0].save(staging / "aimdlab")
         if check.folder:
             shutil.copytree(check.folder, staging / check.peer)
-        if folder.exists():
-            old = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.old-{os.getpid()}-"))
-            os.rename(folder, old / "previous")
-            os.rename(staging, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(staging, folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return folder
-
-
-def _jsonable(value: Any) -> Any:
-    """`value` as JSON holds it: NaN and infinity as null."""
-    import math
-
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    return folder.out
