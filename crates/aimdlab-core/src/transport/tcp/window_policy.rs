@@ -71,11 +71,12 @@ impl WindowPolicy {
 }
 
 /// ns-2.35's `TcpAgent::slowdown()`, applied over the controller's answer (see the module
-/// doc). `halves`: a first decrease or one in slow start.
+/// doc). `halves`: the stack halves this event (a timeout under `timeout_ssthresh = "half"`;
+/// a first decrease or one in slow start).
 fn slowdown_as_ns2(cc: &mut impl CongestionControl, ev: &CongestionEvent, cwnd_before: f64, halves: bool, lowered: bool) {
     let ssthresh_of = |reduced: f64| reduced.floor().max(2.0);
     match ev.kind {
-        CongestionKind::Timeout => {
+        CongestionKind::Timeout if halves => {
             let cwnd = cc.cwnd_pkts();
             cc.set_window(cwnd, ssthresh_of(cwnd_before / 2.0));
         }
@@ -118,6 +119,16 @@ mod tests {
         let mut rfc = Reno::new(2.828, 2.0);
         WindowPolicy::default().on_congestion(&mut rfc, &congestion(CongestionKind::Loss));
         assert_eq!((rfc.cwnd_pkts(), rfc.ssthresh_pkts()), (2.0, 2.0), "RFC 5681: max(W/2, 2)");
+    }
+
+    #[test]
+    fn a_timeout_under_first_decrease_half_alone_keeps_the_controllers_ssthresh() {
+        // first_decrease = "half" with timeout_ssthresh = "controller": the timeout is the
+        // controller's (GAIMD: 7/8 of W), not slowdown()'s.
+        let mut policy = WindowPolicy::new(&TcpConfig { first_decrease: FirstDecrease::Half, ..TcpConfig::default() });
+        let mut g = Gaimd::new(0.31, 0.875, 40.0, 10.0);
+        policy.on_congestion(&mut g, &congestion(CongestionKind::Timeout));
+        assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (1.0, 35.0));
     }
 
     #[test]
