@@ -187,7 +187,7 @@ def local_modules(names: Iterable[str]) -> List[Path]:
             module, _ = split_name(text)
         except ImportNameError:
             continue
-        spec = importlib.machinery.PathFinder.find_spec(module.split(".")[0], sys.path + [str(here)])
+        spec = _find_spec(module.split(".")[0])
         origin = Path(spec.origin).resolve() if spec is not None and spec.origin else None
         if origin is None:
             continue
