@@ -158,9 +158,11 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         elif name == "gaimd":
             params = cc if isinstance(cc, dict) else {}
             alpha, beta = params.get("alpha", 1.0), float(params.get("beta", 0.5))
-            if alpha == "tcp-friendly":  # (gaimd.txt eq. 7, or eq. 6 with friendly_curve = "td": as cc/gaimd.rs derives it)
+            if alpha == "tcp-friendly":  # (gaimd.txt eq. 7, or eq. 6 with friendly_curve = "td", as the engine derives it)
+                from ..models.gaimd import tcp_friendly_alpha_td, tcp_friendly_alpha_to
+
                 td = params.get("friendly_curve", "to") == "td"
-                alpha = 3.0 * (1.0 - beta) / (1.0 + beta) if td else 4.0 * (1.0 - beta * beta) / 3.0
+                alpha = float(tcp_friendly_alpha_td(beta) if td else tcp_friendly_alpha_to(beta))
             if not isinstance(alpha, (int, float)) or set(params) - {"name", "alpha", "beta", "friendly_curve"}:
                 raise _refuse(f"{where}.cc", "GAIMD goes to ns-2 with alpha (a number or tcp-friendly) and beta only "
                               "(increase_num_, decrease_num_)")
