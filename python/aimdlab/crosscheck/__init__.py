@@ -86,10 +86,11 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        return "agrees" if self.bound.holds(_mean(self.ours), _mean(self.theirs)) else "differs"
+        return "agrees" if self.bound.holds(self.stats("aimdlab")[0], self.stats("peer")[0]) else "differs"
 
     def stats(self, side: str) -> Tuple[float, float]:
-        """(mean, half-width of the 95 % Student-t interval) of one side."""
+        """(mean, half-width of the 95 % Student-t interval) of one side: "aimdlab", or any
+        other name for the peer's."""
         from ..sweep.stats import mean_std_ci95
 
         _, mean, _, half = mean_std_ci95(self.ours if side == "aimdlab" else self.theirs)
@@ -122,11 +123,6 @@ class Crosscheck:
 
         return {"peer": self.peer, "seeds": self.seeds, "figures": [row(r) for r in self.rows],
                 "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s, "provenance": self.provenance}
-
-
-def _mean(xs: Sequence[float]) -> float:
-    finite = [x for x in xs if not math.isnan(x)]
-    return sum(finite) / len(finite) if finite else math.nan
 
 
 def _jain(xs: Sequence[float]) -> float:
