@@ -1,4 +1,4 @@
-"""`aimdlab crosscheck`: a scenario in aimdlab and in ns-2.35 side by side."""
+"""`aimdlab crosscheck`: a scenario in aimdlab and in ns-2.35 or ns-3 3.44 side by side."""
 
 from __future__ import annotations
 
@@ -18,19 +18,23 @@ CROSSCHECK_EXAMPLES = """
 \b
 Examples:
   aimdlab crosscheck examples/long-delay.toml --with ns2
+  aimdlab crosscheck examples/bbr-vs-cubic.toml --with ns3 --seeds 3
   aimdlab crosscheck s.toml --with ns2 --seeds 10 --set tcp.recovery=sack
   aimdlab crosscheck s.toml --with ns2 --bound retransmitted_pkts=ratio:1.2 --json
 
 \b
 ns-2.35 comes from Debian and Ubuntu: sudo apt-get install ns2 (the binary is `ns`).
-aimdlab runs the scenario with tcp.profile = "ns2" (ns-2.35's TCP, value by value); a field
-ns-2 cannot run is refused before anything runs, naming it.
+ns-3 3.44: aimdlab builds a program of its own against the ns3 wheel on first use (g++;
+the error says how to get the wheel). aimdlab runs the scenario with tcp.profile = "ns2"
+or "ns3" (the peer's TCP, value by value); a field the peer cannot run is refused before
+anything runs, naming it.
 """
 
 
 @main.command(epilog=CROSSCHECK_EXAMPLES)
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--with", "peer", type=click.Choice(["ns2"]), required=True, help="The peer simulator: ns2 (ns-2.35).")
+@click.option("--with", "peer", type=click.Choice(["ns2", "ns3"]), required=True,
+              help="The peer simulator: ns2 (ns-2.35) or ns3 (ns-3 3.44).")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True, help="Seeds 1..N on both sides.")
 @click.option("--out", "out_dir", type=str, default=None, metavar="DIR",
               help="The crosscheck's folder (default: results/crosscheck/<scenario file name>).")
@@ -45,6 +49,7 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
     beside the other: utilization, goodput, Jain's index, retransmissions, timeouts, drops,
     mean queue, and each flow's goodput, with 95 % intervals and a verdict per figure."""
     from ..crosscheck import crosscheck as run_crosscheck
+    from ..crosscheck import ns3
     from ..crosscheck.ns2 import Ns2Error
     from ..crosscheck.output import prepare, write
     from ..scenario import apply_overrides, load
@@ -65,13 +70,15 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
     def progress(done: int, total: int) -> None:
         if done == 0:  # (the scenario is checked: the runs begin)
             note(f"crosscheck {scenario.name} with {peer}: {seeds} seeds on each side")
+            if peer == "ns3" and not ns3.built():
+                note("building the ns-3 peer against the ns3 wheel (once; about 6 s)")
         elif tenths is not None:
             tenths(done, total)
 
     try:
         check = run_crosscheck(sc, peer=peer, seeds=seeds, bounds=chosen, progress=progress)
         folder = write(check, out)
-    except (ScenarioError, Ns2Error, OutputError) as e:
+    except (ScenarioError, Ns2Error, ns3.Ns3Error, OutputError) as e:
         out.discard()
         raise click.ClickException(str(e)) from None
     except BaseException:
@@ -112,7 +119,7 @@ def _print(check, folder: Path) -> None:
     from ..sweep.labels import display_scale, measure_header
 
     console = stdout_console(fit=100)
-    peer = "ns-2.35" if check.peer == "ns2" else check.peer
+    peer = {"ns2": "ns-2.35", "ns3": "ns-3.44"}.get(check.peer, check.peer)
     t = Table(title=f"aimdlab and {peer}, {len(check.seeds)} seeds: mean ± half the 95 % interval", title_justify="left",
               box=box.SIMPLE_HEAD)
     for head in ("figure", "aimdlab", peer, "bound", "verdict"):

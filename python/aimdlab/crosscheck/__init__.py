@@ -3,7 +3,8 @@
 When a result differs from a paper there are two possible causes: the paper's set-up or
 aimdlab. The same set-up run in the paper's own simulator tells them apart. `crosscheck`
 translates a scenario into the peer's own terms (`ns2`: an OTcl script of ns-2.35's agents,
-sinks, links and queues; see `ns2.py` for the conventions it follows), refuses field by field
+sinks, links and queues; `ns3`: a plan for a C++ program of aimdlab's own built against
+ns-3 3.44; see `ns2.py` and `ns3.py` for the conventions each follows), refuses field by field
 what the peer cannot run (`scope.py`), runs both over the same seeds — flow i starting at the
 same moment in both — and sets each figure beside the other with its interval and a verdict
 under stated bounds (`BOUNDS`).
@@ -26,8 +27,8 @@ from ..errors import ScenarioError
 
 __all__ = ["BOUNDS", "Bound", "Crosscheck", "Row", "crosscheck", "PEERS"]
 
-PEERS = ("ns2",)
-"""The peers crosscheck runs (ns-3 joins them next)."""
+PEERS = ("ns2", "ns3")
+"""The peers crosscheck runs: ns-2.35 (`ns2.py`) and ns-3 3.44 (`ns3.py`)."""
 
 
 @dataclass(frozen=True)
@@ -66,12 +67,15 @@ BOUNDS: Dict[str, Bound] = {
     "timeouts": Bound(ratio=1.5, abs=3),
     "drops": Bound(ratio=1.5, abs=3),
     "queue_mean_pkts": Bound(rel=0.2, abs=3),
+    "ecn_marks": Bound(ratio=1.5, abs=3),
 }
 """The default bounds (issue 47): utilization ±2 points, goodput ±3 %, Jain ±0.05,
-retransmissions (and timeouts, drops) within ×1.5 (or ±3 when both are small), mean queue
+retransmissions (and timeouts, drops, ECN marks) within ×1.5 (or ±3 when both are small), mean queue
 ±20 % or ±3 packets. `crosscheck(bounds=...)` and `--bound NAME=...` override them."""
 
-FIGURES = ["utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts", "drops", "queue_mean_pkts"]
+FIGURES = ["utilization", "goodput_total_bps", "jain_index", "retransmitted_pkts", "timeouts", "drops", "ecn_marks", "queue_mean_pkts"]
+MEASURED_BY = {"ns2": [f for f in FIGURES if f != "ecn_marks"], "ns3": FIGURES}
+"""The figures each peer measures (ns-2.35's queue monitor counts no ECN marks)."""
 
 
 @dataclass
@@ -139,22 +143,36 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     peer cannot run is a `ScenarioError` naming it, before anything runs. `progress(done,
     seeds)` is told 0 once the scenario is checked, then after each seed."""
     from .. import run
-    from . import ns2, scope
+    from . import ns2, ns3, scope
 
     if peer not in PEERS:
         raise ScenarioError(f"--with: {peer!r} is not a peer crosscheck runs; expected one of {', '.join(PEERS)}")
     from ..scenario import validate
 
     validate(scenario)  # (the scenario's own errors first, as aimdlab run gives them)
-    plan, ours_scenario = scope.ns2_plan(scenario)
-    if ns2.available() is None:
-        raise ns2.Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
+    if peer == "ns2":
+        plan, ours_scenario = scope.ns2_plan(scenario)
+        if ns2.available() is None:
+            raise ns2.Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
+
+        def run_peer(starts: List[float], seed: int) -> Dict[str, Any]:
+            snaps = ns2.run_script(ns2.script(plan, starts), own_folder, name=f"seed{seed}.tcl")
+            return {**ns2.measures(plan, snaps), "series": snaps["series"]}
+    else:
+        plan, ours_scenario = scope.ns3_plan(scenario)
+
+        def run_peer(starts: List[float], seed: int) -> Dict[str, Any]:
+            snaps = ns3.run_plan(ns3.plan_text(plan, starts, seed), own_folder, name=f"seed{seed}.txt")
+            return {**ns3.measures(plan, snaps), "series": snaps["series"]}
+    names = MEASURED_BY[peer]
     bounds = {**BOUNDS, **(bounds or {})}
     if progress:
         progress(0, seeds)  # (checked: the runs begin)
+    if peer == "ns3":
+        ns3.binary()  # (built now, or a one-line error saying what is missing)
     own_folder = folder or tempfile.mkdtemp(prefix="aimdlab-crosscheck-")
     os.makedirs(own_folder, exist_ok=True)
-    figures: Dict[str, Tuple[List[float], List[float]]] = {f: ([], []) for f in FIGURES}
+    figures: Dict[str, Tuple[List[float], List[float]]] = {f: ([], []) for f in names}
     flows: List[Tuple[List[float], List[float]]] = [([], []) for _ in plan["flows"]]
     walls = {"aimdlab": 0.0, peer: 0.0}
     results = []
@@ -169,16 +187,16 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
         for i, f in enumerate(plan["flows"]):
             f["start_s"] = starts[i]
         t0 = time.perf_counter()
-        snaps = ns2.run_script(ns2.script(plan, starts), own_folder, name=f"seed{seed}.tcl")
+        theirs = run_peer(starts, seed)
         walls[peer] += time.perf_counter() - t0
-        series = series or snaps["series"]
-        theirs = ns2.measures(plan, snaps)
+        series = series or theirs["series"]
         b = result.summary["bottleneck"]
         ours = {"utilization": b["utilization"], "goodput_total_bps": result.summary["goodput_total_bps"],
                 "jain_index": result.summary["jain_index"], "retransmitted_pkts": result.summary["retransmitted_pkts"],
-                "timeouts": result.summary["timeouts"], "drops": b["drops"], "queue_mean_pkts": b["queue_mean_pkts"]}
+                "timeouts": result.summary["timeouts"], "drops": b["drops"], "ecn_marks": b["ecn_marks"],
+                "queue_mean_pkts": b["queue_mean_pkts"]}
         theirs["jain_index"] = _jain(theirs["goodput_bps"])
-        for name in FIGURES:
+        for name in names:
             figures[name][0].append(float(ours[name]))
             figures[name][1].append(float(theirs[name]))
         for i, g in enumerate(table["goodput_bps"]):
@@ -186,9 +204,9 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
             flows[i][1].append(float(theirs["goodput_bps"][i]))
         if progress:
             progress(k + 1, seeds)
-    rows = [Row(name, *figures[name], bounds[name]) for name in FIGURES]
+    rows = [Row(name, *figures[name], bounds[name]) for name in names]
     per_flow = [Row(f"flow {i} goodput_bps", *flows[i], bounds["goodput_bps"]) for i in range(len(flows))]
     from ..result import provenance_of_this_session
 
-    provenance = {"aimdlab": provenance_of_this_session(), peer: ns2.version()}
+    provenance = {"aimdlab": provenance_of_this_session(), peer: ns2.version() if peer == "ns2" else ns3.version()}
     return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, results, series, provenance)
