@@ -45,6 +45,10 @@ def _dumbbell(**kw):
      "a DropTail limit in bytes"),
     (lambda sc: sc["flows"][0].update(transport="udp"), "flows[0].transport", "'udp' is not translated yet"),
     (lambda sc: sc["tcp"].update(profile="linux"), "tcp.profile", "runs aimdlab's ns2 profile"),
+    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(loss={"model": "gilbert_elliott", "p": 0.01, "r": 0.5}),
+     "topology.dumbbell.bottleneck.loss.model", "'gilbert_elliott' is not translated"),
+    (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(loss={"model": "bernoulli", "rate": 0.01}),
+     "topology.dumbbell.bottleneck.loss.applies_to", "'both' is not translated"),
 ])
 def test_what_ns2_cannot_run_is_refused_naming_the_field(change, field, why):
     sc = _dumbbell()
@@ -190,3 +194,30 @@ def test_an_out_folder_of_other_files_is_refused_before_anything_runs(tmp_path):
         "Error: --out missing/../mine: the folder holds files that are not a crosscheck's files (thesis.tex); "
         "choose another folder or empty it"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "s.toml"] and (tmp_path / "mine" / "thesis.tex").read_text() == "years of work"
+
+
+def test_loss_on_data_goes_to_ns2_as_an_error_model_after_the_bottleneck():
+    sc = _dumbbell()
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.05, "applies_to": "data"}
+    plan, _ = ns2_plan(sc)
+    text = ns2_peer.script(plan, [0.0, 0.5])
+    assert plan["bottleneck"]["loss_rate"] == 0.05
+    for i in (0, 1):
+        assert f"$em({i}) set rate_ 0.05" in text and f"$ns lossmodel $em({i}) $r2 $d({i})" in text
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"]["rate"] = 0.0  # (a model that loses nothing: no ErrorModel)
+    assert "ErrorModel" not in ns2_peer.script(ns2_plan(sc)[0], [0.0, 0.5])
+
+
+@needs_ns2
+def test_a_lossy_link_agrees_with_ns2_on_losses_and_counts_no_queue_drop():
+    """One flow, 5 % of data packets lost after the bottleneck, a buffer it never fills: both
+    sides count no queue drop, and retransmissions and timeouts agree within the bounds."""
+    sc = _dumbbell()
+    sc["flows"][0]["count"] = 1
+    sc["duration"] = "60s"
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.05, "applies_to": "data"}
+    check = crosscheck(sc, peer="ns2", seeds=3)
+    rows = {r.figure: r for r in check.rows}
+    assert rows["drops"].ours == [0.0] * 3 and rows["drops"].theirs == [0.0] * 3
+    assert min(rows["retransmitted_pkts"].theirs) > 100
+    assert rows["retransmitted_pkts"].verdict == rows["timeouts"].verdict == "agrees", check.to_dict()["figures"]

@@ -22,6 +22,7 @@ Examples:
   aimdlab reproduce new-aimd-utilization --quick
   aimdlab reproduce all --quick --jobs 2
   aimdlab reproduce new-aimd-utilization --out results/reproduce --dask
+  aimdlab reproduce gaimd --peer ns2 --peer-seeds 3
 
 \b
 Each paper's definition is experiments/<paper>/paper.toml: its figures, tables and claims, the
@@ -31,6 +32,9 @@ results/reproduce/<paper>/index.html, with an index of the papers in results/rep
 A verdict follows aimdlab's 95 % interval over the seeds: reproduced, differs, inconclusive
 (across the tolerance's edge) or cannot be reproduced. Only the paper's own results are
 counted; calibrated, sensitivity and context items are shown beside them.
+With --peer ns2, the papers' sweeps are first run in ns-2.35 where it can run them (the same
+set-ups, the first --peer-seeds seeds) and stored beside the paper (peer-ns2.json, with the
+ns-2 version, date and command); every page then shows ns-2.35's value beside aimdlab's.
 """
 
 
@@ -46,10 +50,13 @@ counted; calibrated, sensitivity and context items are shown beside them.
 @click.option("--sweep-reports", is_flag=True,
               help="Also write each sweep's own report (its aggregate figures; about half again the time of a quick run). "
                    "Without it, `aimdlab report FOLDER` writes one when wanted.")
+@click.option("--peer", type=click.Choice(["ns2"]), default=None,
+              help="First measure the papers' items in ns-2.35 on the same set-ups and store them beside each paper.")
+@click.option("--peer-seeds", type=click.IntRange(1, 100), default=3, show_default=True, help="Seeds per point in the peer.")
 @json_option
 @quiet_option
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-              experiments_dir: Optional[Path], sweep_reports: bool, as_json: bool) -> None:
+              experiments_dir: Optional[Path], sweep_reports: bool, peer: Optional[str], peer_seeds: int, as_json: bool) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
     from ..reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
@@ -70,6 +77,8 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     except (ScenarioError, FileNotFoundError, OutputError) as e:
         raise click.ClickException(str(e)) from None
     t0 = time.perf_counter()
+    if peer is not None:
+        _measure_peer(papers, peer, peer_seeds, jobs)
     for p in papers:
         n = len(p.sweeps())
         note(f"{p.id}: {len(p.items)} figures, tables and claims; {n} sweep{'' if n == 1 else 's'}{' (quick)' if quick else ''}")
@@ -123,6 +132,32 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         verdicts = {k: totals[k] for k in results[0].counts()}
         click.echo(f"{len(results)} paper(s) in {wall:.1f} s; paper results: {_count_words(verdicts)} "
                    f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
+
+
+def _measure_peer(papers: List, peer: str, seeds: int, jobs: Optional[int]) -> None:
+    """`--peer`: each paper's sweeps run in the peer where it can run them, stored beside the paper."""
+    from ..crosscheck.ns2 import Ns2Error
+    from ..reproduce.peer import PEER_NAMES, measure_paper, write_peer_file
+    from .output import steps
+
+    for p in papers:
+        tenths = None if quiet() else steps(f"{p.id} in {PEER_NAMES[peer]}")
+
+        def progress(done: int, total: int, p=p, tenths=tenths) -> None:
+            if done == 0:
+                note(f"{p.id}: {total} runs in {PEER_NAMES[peer]} ({seeds} seeds per point it can run)")
+            elif tenths is not None:
+                tenths(done, total)
+
+        try:
+            data = measure_paper(p, peer=peer, seeds=seeds, jobs=jobs, progress=progress)
+            path = write_peer_file(p.folder, data, peer)
+        except KeyboardInterrupt:
+            interrupted("interrupted: nothing of the peer's runs was stored")
+        except (ScenarioError, Ns2Error, OSError) as e:
+            raise click.ClickException(str(e)) from None
+        refused = sum(len(s["refused"]) for s in data["sweeps"].values())
+        note(f"{p.id}: stored {path}" + (f" ({refused} runs' set-ups {PEER_NAMES[peer]} cannot run were left out)" if refused else ""))
 
 
 def _reproduction_folder(out_dir: Path, papers: List[str]) -> Path:

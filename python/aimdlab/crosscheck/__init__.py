@@ -193,7 +193,7 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
         b = result.summary["bottleneck"]
         ours = {"utilization": b["utilization"], "goodput_total_bps": result.summary["goodput_total_bps"],
                 "jain_index": result.summary["jain_index"], "retransmitted_pkts": result.summary["retransmitted_pkts"],
-                "timeouts": result.summary["timeouts"], "drops": b["drops"], "ecn_marks": b["ecn_marks"],
+                "timeouts": result.summary["timeouts"], "drops": b["drops"] - b["drops_error"], "ecn_marks": b["ecn_marks"],
                 "queue_mean_pkts": b["queue_mean_pkts"]}
         theirs["jain_index"] = _jain(theirs["goodput_bps"])
         for name in names:

@@ -17,7 +17,13 @@ checks them against `ns` when it is installed):
 - `ack_` is the highest cumulative ACK, a packet number from 0 (−1 before the first): the
   payload delivered by a time is (`ack_` + 1) · `packetSize_`.
 - `nrexmitpack_` counts retransmitted packets, `nrexmit_` every retransmission timeout (each
-  backoff too): aimdlab's `retransmitted_pkts` and `timeouts`.
+  backoff too): aimdlab's `retransmitted_pkts` and `timeouts`. `ndatapack_` counts data
+  packets sent, retransmissions included: × (`packetSize_` + 40) bytes, aimdlab's
+  `send_rate_bps` (wire bytes of data sent).
+- The bottleneck's loss on data packets (a Bernoulli packet error rate) is an `ErrorModel`
+  (`unit pkt`) on the link from r2 to each receiver: the packet has used the bottleneck, as in
+  aimdlab, where a lost packet is dropped when its transmission ends; the queue monitor does
+  not see it (`drops` compares queue drops on both sides).
 - A queue monitor (`monitor-queue`) sits around the queue: its `pdrops_` are the queue's drops,
   `bdepartures_` the bytes that left for the wire, and its packet integrator the time integral
   of the waiting packets (the one on the wire is not in it).
@@ -86,6 +92,18 @@ def _red_defaults(link: Dict[str, Any]) -> List[str]:
     return [f"Queue/RED set {name} {value}" for name, value in (link.get("red") or {}).items()]
 
 
+def _wire_loss(bottleneck: Dict[str, Any], i: int) -> List[str]:
+    """The bottleneck's loss on data packets, as an `ErrorModel` on the link from r2 to flow
+    i's receiver: a packet is lost after it crossed the bottleneck (it used the link, as in
+    aimdlab), and the bottleneck's queue monitor counts queue drops only."""
+    rate = bottleneck.get("loss_rate") or 0.0
+    if not rate:
+        return []
+    return [f"set em({i}) [new ErrorModel]", f"$em({i}) unit pkt", f"$em({i}) set rate_ {rate!r}",
+            f"$em({i}) ranvar [new RandomVariable/Uniform]", f"$em({i}) drop-target [new Agent/Null]",
+            f"$ns lossmodel $em({i}) $r2 $d({i})"]
+
+
 def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
     """The OTcl script of `plan` (what `scope.ns2_plan` gives: a dumbbell, its flows resolved)
     with flow i starting at `starts_s[i]`. It prints one line per measurement: `W ...` at the
@@ -114,6 +132,7 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
             f"$ns duplex-link $r2 $d({i}) {ra['rate_bps']} {ra['delay_s']!r} DropTail",
             f"$ns queue-limit $r2 $d({i}) {ra['limit_pkts'] + 1}",
             f"$ns queue-limit $d({i}) $r2 {ra['limit_pkts'] + 1}",
+            *_wire_loss(bn, i),
             f"set tcp({i}) [new Agent/TCP/{f['agent']}]",
             f"set sink({i}) [new Agent/{f['sink']}]",
         ]
@@ -138,7 +157,7 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
         "    global tcp qmon ns",
         "    set out \"$tag [$ns now] [$qmon set bdepartures_] [$qmon set pdrops_] [[$qmon get-pkts-integrator] set sum_]\"",
         f"    for {{set i 0}} {{$i < {n}}} {{incr i}} {{",
-        "        append out \" [$tcp($i) set ack_] [$tcp($i) set nrexmitpack_] [$tcp($i) set nrexmit_]\"",
+        "        append out \" [$tcp($i) set ack_] [$tcp($i) set nrexmitpack_] [$tcp($i) set nrexmit_] [$tcp($i) set ndatapack_]\"",
         "    }",
         "    puts $out",
         "}",
@@ -158,7 +177,7 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
 def run_script(text: str, folder: str, name: str = "scenario.tcl", timeout_s: float = 3600) -> Dict[str, Any]:
     """Runs `text` with `ns` in `folder` (the script and ns-2's output are kept there) and
     returns the two snapshots, `W` and `E`: time, bytes departed, drops, queue integral, and
-    per flow (ack, retransmitted packets, timeouts); and `series`: (time, bottleneck queue in
+    per flow (ack, retransmitted packets, timeouts, data packets sent); and `series`: (time, bottleneck queue in
     packets, flow 0's cwnd in packets) every sample interval."""
     ns = available()
     if ns is None:
@@ -179,7 +198,7 @@ def run_script(text: str, folder: str, name: str = "scenario.tcl", timeout_s: fl
             snaps["series"].append(tuple(float(x) for x in parts[1:4]))
         elif parts and parts[0] in ("W", "E"):
             nums = [float(x) for x in parts[1:]]
-            flows = [tuple(nums[k:k + 3]) for k in range(4, len(nums), 3)]
+            flows = [tuple(nums[k:k + 4]) for k in range(4, len(nums), 4)]
             snaps[parts[0]] = {"t": nums[0], "bytes": nums[1], "drops": nums[2], "queue_integral": nums[3], "flows": flows}
     if done.returncode != 0 or not {"W", "E"} <= set(snaps):
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
@@ -191,13 +210,16 @@ def measures(plan: Dict[str, Any], snaps: Dict[str, Any]) -> Dict[str, Any]:
     """The crosscheck's figures of one ns-2 run, in aimdlab's definitions."""
     w, e = snaps["W"], snaps["E"]
     window = plan["duration_s"] - plan["warmup_s"]
-    per_flow, retx, tos, delivered_total = [], 0.0, 0.0, 0.0
+    per_flow, sent, retx_flow, tos_flow, retx, tos, delivered_total = [], [], [], [], 0.0, 0.0, 0.0
     for i, f in enumerate(plan["flows"]):
-        ack_w, rx_w, to_w = w["flows"][i]
-        ack_e, rx_e, to_e = e["flows"][i]
+        ack_w, rx_w, to_w, data_w = w["flows"][i]
+        ack_e, rx_e, to_e, data_e = e["flows"][i]
         delivered = (ack_e - max(ack_w, -1.0)) * f["mss_bytes"]
         own = plan["duration_s"] - max(plan["warmup_s"], f["start_s"])
         per_flow.append(delivered * 8 / own if own > 0 else float("nan"))
+        sent.append((data_e - data_w) * (f["mss_bytes"] + 40) * 8 / own if own > 0 else float("nan"))
+        retx_flow.append(rx_e - rx_w)
+        tos_flow.append(to_e - to_w)
         delivered_total += delivered
         retx += rx_e - rx_w
         tos += to_e - to_w
@@ -205,6 +227,9 @@ def measures(plan: Dict[str, Any], snaps: Dict[str, Any]) -> Dict[str, Any]:
         "utilization": (e["bytes"] - w["bytes"]) * 8 / (plan["bottleneck"]["rate_bps"] * window),
         "goodput_total_bps": delivered_total * 8 / window,
         "goodput_bps": per_flow,
+        "send_rate_bps": sent,
+        "flow_retransmitted_pkts": retx_flow,
+        "flow_timeouts": tos_flow,
         "retransmitted_pkts": retx,
         "timeouts": tos,
         "drops": e["drops"] - w["drops"],

@@ -44,8 +44,13 @@ def _refuse(field: str, why: str) -> ScenarioError:
 
 def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
     """A link of the dumbbell in ns-2's terms; refuses what ns-2's duplex-link DropTail cannot be."""
+    loss_rate = 0.0
     for field in ("loss", "framing", "device_queue"):
-        if spec.get(field) not in (None, 0, "0B", "0pkt"):
+        value = spec.get(field)
+        if isinstance(value, dict) and field == "loss":
+            loss_rate = _loss_rate(value, where)
+            continue
+        if value not in (None, 0, "0B", "0pkt"):
             raise _refuse(f"{where}.{field}", f"{field} is not translated into ns-2")
     queue = spec.get("queue") or {}
     kind = queue.get("kind", "droptail")
@@ -65,12 +70,27 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
         raise _refuse(f"{where}.queue.limit", "RED in byte mode takes its limit in bytes, in packet mode in packets"
                       if red is not None else "a DropTail limit in bytes is not translated (give packets)")
     link = {"rate_bps": rate_bps(str(spec["rate"]), f"{where}.rate"), "delay_s": duration_s(str(spec["delay"]), f"{where}.delay"),
-            "limit_pkts": int(n), "kind": kind}
+            "limit_pkts": int(n), "kind": kind, "loss_rate": loss_rate}
     if red is not None:
         link["red"] = red
         if in_bytes:  # (ns-2 counts a byte-mode limit in mean_pktsize_ units)
             link["limit_pkts"] = int(round(n / red["mean_pktsize_"]))
     return link
+
+
+def _loss_rate(loss: Dict[str, Any], where: str) -> float:
+    """A link's loss in ns-2's terms: a Bernoulli packet error rate on data packets (an
+    `ErrorModel` after the link, `unit pkt`), 0 for a model that loses nothing."""
+    if loss.get("model") != "bernoulli":
+        raise _refuse(f"{where}.loss.model", f"{loss.get('model')!r} is not translated (bernoulli is)")
+    rate = float(loss.get("rate") or 0.0)
+    if rate == 0.0:
+        return 0.0
+    if loss.get("applies_to", "both") != "data":
+        raise _refuse(f"{where}.loss.applies_to", f"{loss.get('applies_to', 'both')!r} is not translated (\"data\" is)")
+    if loss.get("retries"):
+        raise _refuse(f"{where}.loss.retries", "ns-2's ErrorModel has no link-layer retransmission")
+    return rate
 
 
 RED_FIELDS = {"min_th": "5pkt", "max_th": "15pkt", "max_p": 0.1, "w_q": 0.002, "gentle": True, "wait": True,

@@ -68,6 +68,9 @@ class ItemResult:
     stable: Optional[bool] = None
     """Whether the verdict stays the same with any one seed left out (None: not checked, as
     for sweeps of fewer than three seeds)."""
+    peer: Optional["ItemResult"] = None
+    """The item judged on ns-2.35's runs of the same set-ups (`reproduce.peer`), when the paper
+    has them stored."""
 
 
 @dataclass
@@ -78,6 +81,8 @@ class PaperResult:
     items: List[ItemResult]
     sweeps: Dict[str, Path]
     quick: bool
+    peer_provenance: Dict[str, Any] = field(default_factory=dict)
+    """Where the items' ns-2.35 values came from (version, date, command), when stored."""
 
     def counts(self) -> Dict[str, int]:
         """How many paper results (items of class `result`) got each verdict."""
@@ -147,6 +152,7 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         paper = papers[k][0]
         result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items],
                              {str(path): sweeps[k][str(path)].root for path in paper.sweeps()}, quick)
+        attach_peer(result)
         if evaluated:
             evaluated(result)
         return result
@@ -166,6 +172,16 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         return [future.result() for future in results if future is not None]
     finally:
         evaluator.shutdown(wait=False, cancel_futures=True)
+
+
+def attach_peer(result: PaperResult) -> None:
+    """Sets each item's `peer` from the paper's stored ns-2.35 values, where it has them."""
+    from .peer import peer_results
+
+    by_id, provenance = peer_results(result.paper, result.paper.folder)
+    result.peer_provenance = provenance
+    for r in result.items:
+        r.peer = by_id.get(r.item.id)
 
 
 def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:

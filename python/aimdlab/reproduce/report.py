@@ -9,7 +9,7 @@ import math
 import textwrap
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..html_parts import esc as _e
 from ..html_parts import num as _fmt
@@ -87,6 +87,13 @@ def item_figure(r: ItemResult) -> str:
         ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label=label)
     for label, values in r.also.items():
         ax.plot(pos, values, marker="s", ms=4, lw=1.2, ls="--", label=f"aimdlab, {label}")
+    if r.peer is not None and not r.plot_x:  # ns-2.35 on the same set-ups, at aimdlab's points
+        at = [(i, j) for i in range(len(r.x)) if (j := _peer_at(r, i)) is not None]
+        if at:
+            p = r.peer
+            ax.errorbar([pos[i] for i, _ in at], [p.mean[j] for _, j in at],
+                        yerr=ci_yerr([p.mean[j] for _, j in at], [p.low[j] for _, j in at], [p.high[j] for _, j in at]),
+                        marker="D", ms=4, capsize=3, lw=0, elinewidth=1, color="tab:green", label="ns-2.35, same set-up (mean, 95 % CI)")
     if r.item.published:
         pxs, _ = axis_numbers(r.item.published_x)
         ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
@@ -177,8 +184,43 @@ def _trace_figure(r: ItemResult, uri: Optional[str]) -> str:
             f"<figcaption>aimdlab's figure: {_e(what)}, the first seed of each point</figcaption></figure>")
 
 
-def _item_section(r: ItemResult, figures: Dict[str, str]) -> str:
-    """An item's section of its paper's page; `figures` its drawn figures by kind."""
+def _peer_at(r: ItemResult, i: int) -> Optional[int]:
+    """The index of aimdlab's point `i` among the peer's points (same x, same group), or None."""
+    p = r.peer
+    if p is None:
+        return None
+    for j, x in enumerate(p.x):
+        if same_x(x, r.x[i]) and (not r.group or (p.group and same_x(p.group[j], r.group[i]))):
+            return j
+    return None
+
+
+def _peer_paragraph(r: ItemResult, provenance: Dict[str, Any]) -> str:
+    """What the peer's runs of the same set-ups say of the item, and what that makes the cause."""
+    p = r.peer
+    if p is None:
+        return ""
+    name = provenance.get("name", "ns-2.35")
+    ours, theirs = r.verdict.verdict, p.verdict.verdict
+    if ours == DIFFERS and theirs == DIFFERS:
+        cause = (f"{name} differs from the paper on the same set-up too: a tested cause — the paper's set-up or its "
+                 "simulator's version, not aimdlab.")
+    elif ours == DIFFERS and theirs == REPRODUCED:
+        cause = f"{name} reproduces the paper where aimdlab does not: the difference is aimdlab's to find."
+    elif ours == REPRODUCED and theirs == DIFFERS:
+        cause = f"aimdlab reproduces the paper where {name} on the same set-up does not."
+    else:
+        cause = ""
+    where = (f"{provenance.get('seeds_per_point', '?')} seeds per point, stored {provenance.get('date', '?')} by "
+             f"<code>{_e(provenance.get('command', ''))}</code>, {name} {_e(provenance.get('debian_package') or '')}")
+    detail = p.verdict.detail.replace("aimdlab", name)  # (the detail's words were written for aimdlab's means)
+    return (f"<p><b>{_e(name)} on the same set-up:</b> {badge(theirs)} {_e(detail)}. {_e(cause)} "
+            f"<span class='muted'>({where}.)</span></p>")
+
+
+def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optional[Dict[str, Any]] = None) -> str:
+    """An item's section of its paper's page; `figures` its drawn figures by kind;
+    `peer_provenance` where its ns-2.35 values came from (shown when the item has them)."""
     it = r.item
     role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
     of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
@@ -207,15 +249,21 @@ def _item_section(r: ItemResult, figures: Dict[str, str]) -> str:
         point = next((p for px, p in zip(it.published_x, r.points) if same_x(px, x)), None)
         group = f"<td>{_e(r.group[i])}</td>" if r.group else ""
         plotted = f"<td>{_fmt(r.plot_x[i])}</td>" if r.plot_x else ""
+        j = _peer_at(r, i)
+        peer = "" if r.peer is None else ("<td>—</td>" if j is None else
+                                          f"<td>{_fmt(r.peer.mean[j])} [{_fmt(r.peer.low[j])}, {_fmt(r.peer.high[j])}]</td>")
         rows.append(f"<tr>{group}<td>{_e(x)}</td>{plotted}<td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
                     + ("<td>exact (a model)</td><td>—</td>" if it.model else f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>")
+                    + peer
                     + f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
     group_head = f"<th class='text'>{_e(it.group_label or it.group)}</th>" if r.group else ""
     plotted_head = f"<th>{_e(_plot_x_label(it))}</th>" if r.plot_x else ""
     parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th>" + plotted_head
                  + "<th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
-                 "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
+                 + (f"<th>{_e((peer_provenance or {}).get('name', 'ns-2.35'))} mean [95 % CI]</th>" if r.peer is not None else "")
+                 + "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
+    parts.append(_peer_paragraph(r, peer_provenance or {}))
     parts.append(_trace_figure(r, figures.get(_TRACE)))
     if r.sensitivity:
         sensitivity_rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
@@ -258,7 +306,7 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
     by_item: Dict[int, Dict[str, str]] = {}
     for (i, kind), uri in drawn.items():
         by_item.setdefault(i, {})[kind] = uri
-    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {})) for i, r in enumerate(result.items))
+    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {}), result.peer_provenance) for i, r in enumerate(result.items))
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))
     return path
