@@ -60,6 +60,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
     from ..reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
+    from ..reproduce.peer import attach_peer
     from ..reproduce.report import submit_figures, write_index, write_paper_report
     from ..sweep.executor import stop_pool, submit
     from ..sweep.report import write_report
@@ -85,6 +86,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     figures: Dict[str, Dict] = {}  # each paper's figures, drawn on the workers as soon as it is evaluated
 
     def evaluated(result) -> None:
+        attach_peer(result)  # (ns-2.35's stored values of the same set-ups, where the paper has them)
         figures[result.paper.id] = submit_figures(result, jobs)
 
     try:

@@ -152,7 +152,6 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         paper = papers[k][0]
         result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items],
                              {str(path): sweeps[k][str(path)].root for path in paper.sweeps()}, quick)
-        attach_peer(result)
         if evaluated:
             evaluated(result)
         return result
@@ -172,16 +171,6 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         return [future.result() for future in results if future is not None]
     finally:
         evaluator.shutdown(wait=False, cancel_futures=True)
-
-
-def attach_peer(result: PaperResult) -> None:
-    """Sets each item's `peer` from the paper's stored ns-2.35 values, where it has them."""
-    from .peer import peer_results
-
-    by_id, provenance = peer_results(result.paper, result.paper.folder)
-    result.peer_provenance = provenance
-    for r in result.items:
-        r.peer = by_id.get(r.item.id)
 
 
 def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:

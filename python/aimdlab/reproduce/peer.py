@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-__all__ = ["PEER_NAMES", "measure_paper", "peer_file", "peer_results", "write_peer_file"]
+__all__ = ["PEER_NAMES", "attach_peer", "measure_paper", "peer_file", "peer_results", "write_peer_file"]
 
 PEER_NAMES = {"ns2": "ns-2.35"}
 """The peers a paper's items are measured in, and how pages name them."""
@@ -180,3 +180,12 @@ def peer_results(paper: Any, paper_folder: Path, peer: str = "ns2") -> Tuple[Dic
         if res.mean and any(math.isfinite(v) for v in res.mean):
             out[item.id] = res
     return out, data.get("provenance", {})
+
+
+def attach_peer(result: Any) -> None:
+    """Sets each item's `peer` of a `PaperResult` from the paper's stored ns-2.35 values, where
+    it has them (what the pages show beside aimdlab's)."""
+    by_id, provenance = peer_results(result.paper, result.paper.folder)
+    result.peer_provenance = provenance
+    for r in result.items:
+        r.peer = by_id.get(r.item.id)
