@@ -79,8 +79,10 @@ impl RttEstimator {
 
     /// ns-2's `rtt_update` for an ACK at `now` of a segment sent `r` earlier, if it ends
     /// the flight being timed.
-    fn on_ns2_sample(&mut self, mut n: Ns2Rto, r: SimDuration, now: SimTime, snd_una: u64, snd_nxt: u64) {
-        if snd_una <= n.rtt_seq {
+    fn on_ns2_sample(&mut self, mut n: Ns2Rto, r: SimDuration, now: SimTime, snd_una: u64, snd_nxt: u64, advanced: bool) {
+        // ns-2 times one segment and ends the timing (and the backoff) only when the
+        // cumulative ACK covers it (`newack`: `tcph->seqno() >= rtt_seq_`): a SACK alone does not.
+        if snd_una <= n.rtt_seq || !advanced {
             return;
         }
         n.rtt_seq = snd_nxt;
@@ -116,9 +118,11 @@ impl RttEstimator {
     /// Takes one valid RTT sample, with the sender's oldest unacknowledged and next sequence
     /// numbers (Linux's estimator decays its variance once per flight of data, ns-2's takes
     /// one sample per flight), arriving at `now`.
-    pub fn on_sample_in_flight(&mut self, r: SimDuration, now: SimTime, snd_una: u64, snd_nxt: u64) {
+    ///
+    /// `advanced`: whether the ACK moved the cumulative point (ns-2 samples only then).
+    pub fn on_sample_in_flight(&mut self, r: SimDuration, now: SimTime, snd_una: u64, snd_nxt: u64, advanced: bool) {
         if let Some(n) = self.ns2 {
-            return self.on_ns2_sample(n, r, now, snd_una, snd_nxt);
+            return self.on_ns2_sample(n, r, now, snd_una, snd_nxt, advanced);
         }
         let Some(mut l) = self.linux else {
             return self.on_sample(r);
@@ -223,6 +227,16 @@ impl RttEstimator {
         }
     }
 
+    /// ns-2's timeout ends the timing in progress (`reset_rtx_timer`: `rtt_active_ = 0`); the
+    /// next timed segment is the first new one (`output`: `seqno > maxseq_`), so the backoff
+    /// ends only once the ACK covers data sent after the timeout — sequence `snd_nxt` at the
+    /// timeout. Nothing for the other estimators.
+    pub fn restart_timing_after_timeout(&mut self, snd_nxt: u64) {
+        if let Some(n) = self.ns2.as_mut() {
+            n.rtt_seq = snd_nxt;
+        }
+    }
+
     /// Timer expiries since the last new RTT sample (0: the next timeout starts a sequence).
     pub fn backoff(&self) -> u32 {
         self.backoff
@@ -288,6 +302,25 @@ mod tests {
     }
 
     #[test]
+    fn ns2_ends_a_backoff_only_when_the_cumulative_ack_covers_data_sent_after_the_timeout() {
+        // ns-2's `newack` ends the backoff when the ACK covers the timed segment; a timeout
+        // stops the timing, and the next timed segment is the first new one.
+        let ms = SimDuration::from_millis;
+        let at = SimTime::from_millis;
+        let mut e = RttEstimator::ns2(SimDuration::from_secs(3), ms(200), SimDuration::from_secs(60));
+        e.on_sample_in_flight(ms(100), at(100), 1, 10, true);
+        e.on_timeout();
+        e.restart_timing_after_timeout(12); // (segments up to 11 were sent before the timeout)
+        assert_eq!(e.backoff(), 1);
+        e.on_sample_in_flight(ms(50), at(500), 12, 13, false); // a SACK of segment 12: not a sample
+        assert_eq!(e.backoff(), 1);
+        e.on_sample_in_flight(ms(50), at(600), 12, 13, true); // covers 11, sent before the timeout
+        assert_eq!(e.backoff(), 1);
+        e.on_sample_in_flight(ms(50), at(700), 13, 14, true); // covers 12, the first sent after it
+        assert_eq!(e.backoff(), 0);
+    }
+
+    #[test]
     fn ns2_counts_ticks_once_per_flight_and_folds_srtt_after_four_backoffs() {
         let ms = SimDuration::from_millis;
         let at = SimTime::from_millis;
@@ -295,21 +328,21 @@ mod tests {
         assert_eq!(e.rto(), SimDuration::from_secs(3), "rtxcur_init_");
         // Sent at 0, acknowledged at 105 ms: 10 ticks. t_srtt = 80, t_rttvar = 20:
         // RTO = (20·8 + 80) / 8 = 30 ticks.
-        e.on_sample_in_flight(ms(105), at(105), 1, 10);
+        e.on_sample_in_flight(ms(105), at(105), 1, 10, true);
         assert_eq!(e.rto(), ms(300));
         assert_eq!(e.srtt(), Some(ms(100)));
         // Another ACK of the same flight is not a sample.
-        e.on_sample_in_flight(ms(400), at(410), 10, 12);
+        e.on_sample_in_flight(ms(400), at(410), 10, 12, true);
         assert_eq!(e.rto(), ms(300));
         // Sent at 200, acknowledged at 300 ms (10 ticks): t_rttvar = 20 + (0 − 5) = 15, RTO 25 ticks.
-        e.on_sample_in_flight(ms(100), at(300), 11, 20);
+        e.on_sample_in_flight(ms(100), at(300), 11, 20, true);
         assert_eq!(e.rto(), ms(250));
         for _ in 0..4 {
             e.on_timeout();
         }
         assert_eq!(e.rto(), ms(4000), "250 ms × 16");
         // SRTT was folded into RTTVAR: the next sample starts it again.
-        e.on_sample_in_flight(ms(100), at(5000), 21, 30);
+        e.on_sample_in_flight(ms(100), at(5000), 21, 30, true);
         assert_eq!(e.rto(), ms(300));
     }
 
@@ -317,12 +350,12 @@ mod tests {
     fn linux_rto_keeps_the_minimum_above_srtt_and_decays_once_per_flight() {
         let ms = SimDuration::from_millis;
         let mut e = RttEstimator::linux(SimDuration::from_secs(1), ms(200), SimDuration::from_secs(120));
-        e.on_sample_in_flight(ms(100), SimTime::ZERO, 0, 10);
+        e.on_sample_in_flight(ms(100), SimTime::ZERO, 0, 10, true);
         // mdev = 2·100 = 200 (×4 scale), rttvar = max(200, 200): RTO = 100 + 200.
         assert_eq!(e.rto(), ms(300));
         // A stable RTT for many flights: rttvar decays only to the minimum RTO.
         for flight in 1..50u64 {
-            e.on_sample_in_flight(ms(100), SimTime::ZERO, 10 * flight + 1, 10 * (flight + 1));
+            e.on_sample_in_flight(ms(100), SimTime::ZERO, 10 * flight + 1, 10 * (flight + 1), true);
         }
         assert_eq!(e.rto(), ms(300));
         // The same path under RFC 6298 with the same minimum.
@@ -333,11 +366,11 @@ mod tests {
         assert_eq!(rfc.rto(), ms(200));
         // A 200 ms sample moves SRTT by 1/8; its deviation (100, ×4 scale) stays below the
         // minimum, so RTTVAR holds: 112.5 + 200.
-        e.on_sample_in_flight(ms(200), SimTime::ZERO, 501, 510);
+        e.on_sample_in_flight(ms(200), SimTime::ZERO, 501, 510, true);
         assert_eq!(e.rto(), SimDuration::from_micros(312_500));
         // A 1 s sample raises RTTVAR at once: mdev = 100 − 25 + 887.5 = 962.5 ms; SRTT
         // 112.5 + 887.5/8 = 223.4375 ms; RTO = 1185.9375 ms.
-        e.on_sample_in_flight(ms(1000), SimTime::ZERO, 502, 510);
+        e.on_sample_in_flight(ms(1000), SimTime::ZERO, 502, 510, true);
         // (within a microsecond: 50 flights left a few nanoseconds of deviation)
         assert!(e.rto().0.abs_diff(1_185_937_500_000) < 1_000_000, "{}", e.rto());
     }

@@ -22,7 +22,7 @@ impl TcpSender {
         let (newly_sacked, newest_delivered) = self.read_sack_blocks(ack, cum, now);
         let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
         self.count_duplicate(cum, newly_cum, newly_sacked);
-        let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0);
+        let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0, newly_cum > 0);
         self.cc.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);
         self.ecn_on_ack(ack, now);
@@ -131,12 +131,12 @@ impl TcpSender {
     /// Step 5: an RTT sample from the echoed send time, when the ACK delivered something and
     /// the echo is not of a retransmission (Karn).
     #[inline]
-    fn sample_rtt(&mut self, ack: &Packet, now: SimTime, delivered_any: bool) -> Option<SimDuration> {
+    fn sample_rtt(&mut self, ack: &Packet, now: SimTime, delivered_any: bool, advanced: bool) -> Option<SimDuration> {
         if !delivered_any || ack.echo_is_retransmission {
             return None;
         }
         let r = now.saturating_since(ack.echo_sent_at);
-        self.rtt.on_sample_in_flight(r, now, self.snd_una, self.snd_nxt);
+        self.rtt.on_sample_in_flight(r, now, self.snd_una, self.snd_nxt, advanced);
         Some(r)
     }
 

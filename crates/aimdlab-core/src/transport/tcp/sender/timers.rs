@@ -113,6 +113,7 @@ impl TcpSender {
         }
         self.congestion(CongestionKind::Timeout, now);
         self.rtt.on_timeout();
+        self.rtt.restart_timing_after_timeout(self.snd_nxt);
         // Loss replaces fast recovery and CWR (Linux's CA_Loss, ns-3's CA_LOSS): the window
         // grows from one segment, not frozen until the data outstanding now is acknowledged.
         self.state = CaState::Loss;
