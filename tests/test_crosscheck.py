@@ -237,3 +237,34 @@ def test_under_heavy_wireless_loss_timeouts_and_backoffs_agree_with_ns2():
     assert rows["timeouts"].verdict == rows["retransmitted_pkts"].verdict == "agrees", check.to_dict()["figures"]
     ours, theirs = rows["goodput_total_bps"].stats("aimdlab")[0], rows["goodput_total_bps"].stats("ns2")[0]
     assert 0.75 < ours / theirs < 1.33, (ours, theirs)
+
+
+@needs_ns2
+def test_automatic_red_is_what_ns2_builds_with_its_own_defaults(tmp_path):
+    """`ns2.automatic_red` (byte mode, thresholds from the link rate, q_w from its delay, the
+    limit in 500-byte units) given to ns-2 value by value runs exactly as ns-2.35's own
+    `Queue/RED` defaults do: the same drops, departures and queue, packet for packet."""
+    sc = _dumbbell()
+    sc["flows"][0]["count"] = 4
+    sc["topology"]["dumbbell"]["bottleneck"].update(rate="1.5Mbps", delay="50ms", queue=ns2_peer.automatic_red(1.5e6, 0.05, 13))
+    plan, _ = ns2_plan(sc)
+    given = ns2_peer.script(plan, [0.0, 0.3, 0.6, 0.9])
+    own = "".join(line for line in given.splitlines(keepends=True) if not line.startswith("Queue/RED set "))
+    assert own != given and "queue-limit $r1 $r2 13" in own
+    a = ns2_peer.run_script(given, str(tmp_path), name="given.tcl")
+    b = ns2_peer.run_script(own, str(tmp_path), name="own.tcl")
+    assert a["E"]["drops"] > 20
+    assert (a["W"], a["E"]) == (b["W"], b["E"])
+
+
+def test_gaimds_ns2_red_reading_is_ns2s_automatic_red():
+    """The friendliness sweep's `red-*-ns2.35` queues are `automatic_red` of their link and
+    queue-limit, value by value (a stale copy would be a reading nobody checked)."""
+    from aimdlab.package_data import package_folder
+    from aimdlab.sweep import load_experiment
+
+    exp = load_experiment(package_folder("experiments") / "gaimd" / "friendliness-contention.toml")
+    key = "name, topology.dumbbell.bottleneck.rate, topology.dumbbell.bottleneck.queue"
+    rows = {name: queue for name, _, queue in exp.axes[key]}
+    assert rows["red-1.5M-ns2.35"] == ns2_peer.automatic_red(1.5e6, 0.05, 13)
+    assert rows["red-15M-ns2.35"] == ns2_peer.automatic_red(15e6, 0.05, 125)

@@ -36,12 +36,13 @@ so the two simulators run the same set-up with the same start times.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
 from typing import Any, Dict, List, Optional
 
-__all__ = ["Ns2Error", "available", "script", "run_script", "version"]
+__all__ = ["Ns2Error", "automatic_red", "available", "script", "run_script", "version"]
 
 
 class Ns2Error(RuntimeError):
@@ -74,6 +75,25 @@ def version() -> Dict[str, Any]:
     except (OSError, subprocess.SubprocessError):
         out["debian_package"] = None
     return out
+
+
+def automatic_red(rate_bps: float, delay_s: float, limit: int, mean_pkt_bytes: int = 500, target_delay_s: float = 0.005) -> Dict[str, Any]:
+    """The RED queue ns-2.35 builds with its own defaults (`Queue/RED` as `ns-default.tcl` sets
+    it: `bytes_` and `queue_in_bytes_` true, `thresh_` and `maxthresh_` 0, `q_weight_` -1,
+    `linterm_` 10, `gentle_` and `wait_` true, `mean_pktsize_` 500, `targetdelay_` 0.005) on a
+    link of `rate_bps` and `delay_s` with `queue-limit` `limit`, as an aimdlab queue table.
+
+    `queue/red.cc` (`initialize_params`, `reset`): C = rate / (8 · mean_pktsize) packets per
+    second; min_th = max(5, targetdelay · C / 2) and max_th = 3 · min_th packets of
+    mean_pktsize, in bytes since the queue is measured in bytes; q_w = 1 − exp(−1 / (10 · rtt ·
+    C)) with rtt = max(0.1, 3 · (delay + 1/C)); the limit is `limit` · mean_pktsize bytes.
+    Thresholds are rounded to whole bytes (at most half a byte off)."""
+    c = rate_bps / (8.0 * mean_pkt_bytes)
+    th_min = max(5.0, target_delay_s * c / 2.0)
+    rtt = max(0.1, 3.0 * (delay_s + 1.0 / c))
+    return {"kind": "red", "limit": f"{limit * mean_pkt_bytes}B", "min_th": f"{round(th_min * mean_pkt_bytes)}B",
+            "max_th": f"{round(3 * th_min * mean_pkt_bytes)}B", "max_p": 0.1, "w_q": 1.0 - math.exp(-1.0 / (10.0 * rtt * c)),
+            "gentle": True, "wait": True, "mean_pkt_size": f"{mean_pkt_bytes}B"}
 
 
 def _queue(link: Dict[str, Any]) -> str:
