@@ -27,6 +27,9 @@ wheel and g++ are there):
 - The `CongestionWindow` trace of a flow sometimes reads 2³² − 1 bytes for a moment (an
   unsigned wrap, seen with `TcpBbr` in recovery); the cwnd series leaves such samples out and
   counts them (`wrapped_cwnd_samples`).
+- The bottleneck's loss on data packets (a Bernoulli packet error rate) is a `RateErrorModel`
+  (`ERROR_UNIT_PACKET`) as the `ReceiveErrorModel` of the bottleneck's receiving device: a
+  packet is lost after its transmission, as in aimdlab; the queue disc does not see it.
 - A retransmission timeout is counted when the RTO doubles (`TcpSocketBase::ReTxTimeout`), so
   each backoff counts, as aimdlab's `timeouts`; one at the 60 s cap is not seen.
 """
@@ -174,6 +177,8 @@ def plan_text(plan: Dict[str, Any], starts_s: List[float], seed: int) -> str:
     lines += [f"default {name} {value}" for name, value in plan["defaults"].items()]
     lines += [f"run {seed}", f"times {plan['duration_s']!r} {plan['warmup_s']!r} {plan['sample_interval_s']!r}",
               f"bottleneck {bn['rate_bps']:.0f} {bn['delay_s']!r} {bn['qdisc']} {bn['limit_pkts']} {plan['reverse_limit_pkts']}"]
+    if bn.get("loss_rate"):
+        lines.append(f"loss {bn['loss_rate']!r}")
     for i, f in enumerate(plan["flows"]):
         a, r = f["access"], f["receiver_access"]
         stop = f["stop_s"] if f.get("stop_s") is not None else -1

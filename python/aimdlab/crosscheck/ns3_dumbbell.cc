@@ -10,6 +10,7 @@
 //   times DURATION WARMUP DT    seconds: the end, the start of the measured window, the sample interval
 //   bottleneck RATE DELAY QDISC LIMIT REVERSE_LIMIT
 //                               bits/s, seconds, fifo|red, packets (R1->R2), packets (R2->R1)
+//   loss RATE                   a packet error rate on the bottleneck's data (a RateErrorModel at R2)
 //   flow TYPEID START STOP SRATE SDELAY SLIMIT RRATE RDELAY RLIMIT
 //                               one bulk TCP flow: its congestion control's TypeId, start and stop
 //                               (seconds; STOP < 0: never), then its sender's and its receiver's
@@ -192,6 +193,7 @@ main(int argc, char* argv[])
     double duration_s = 0, warmup_s = 0, sample_s = 0.1;
     double bnRate_bps = 0, bnDelay_s = 0;
     uint32_t bnLimit = 0, reverseLimit = 0;
+    double lossRate = 0;
     std::string bnQdisc = "fifo";
     std::string line;
     while (std::getline(plan, line))
@@ -222,6 +224,10 @@ main(int argc, char* argv[])
         else if (word == "bottleneck")
         {
             in >> bnRate_bps >> bnDelay_s >> bnQdisc >> bnLimit >> reverseLimit;
+        }
+        else if (word == "loss")
+        {
+            in >> lossRate;
         }
         else if (word == "flow")
         {
@@ -271,6 +277,14 @@ main(int argc, char* argv[])
     }
     g_bottleneckQueue = bottleneck.Install(bn.Get(0)).Get(0);
     Fifo(bn.Get(1), reverseLimit);
+    if (lossRate > 0)
+    {
+        // Lost after its transmission, at the receiving device: only data goes R1 -> R2.
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorRate", DoubleValue(lossRate));
+        em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        bn.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
     subnets.emplace_back(bn, "10.0.0.0");
     for (size_t i = 0; i < g_flows.size(); ++i)
     {

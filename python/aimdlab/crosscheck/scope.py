@@ -78,18 +78,20 @@ def _link(spec: Dict[str, Any], where: str) -> Dict[str, Any]:
     return link
 
 
-def _loss_rate(loss: Dict[str, Any], where: str) -> float:
-    """A link's loss in ns-2's terms: a Bernoulli packet error rate on data packets (an
-    `ErrorModel` after the link, `unit pkt`), 0 for a model that loses nothing."""
+def _loss_rate(loss: Dict[str, Any], where: str, refuse: Any = None) -> float:
+    """A link's loss in a peer's terms: a Bernoulli packet error rate on data packets (ns-2: an
+    `ErrorModel` after the link, `unit pkt`; ns-3: a `RateErrorModel` at the receiving end),
+    0 for a model that loses nothing."""
+    refuse = refuse or _refuse
     if loss.get("model") != "bernoulli":
-        raise _refuse(f"{where}.loss.model", f"{loss.get('model')!r} is not translated (bernoulli is)")
+        raise refuse(f"{where}.loss.model", f"{loss.get('model')!r} is not translated (bernoulli is)")
     rate = float(loss.get("rate") or 0.0)
     if rate == 0.0:
         return 0.0
     if loss.get("applies_to", "both") != "data":
-        raise _refuse(f"{where}.loss.applies_to", f"{loss.get('applies_to', 'both')!r} is not translated (\"data\" is)")
+        raise refuse(f"{where}.loss.applies_to", f"{loss.get('applies_to', 'both')!r} is not translated (\"data\" is)")
     if loss.get("retries"):
-        raise _refuse(f"{where}.loss.retries", "ns-2's ErrorModel has no link-layer retransmission")
+        raise refuse(f"{where}.loss.retries", "the peer's error model has no link-layer retransmission")
     return rate
 
 
@@ -271,11 +273,17 @@ def _bytes(value: Any, where: str) -> int:
 
 def _link3(spec: Dict[str, Any], where: str, bottleneck: bool) -> Dict[str, Any]:
     """A link in the ns-3 program's terms; refuses what it cannot build."""
-    for field, same in (("loss", (0, 0.0)), ("framing", ("2B",)), ("device_queue", ("1pkt",))):
+    loss_rate = 0.0
+    if isinstance(spec.get("loss"), dict):
+        loss_rate = _loss_rate(spec["loss"], where, _refuse3)
+        if loss_rate and not bottleneck:
+            raise _refuse3(f"{where}.loss", "the ns-3 peer puts loss on the bottleneck only")
+    elif spec.get("loss") not in (None, 0, 0.0):
+        raise _refuse3(f"{where}.loss", "give a loss model table ({ model = \"bernoulli\", rate = …, applies_to = \"data\" })")
+    for field, same in (("framing", ("2B",)), ("device_queue", ("1pkt",))):
         if spec.get(field) is not None and spec[field] not in same:
-            raise _refuse3(f"{where}.{field}", "loss is not translated into ns-3 yet" if field == "loss" else
-                           "the ns-3 peer's links are PPP (2 bytes of framing) with a 1-packet device queue, as the ns3 "
-                           "profile's; other values are not translated")
+            raise _refuse3(f"{where}.{field}", "the ns-3 peer's links are PPP (2 bytes of framing) with a 1-packet device queue, "
+                           "as the ns3 profile's; other values are not translated")
     queue = spec.get("queue") or {}
     kind = queue.get("kind", "droptail")
     allowed = {"droptail": {"kind", "limit"}, "red": {"kind", "limit"} | set(RED_FIELDS),
@@ -290,7 +298,7 @@ def _link3(spec: Dict[str, Any], where: str, bottleneck: bool) -> Dict[str, Any]
     if unit != "pkt":
         raise _refuse3(f"{where}.queue.limit", "the ns-3 peer's queues count packets (give \"…pkt\")")
     link = {"rate_bps": rate_bps(str(spec["rate"]), f"{where}.rate"), "delay_s": duration_s(str(spec["delay"]), f"{where}.delay"),
-            "limit_pkts": int(n), "qdisc": "fifo", "defaults": {}}
+            "limit_pkts": int(n), "qdisc": "fifo", "defaults": {}, "loss_rate": loss_rate}
     if kind == "red":
         red = _red(queue, where, spec["rate"])
         if red["bytes_"] == "true":

@@ -129,10 +129,11 @@ impl TcpSender {
     }
 
     /// Step 5: an RTT sample from the echoed send time, when the ACK delivered something and
-    /// the echo is not of a retransmission (Karn).
+    /// the echo is not of a retransmission (Karn) — unless timestamps say which transmission
+    /// it answers.
     #[inline]
     fn sample_rtt(&mut self, ack: &Packet, now: SimTime, delivered_any: bool, advanced: bool) -> Option<SimDuration> {
-        if !delivered_any || ack.echo_is_retransmission {
+        if !delivered_any || (ack.echo_is_retransmission && !self.rtt_from_retransmissions) {
             return None;
         }
         let r = now.saturating_since(ack.echo_sent_at);

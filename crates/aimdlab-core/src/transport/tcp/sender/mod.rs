@@ -70,6 +70,10 @@ pub struct TcpSender {
     state: CaState,
     /// ns-2.35's timer and `recover` rules (`recovery_rules = "ns2"`).
     ns2_rules: bool,
+    /// Timestamps on (RFC 7323): the echo names the transmission an ACK answers, so a
+    /// retransmission's ACK is a valid RTT sample (RFC 6298 §3; Linux `tcp_ack_update_rtt`,
+    /// ns-3 `CalculateRttSample`) — and, being one, ends the RTO backoff.
+    rtt_from_retransmissions: bool,
     per_segment: bool,
     cwr_freeze: bool,
     /// The stack's rules for the window a congestion event leaves (ns-2's halving).
@@ -138,6 +142,7 @@ impl TcpSender {
             recovery,
             state: CaState::Open,
             ns2_rules: cfg.recovery_rules == RecoveryRules::Ns2,
+            rtt_from_retransmissions: cfg.timestamps,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
             policy: WindowPolicy::new(cfg),
