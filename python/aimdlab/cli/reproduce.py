@@ -114,8 +114,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         emit_json({"command": "reproduce", "out_dir": out_dir, "index": index, "quick": quick, "wall_s": wall,
                    "provenance": provenance_of_this_session(),
                    "papers": [{"paper": r.paper.id, "page": page, "counts": r.counts(),
-                               "items": [{"id": i.item.id, "title": i.item.title, "kind": i.item.kind, "verdict": i.verdict.verdict,
-                                          "detail": i.verdict.detail} for i in r.items]} for r, page in zip(results, pages)],
+                               "items": [_item_json(i, r.peer_provenance) for i in r.items]} for r, page in zip(results, pages)],
                    "totals": total_tally(results) if results else {}})
         return
     if quiet():
@@ -134,6 +133,19 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         verdicts = {k: totals[k] for k in results[0].counts()}
         click.echo(f"{len(results)} paper(s) in {wall:.1f} s; paper results: {_count_words(verdicts)} "
                    f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
+
+
+def _item_json(i, peer_provenance: Dict) -> Dict:
+    """An item's outcome for --json: its verdict, aimdlab's points, the paper's, and the
+    peer's (ns-2.35 on the same set-ups) where the paper has them stored."""
+    out = {"id": i.item.id, "title": i.item.title, "kind": i.item.kind, "verdict": i.verdict.verdict, "detail": i.verdict.detail,
+           "x": i.x, "group": i.group, "mean": i.mean, "ci95": [[lo, hi] for lo, hi in zip(i.low, i.high)],
+           "published": {"x": i.item.published_x, "value": i.item.published}}
+    if i.peer is not None:
+        out["peer"] = {"name": peer_provenance.get("name"), "verdict": i.peer.verdict.verdict, "detail": i.peer.verdict.detail,
+                       "x": i.peer.x, "group": i.peer.group, "mean": i.peer.mean,
+                       "ci95": [[lo, hi] for lo, hi in zip(i.peer.low, i.peer.high)]}
+    return out
 
 
 def _measure_peer(papers: List, peer: str, seeds: int, jobs: Optional[int]) -> None:
