@@ -268,3 +268,23 @@ def test_gaimds_ns2_red_reading_is_ns2s_automatic_red():
     rows = {name: queue for name, _, queue in exp.axes[key]}
     assert rows["red-1.5M-ns2.35"] == ns2_peer.automatic_red(1.5e6, 0.05, 13)
     assert rows["red-15M-ns2.35"] == ns2_peer.automatic_red(15e6, 0.05, 125)
+
+
+@needs_ns2
+def test_a_finite_transfer_delivers_its_size_in_ns2_as_in_aimdlab():
+    """`kind = "finite"` goes to ns-2 as `$ftp produce N−1` (ns-2 sends packets 0 to N−1):
+    both deliver exactly the 2 MB inside the window."""
+    sc = _dumbbell()
+    sc["flows"][0]["count"] = 1
+    sc["flows"].append({"count": 1, "cc": "reno", "app": {"kind": "finite", "size": "2MB"}, "start": "6s"})
+    check = crosscheck(sc, peer="ns2", seeds=1)
+    finite = check.per_flow[1]
+    window_s = 20 - 6
+    assert finite.ours == finite.theirs == [pytest.approx(2_000_000 * 8 / window_s)]
+
+
+def test_sources_other_than_bulk_and_finite_are_refused():
+    sc = _dumbbell()
+    sc["flows"][0]["app"] = {"kind": "cbr", "rate": "1Mbps"}
+    with pytest.raises(aimdlab.ScenarioError, match=r"^flows\[0\]\.app\.kind: 'cbr' is not translated yet \(bulk and finite are\)"):
+        ns2_plan(sc)

@@ -207,3 +207,14 @@ def test_under_heavy_wireless_loss_timeouts_agree_with_ns3(built):
     assert rows["timeouts"].verdict == rows["retransmitted_pkts"].verdict == "agrees", check.to_dict()["figures"]
     ours, theirs = rows["goodput_total_bps"].stats("aimdlab")[0], rows["goodput_total_bps"].stats("ns3")[0]
     assert 0.75 < ours / theirs < 1.33, (ours, theirs)
+
+
+@needs_ns3
+def test_a_finite_transfer_delivers_its_size_in_ns3_as_in_aimdlab(built):
+    """`kind = "finite"` goes to ns-3 as BulkSend's `MaxBytes`: both deliver the 2 MB."""
+    sc = _dumbbell()
+    sc["flows"][0]["count"] = 1
+    sc["flows"].append({"count": 1, "cc": "reno", "app": {"kind": "finite", "size": "2MB"}, "start": "6s"})
+    check = crosscheck(sc, peer="ns3", seeds=1)
+    finite = check.per_flow[1]
+    assert finite.ours == finite.theirs == [pytest.approx(2_000_000 * 8 / (15 - 6))]

@@ -183,7 +183,7 @@ def plan_text(plan: Dict[str, Any], starts_s: List[float], seed: int) -> str:
         a, r = f["access"], f["receiver_access"]
         stop = f["stop_s"] if f.get("stop_s") is not None else -1
         lines.append(f"flow {f['type_id']} {starts_s[i]!r} {stop!r} {a['rate_bps']:.0f} {a['delay_s']!r} {a['limit_pkts']} "
-                     f"{r['rate_bps']:.0f} {r['delay_s']!r} {r['limit_pkts']}")
+                     f"{r['rate_bps']:.0f} {r['delay_s']!r} {r['limit_pkts']} {f.get('max_bytes', 0)}")
     return "\n".join(lines) + "\n"
 
 

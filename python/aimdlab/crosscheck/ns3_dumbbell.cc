@@ -11,10 +11,10 @@
 //   bottleneck RATE DELAY QDISC LIMIT REVERSE_LIMIT
 //                               bits/s, seconds, fifo|red, packets (R1->R2), packets (R2->R1)
 //   loss RATE                   a packet error rate on the bottleneck's data (a RateErrorModel at R2)
-//   flow TYPEID START STOP SRATE SDELAY SLIMIT RRATE RDELAY RLIMIT
-//                               one bulk TCP flow: its congestion control's TypeId, start and stop
-//                               (seconds; STOP < 0: never), then its sender's and its receiver's
-//                               access link (bits/s, seconds, packets)
+//   flow TYPEID START STOP SRATE SDELAY SLIMIT RRATE RDELAY RLIMIT BYTES
+//                               one TCP flow: its congestion control's TypeId, start and stop
+//                               (seconds; STOP < 0: never), its sender's and its receiver's access
+//                               link (bits/s, seconds, packets), and the bytes it sends (0: bulk)
 //
 // Topology: sender i -- R1 == bottleneck == R2 -- receiver i. Every point-to-point device
 // holds one packet in its own transmit queue (MaxSize 1p) under a traffic-control queue disc,
@@ -57,6 +57,7 @@ struct Flow
     uint32_t senderLimit_pkts = 0;
     double receiverRate_bps = 0, receiverDelay_s = 0;
     uint32_t receiverLimit_pkts = 0;
+    uint64_t maxBytes = 0;
     Ptr<BulkSendApplication> app;
     Ptr<PacketSink> sink;
     uint64_t retransmissions = 0;
@@ -233,7 +234,7 @@ main(int argc, char* argv[])
         {
             Flow f;
             in >> f.typeId >> f.start_s >> f.stop_s >> f.senderRate_bps >> f.senderDelay_s >>
-                f.senderLimit_pkts >> f.receiverRate_bps >> f.receiverDelay_s >> f.receiverLimit_pkts;
+                f.senderLimit_pkts >> f.receiverRate_bps >> f.receiverDelay_s >> f.receiverLimit_pkts >> f.maxBytes;
             g_flows.push_back(f);
         }
         else
@@ -321,7 +322,7 @@ main(int argc, char* argv[])
         }
         Ipv4Address to = interfaces[2 + 2 * i].GetAddress(1);
         BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(to, port));
-        source.SetAttribute("MaxBytes", UintegerValue(0));
+        source.SetAttribute("MaxBytes", UintegerValue(f.maxBytes));
         ApplicationContainer app = source.Install(senders.Get(i));
         app.Start(Seconds(f.start_s));
         if (f.stop_s >= 0)

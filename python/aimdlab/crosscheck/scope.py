@@ -163,9 +163,7 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
             raise _refuse(f"{where}.{field}", "is not translated into ns-2")
         if g.get("transport", "tcp") != "tcp":
             raise _refuse(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
-        app = g.get("app") or {"kind": "bulk"}
-        if app.get("kind", "bulk") != "bulk":
-            raise _refuse(f"{where}.app.kind", f"{app.get('kind')!r} is not translated yet (bulk is)")
+        app_bytes = _app_bytes(g.get("app") or {"kind": "bulk"}, where, _refuse)
         tcp = {**NS2_PROFILE, **base_tcp, **_tcp(dict(g.get("tcp") or {}), f"{where}.tcp")}
         recovery = tcp.get("recovery") or ("sack" if tcp.get("sack") else "reno")
         if tcp.get("sack") is False and recovery == "sack":
@@ -206,6 +204,7 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
         for _ in range(int(g.get("count") or 1)):
             flows.append({"group": gi, "agent": AGENTS[recovery], "sink": sink, "agent_settings": settings,
+                          "packets": None if app_bytes is None else max(1, math.ceil(app_bytes / mss)),
                           "sink_settings": {"interval_": _s(tcp["delayed_ack_timeout"])} if delayed else {},
                           "access": own_access, "receiver_access": own_recv, "mss_bytes": mss, "stop_s": stop, "start_s": 0.0})
     aimdlab_side = copy.deepcopy(scenario)
@@ -215,6 +214,23 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
             "warmup_s": duration_s(str(scenario.get("warmup", "0s")), "warmup"),
             "sample_interval_s": duration_s(str(scenario.get("sample_interval", "100ms")), "sample_interval")}
     return plan, aimdlab_side
+
+
+def _app_bytes(app: Dict[str, Any], where: str, refuse: Any) -> Any:
+    """A flow's application in the peers' terms: None for a bulk transfer, the payload bytes
+    of a finite one (`kind = "finite"`, `size`); refuses the others."""
+    kind = app.get("kind", "bulk")
+    if kind == "bulk" and set(app) <= {"kind"}:
+        return None
+    if kind == "finite" and set(app) <= {"kind", "size"} and app.get("size") is not None:
+        n, unit = limit(str(app["size"]) if not isinstance(app["size"], int) else f"{app['size']}B", f"{where}.app.size")
+        if unit == "pkt":
+            raise refuse(f"{where}.app.size", "give the size in bytes")
+        return int(n)
+    if kind in ("bulk", "finite"):
+        extra = sorted(set(app) - {"kind", "size"}) or ["size"]
+        raise refuse(f"{where}.app.{extra[0]}", "is not translated (a finite transfer goes with its size only)")
+    raise refuse(f"{where}.app.kind", f"{kind!r} is not translated yet (bulk and finite are)")
 
 
 def _s(value: Any) -> float:
@@ -340,9 +356,7 @@ def ns3_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
             raise _refuse3(f"{where}.{field}", "is not translated into ns-3")
         if g.get("transport", "tcp") != "tcp":
             raise _refuse3(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
-        app = g.get("app") or {"kind": "bulk"}
-        if app.get("kind", "bulk") != "bulk":
-            raise _refuse3(f"{where}.app.kind", f"{app.get('kind')!r} is not translated yet (bulk is)")
+        app_bytes = _app_bytes(g.get("app") or {"kind": "bulk"}, where, _refuse3)
         own = dict(g.get("tcp") or {})
         for w, table in (("tcp", base_tcp), (f"{where}.tcp", own)):
             for field, value in table.items():
@@ -364,6 +378,7 @@ def ns3_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
         for _ in range(int(g.get("count") or 1)):
             flows.append({"group": gi, "type_id": NS3_TYPE_IDS[name], "access": own_access, "receiver_access": own_recv,
+                          "max_bytes": app_bytes or 0,
                           "stop_s": stop, "start_s": 0.0})
     first = tcps[0]
     for gi, t in enumerate(tcps[1:], start=1):  # (ns-3's defaults are global: one TCP for every flow)
