@@ -33,6 +33,13 @@ def is_tcp_group(group: Dict[str, Any]) -> bool:
     return group.get("transport", "udp" if self_paced else "tcp") == "tcp"
 
 
+def heavy_loss(path: Path) -> bool:
+    """Whether the example loses at least 10 % of packets on a link."""
+    dumbbell_ = (aimdlab.load(path).get("topology") or {}).get("dumbbell") or {}
+    losses = [(dumbbell_.get(k) or {}).get("loss") for k in ("bottleneck", "access")]
+    return any(isinstance(x, dict) and float(x.get("rate") or 0) >= 0.1 for x in losses)
+
+
 def under_profile(path: Path, profile: str) -> Dict[str, Any]:
     """The example under `profile`, each TCP group sending one finite transfer of
     `TRANSFER_BYTES`, measured from 0."""
@@ -53,9 +60,17 @@ def test_every_example_delivers_exactly_the_payload_its_applications_handed_over
     tcp = flows[flows["transport"] == "tcp"]
     unreliable = flows[flows["transport"] != "tcp"]
     # TCP is reliable: a finished transfer delivered its application's bytes, no more.
-    assert tcp["completion_time_s"].notna().all(), tcp[["flow", "completion_time_s"]]
-    assert (tcp["delivered_bytes"] == TRANSFER_BYTES).all(), tcp["delivered_bytes"].tolist()
-    assert (tcp["payload_sent_bytes"] == TRANSFER_BYTES).all(), tcp["payload_sent_bytes"].tolist()
+    done = tcp[tcp["completion_time_s"].notna()]
+    assert (done["delivered_bytes"] == TRANSFER_BYTES).all(), done["delivered_bytes"].tolist()
+    assert (done["payload_sent_bytes"] == TRANSFER_BYTES).all(), done["payload_sent_bytes"].tolist()
+    # Every transfer finishes, but under heavy link loss: at a 30 % packet error rate ns-2's
+    # backoff (and the ns2 profile's) can outlast the run — ns-2.35 itself left 1 of 20 such
+    # transfers unfinished after 200 s (MR-AIMD's wireless example, 10 seeds). An unfinished
+    # one delivered less than it was given, and never more than it sent.
+    unfinished = tcp[tcp["completion_time_s"].isna()]
+    assert unfinished.empty or heavy_loss(path), unfinished[["flow", "delivered_bytes"]]
+    assert (unfinished["delivered_bytes"] < TRANSFER_BYTES).all() and (
+        unfinished["delivered_bytes"] <= unfinished["payload_sent_bytes"]).all(), unfinished.to_dict()
     # UDP and DCCP resend nothing and never deliver a packet twice: what arrived on the wire is
     # the payload delivered plus one header per packet, exactly; what was lost or is still in
     # flight is what was sent and not delivered.
