@@ -26,6 +26,14 @@ if NS is None and os.environ.get("AIMDLAB_REQUIRE_NS2"):
 needs_ns2 = pytest.mark.skipif(NS is None, reason="ns-2 is not installed (apt-get install ns2)")
 
 
+@pytest.fixture(autouse=True)
+def _peer_files_in_tmp(tmp_path, monkeypatch):
+    """The peers' temporary folders (crosscheck's default) go under the test's own folder."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 def _dumbbell(**kw):
     sc = dumbbell(rate="10Mbps", delay="20ms", buffer="30pkt", flows=2, duration="20s", warmup="5s", **kw)
     sc["tcp"] = {"receive_window": "1000pkt"}

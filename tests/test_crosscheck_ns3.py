@@ -51,6 +51,14 @@ def built(tmp_path_factory):
             os.environ["AIMDLAB_CACHE"] = saved
 
 
+@pytest.fixture(autouse=True)
+def _peer_files_in_tmp(tmp_path, monkeypatch):
+    """The peers' temporary folders (crosscheck's default) go under the test's own folder."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 def _dumbbell(**kw):
     sc = dumbbell(rate="10Mbps", delay="20ms", buffer="30pkt", flows=2, duration="15s", warmup="5s", **kw)
     sc["tcp"] = {"mss": "1000B", "receive_window": "4194304B"}

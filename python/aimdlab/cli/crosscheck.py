@@ -75,14 +75,19 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
         elif tenths is not None:
             tenths(done, total)
 
+    check = None
     try:
         check = run_crosscheck(sc, peer=peer, seeds=seeds, bounds=chosen, progress=progress)
         folder = write(check, out)
     except (ScenarioError, Ns2Error, ns3.Ns3Error, OutputError) as e:
         out.discard()
+        if check is not None:
+            check.discard()
         raise click.ClickException(str(e)) from None
     except BaseException:
         out.discard()
+        if check is not None:
+            check.discard()
         raise
     if as_json:
         emit_json({"command": "crosscheck", "scenario_file": str(scenario), "out_dir": folder, **check.to_dict()})

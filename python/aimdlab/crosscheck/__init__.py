@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -112,12 +113,20 @@ class Crosscheck:
     per_flow: List[Row]
     wall_s: Dict[str, float] = field(default_factory=dict)
     folder: Optional[str] = None
+    temporary: bool = False
+    """Whether `folder` is a temporary folder of crosscheck's own (`output.write` removes it
+    once copied; `discard()` removes it otherwise)."""
     results: List[Any] = field(default_factory=list)
     peer_series: List[Tuple[float, float, float]] = field(default_factory=list)
     """The peer's first seed, every sample interval: (time s, bottleneck queue, flow 0's cwnd)."""
     provenance: Dict[str, Any] = field(default_factory=dict)
     """What ran on each side: aimdlab's version, engine commit, host, time and command; the
     peer's binary and version."""
+
+    def discard(self) -> None:
+        """Removes the peer's files when they are in a temporary folder of crosscheck's own."""
+        if self.temporary and self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def to_dict(self) -> Dict[str, Any]:
         def row(r: Row) -> Dict[str, Any]:
@@ -142,7 +151,6 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     `folder` keeps the peer's scripts and output (a temporary folder by default). A field the
     peer cannot run is a `ScenarioError` naming it, before anything runs. `progress(done,
     seeds)` is told 0 once the scenario is checked, then after each seed."""
-    from .. import run
     from . import ns2, ns3, scope
 
     if peer not in PEERS:
@@ -164,7 +172,6 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
         def run_peer(starts: List[float], seed: int) -> Dict[str, Any]:
             snaps = ns3.run_plan(ns3.plan_text(plan, starts, seed), own_folder, name=f"seed{seed}.txt")
             return {**ns3.measures(plan, snaps), "series": snaps["series"]}
-    names = MEASURED_BY[peer]
     bounds = {**BOUNDS, **(bounds or {})}
     if progress:
         progress(0, seeds)  # (checked: the runs begin)
@@ -172,6 +179,22 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
         ns3.binary()  # (built now, or a one-line error saying what is missing)
     own_folder = folder or tempfile.mkdtemp(prefix="aimdlab-crosscheck-")
     os.makedirs(own_folder, exist_ok=True)
+    try:
+        return _run(scenario, peer, seeds, own_folder, folder is None, bounds, progress, plan, ours_scenario, run_peer)
+    except BaseException:
+        if folder is None:  # (an interrupted or failed crosscheck leaves no temporary folder behind)
+            shutil.rmtree(own_folder, ignore_errors=True)
+        raise
+
+
+def _run(scenario: Dict[str, Any], peer: str, seeds: int, own_folder: str, temporary: bool, bounds: Dict[str, Bound],
+         progress: Optional[Callable[[int, int], None]], plan: Dict[str, Any], ours_scenario: Dict[str, Any],
+         run_peer: Callable[[List[float], int], Dict[str, Any]]) -> Crosscheck:
+    """`crosscheck`'s seeds, run with the peer's files in `own_folder`."""
+    from .. import run
+    from . import ns2, ns3
+
+    names = MEASURED_BY[peer]
     figures: Dict[str, Tuple[List[float], List[float]]] = {f: ([], []) for f in names}
     flows: List[Tuple[List[float], List[float]]] = [([], []) for _ in plan["flows"]]
     walls = {"aimdlab": 0.0, peer: 0.0}
@@ -209,4 +232,4 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     from ..result import provenance_of_this_session
 
     provenance = {"aimdlab": provenance_of_this_session(), peer: ns2.version() if peer == "ns2" else ns3.version()}
-    return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, results, series, provenance)
+    return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, temporary, results, series, provenance)

@@ -70,4 +70,5 @@ def write(check: Any, folder: Any) -> Path:
         check.results[0].save(staging / "aimdlab")
         if check.folder:
             shutil.copytree(check.folder, staging / check.peer)
+    check.discard()
     return folder.out
