@@ -296,3 +296,36 @@ def test_sources_other_than_bulk_and_finite_are_refused():
     sc["flows"][0]["app"] = {"kind": "cbr", "rate": "1Mbps"}
     with pytest.raises(aimdlab.ScenarioError, match=r"^flows\[0\]\.app\.kind: 'cbr' is not translated yet \(bulk and finite are\)"):
         ns2_plan(sc)
+
+
+def _parking_lot():
+    from aimdlab.package_data import package_folder
+
+    sc = aimdlab.load(package_folder("examples") / "parking-lot.toml")
+    sc["duration"], sc["tcp"] = "30s", {"receive_window": "1000pkt"}
+    return sc
+
+
+@pytest.mark.parametrize("change, field, why", [
+    (lambda e: [link.pop("monitor", None) for link in e["links"]], "topology.explicit.links", "no link has monitor = true"),
+    (lambda e: e.update(routes=[{"node": "r1", "dst": "d0", "via": "r2"}]), "topology.explicit.routes", "hop count"),
+    (lambda e: e["links"][-1].update(loss={"model": "bernoulli", "rate": 0.01, "applies_to": "data"}),
+     "topology.explicit.links[10].loss", "not translated yet"),
+])
+def test_what_an_explicit_topology_cannot_take_to_ns2_is_refused(change, field, why):
+    sc = _parking_lot()
+    change(sc["topology"]["explicit"])
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        ns2_plan(sc)
+    assert str(e.value).startswith(f"{field}: ") and why in str(e.value), str(e.value)
+
+
+@needs_ns2
+def test_a_parking_lot_agrees_with_ns2():
+    """Three 10 Mbit/s hops, a long flow across them and a cross flow on each: the first
+    monitored hop's utilization, drops and the total goodput agree with ns-2.35."""
+    check = crosscheck(_parking_lot(), peer="ns2", seeds=2)
+    rows = {r.figure: r for r in check.rows}
+    assert rows["utilization"].verdict == rows["goodput_total_bps"].verdict == rows["drops"].verdict == "agrees", \
+        check.to_dict()["figures"]
+    assert min(rows["drops"].theirs) > 0  # (the hops are congested)

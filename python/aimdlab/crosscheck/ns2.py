@@ -41,7 +41,7 @@ import math
 import os
 import shutil
 import subprocess
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 __all__ = ["Ns2Error", "automatic_red", "available", "script", "run_script", "version"]
 
@@ -125,15 +125,11 @@ def _wire_loss(bottleneck: Dict[str, Any], i: int) -> List[str]:
             f"$ns lossmodel $em({i}) $r2 $d({i})"]
 
 
-def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
-    """The OTcl script of `plan` (what `scope.ns2_plan` gives: a dumbbell, its flows resolved)
-    with flow i starting at `starts_s[i]`. It prints one line per measurement: `W ...` at the
-    start of the window, `E ...` at the end, `S ...` (queue, flow 0's cwnd) every sample."""
+def _dumbbell_lines(plan: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]]]:
+    """A dumbbell's nodes, links and bottleneck queue monitor; and each flow's (sender,
+    receiver) node."""
     bn = plan["bottleneck"]
-    flows = plan["flows"]
     lines = [
-        "# Written by aimdlab crosscheck: the scenario in ns-2.35's own terms.",
-        "set ns [new Simulator]",
         "set r1 [$ns node]",
         "set r2 [$ns node]",
         *_red_defaults(bn),
@@ -142,7 +138,8 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
         f"$ns queue-limit $r2 $r1 {_limit({**bn, 'limit_pkts': plan['reverse_limit_pkts']})}",
         'set qmon [$ns monitor-queue $r1 $r2 ""]',
     ]
-    for i, f in enumerate(flows):
+    ends = []
+    for i, f in enumerate(plan["flows"]):
         a, ra = f["access"], f["receiver_access"]
         lines += [
             f"set s({i}) [$ns node]",
@@ -154,6 +151,40 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
             f"$ns queue-limit $r2 $d({i}) {ra['limit_pkts'] + 1}",
             f"$ns queue-limit $d({i}) $r2 {ra['limit_pkts'] + 1}",
             *_wire_loss(bn, i),
+        ]
+        ends.append((f"$s({i})", f"$d({i})"))
+    return lines, ends
+
+
+def _explicit_lines(plan: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]]]:
+    """An explicit topology's nodes and links (ns-2 routes by hop count, as aimdlab does), the
+    queue monitor of its first monitored link (aimdlab's `bottleneck`), and each flow's
+    (sender, receiver) node."""
+    names = {n: f"$n({k})" for k, n in enumerate(plan["nodes"])}
+    lines = [f"set n({k}) [$ns node]" for k in range(len(plan["nodes"]))]
+    for link in plan["links"]:
+        a, b = names[link["from"]], names[link["to"]]
+        lines += [*_red_defaults(link),
+                  f"$ns {'duplex' if link['duplex'] else 'simplex'}-link {a} {b} {link['rate_bps']} {link['delay_s']!r} {_queue(link)}",
+                  f"$ns queue-limit {a} {b} {_limit(link)}"]
+        if link["duplex"]:
+            lines.append(f"$ns queue-limit {b} {a} {_limit(link)}")
+    bn = plan["bottleneck"]
+    lines.append(f'set qmon [$ns monitor-queue {names[bn["from"]]} {names[bn["to"]]} ""]')
+    return lines, [(names[f["src"]], names[f["dst"]]) for f in plan["flows"]]
+
+
+def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
+    """The OTcl script of `plan` (what `scope.ns2_plan` gives: a dumbbell or an explicit
+    topology, its flows resolved) with flow i starting at `starts_s[i]`. It prints one line per
+    measurement: `W ...` at the start of the window, `E ...` at the end, `S ...` (queue, flow
+    0's cwnd) every sample."""
+    flows = plan["flows"]
+    topology, ends = _explicit_lines(plan) if "nodes" in plan else _dumbbell_lines(plan)
+    lines = ["# Written by aimdlab crosscheck: the scenario in ns-2.35's own terms.", "set ns [new Simulator]", *topology]
+    for i, f in enumerate(flows):
+        src, dst = ends[i]
+        lines += [
             f"set tcp({i}) [new Agent/TCP/{f['agent']}]",
             f"set sink({i}) [new Agent/{f['sink']}]",
         ]
@@ -162,8 +193,8 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
         for name, value in f["sink_settings"].items():
             lines.append(f"$sink({i}) set {name} {value}")
         lines += [
-            f"$ns attach-agent $s({i}) $tcp({i})",
-            f"$ns attach-agent $d({i}) $sink({i})",
+            f"$ns attach-agent {src} $tcp({i})",
+            f"$ns attach-agent {dst} $sink({i})",
             f"$ns connect $tcp({i}) $sink({i})",
             f"$tcp({i}) set fid_ {i}",
             f"set ftp({i}) [new Application/FTP]",

@@ -28,7 +28,8 @@ def figure(check: Any):
     result = check.results[0]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 5.0), sharex=True)
     links = result.links.to_pandas()
-    bottleneck = int(links.loc[links["name"] == "r1->r2", "link"].iloc[0]) if (links["name"] == "r1->r2").any() else 0
+    name = str(result.summary["bottleneck"].get("link", "r1->r2"))  # (the first monitored link of an explicit topology)
+    bottleneck = int(links.loc[links["name"] == name, "link"].iloc[0]) if (links["name"] == name).any() else 0
     lts = result.link_timeseries.to_pandas()
     lts = lts[lts["link"] == bottleneck]
     ts = result.timeseries.to_pandas()

@@ -146,20 +146,24 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
                                          "sample_interval", "sampled_flows", "cwnd_trace", "pcap", "max_memory"}):
         raise _refuse(field, "is not translated into ns-2")
     topology = scenario.get("topology") or {}
-    if "dumbbell" not in topology:
-        raise _refuse(f"topology.{next(iter(topology), 'explicit')}", "crosscheck translates dumbbells into ns-2 (parking lots next)")
-    d = topology["dumbbell"]
-    bottleneck = _link(d["bottleneck"], "topology.dumbbell.bottleneck")
-    access = _link(d["access"], "topology.dumbbell.access")
-    reverse = _link(d["reverse_bottleneck"], "topology.dumbbell.reverse_bottleneck") if "reverse_bottleneck" in d else bottleneck
-    if (reverse["rate_bps"], reverse["delay_s"]) != (bottleneck["rate_bps"], bottleneck["delay_s"]):
-        raise _refuse("topology.dumbbell.reverse_bottleneck", "ns-2's duplex-link has one rate and delay both ways")
+    explicit = _explicit(topology["explicit"]) if "explicit" in topology else None
+    if explicit is None and "dumbbell" not in topology:
+        raise _refuse(f"topology.{next(iter(topology), 'topology')}", "crosscheck translates dumbbells and explicit topologies into ns-2")
+    d = topology.get("dumbbell") or {}
+    if explicit is None:
+        bottleneck = _link(d["bottleneck"], "topology.dumbbell.bottleneck")
+        access = _link(d["access"], "topology.dumbbell.access")
+        reverse = _link(d["reverse_bottleneck"], "topology.dumbbell.reverse_bottleneck") if "reverse_bottleneck" in d else bottleneck
+        if (reverse["rate_bps"], reverse["delay_s"]) != (bottleneck["rate_bps"], bottleneck["delay_s"]):
+            raise _refuse("topology.dumbbell.reverse_bottleneck", "ns-2's duplex-link has one rate and delay both ways")
+    else:
+        bottleneck = access = reverse = explicit["bottleneck"]
     base_tcp = _tcp(dict(scenario.get("tcp") or {}), "tcp")
     flows: List[Dict[str, Any]] = []
     for gi, g in enumerate(scenario["flows"]):
         where = f"flows[{gi}]"
-        for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "access", "receiver_access",
-                                      "transport", "app"}):
+        ends = {"src", "dst"} if explicit is not None else {"access", "receiver_access"}
+        for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "transport", "app"} - ends):
             raise _refuse(f"{where}.{field}", "is not translated into ns-2")
         if g.get("transport", "tcp") != "tcp":
             raise _refuse(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
@@ -199,17 +203,20 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
                         numdupacks_=int(tcp["dupthresh"]))
         delayed = bool(tcp.get("delayed_ack"))
         sink = {"reno": "TCPSink", "newreno": "TCPSink", "sack": "TCPSink/Sack1"}[recovery] + ("/DelAck" if delayed else "")
-        own_access = _link({**d["access"], **(g.get("access") or {})}, f"{where}.access") if g.get("access") else access
-        own_recv = _link({**d["access"], **(g.get("receiver_access") or {})}, f"{where}.receiver_access") if g.get("receiver_access") else access
+        if explicit is None:
+            own_access = _link({**d["access"], **(g.get("access") or {})}, f"{where}.access") if g.get("access") else access
+            own_recv = _link({**d["access"], **(g.get("receiver_access") or {})}, f"{where}.receiver_access") \
+                if g.get("receiver_access") else access
         stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
         for _ in range(int(g.get("count") or 1)):
             flows.append({"group": gi, "agent": AGENTS[recovery], "sink": sink, "agent_settings": settings,
                           "packets": None if app_bytes is None else max(1, math.ceil(app_bytes / mss)),
                           "sink_settings": {"interval_": _s(tcp["delayed_ack_timeout"])} if delayed else {},
-                          "access": own_access, "receiver_access": own_recv, "mss_bytes": mss, "stop_s": stop, "start_s": 0.0})
+                          "mss_bytes": mss, "stop_s": stop, "start_s": 0.0,
+                          **({"access": own_access, "receiver_access": own_recv} if explicit is None else {"src": g["src"], "dst": g["dst"]})})
     aimdlab_side = copy.deepcopy(scenario)
     aimdlab_side["tcp"] = {**(aimdlab_side.get("tcp") or {}), "profile": "ns2"}
-    plan = {"bottleneck": bottleneck, "access": access, "reverse_limit_pkts": reverse["limit_pkts"], "flows": flows,
+    plan = {"bottleneck": bottleneck, "access": access, "reverse_limit_pkts": reverse["limit_pkts"], "flows": flows, **(explicit or {}),
             "duration_s": duration_s(str(scenario["duration"]), "duration"),
             "warmup_s": duration_s(str(scenario.get("warmup", "0s")), "warmup"),
             "sample_interval_s": duration_s(str(scenario.get("sample_interval", "100ms")), "sample_interval")}
@@ -231,6 +238,30 @@ def _app_bytes(app: Dict[str, Any], where: str, refuse: Any) -> Any:
         extra = sorted(set(app) - {"kind", "size"}) or ["size"]
         raise refuse(f"{where}.app.{extra[0]}", "is not translated (a finite transfer goes with its size only)")
     raise refuse(f"{where}.app.kind", f"{kind!r} is not translated yet (bulk and finite are)")
+
+
+def _explicit(e: Dict[str, Any]) -> Dict[str, Any]:
+    """An explicit topology in ns-2's terms: its nodes, its links (ns-2's `duplex-link` or
+    `simplex-link`), and the first monitored link as the bottleneck, as aimdlab's summary takes
+    it. ns-2 routes by hop count, as aimdlab does (a tie between equal paths may go another way
+    in each: crosscheck gives such topologies their own `routes` in neither)."""
+    where = "topology.explicit"
+    for field in sorted(set(e) - {"nodes", "links"}):
+        raise _refuse(f"{where}.{field}", "is not translated into ns-2 (routes follow ns-2's hop count)")
+    links = []
+    for i, spec in enumerate(e["links"]):
+        at = f"{where}.links[{i}]"
+        for field in sorted(set(spec) - {"from", "to", "rate", "delay", "queue", "monitor", "duplex", "loss", "framing", "device_queue"}):
+            raise _refuse(f"{at}.{field}", "is not translated into ns-2")
+        link = _link(spec, at)
+        if link["loss_rate"]:
+            raise _refuse(f"{at}.loss", "loss on an explicit topology's link is not translated yet (on a dumbbell's bottleneck it is)")
+        links.append({**link, "from": spec["from"], "to": spec["to"], "duplex": spec.get("duplex", True) is not False,
+                      "monitor": bool(spec.get("monitor"))})
+    monitored = [link for link in links if link["monitor"]]
+    if not monitored:
+        raise _refuse(f"{where}.links", "no link has monitor = true; crosscheck compares the first monitored link (aimdlab's bottleneck)")
+    return {"nodes": list(e["nodes"]), "links": links, "bottleneck": monitored[0]}
 
 
 def _s(value: Any) -> float:
