@@ -51,7 +51,7 @@ def _dumbbell(**kw):
      "topology.dumbbell.bottleneck.queue.limit", "byte mode takes its limit in bytes"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"]["queue"].update(limit="30KB"), "topology.dumbbell.bottleneck.queue.limit",
      "a DropTail limit in bytes"),
-    (lambda sc: sc["flows"][0].update(transport="udp"), "flows[0].transport", "'udp' is not translated yet"),
+    (lambda sc: sc["flows"][0].update(transport="dccp"), "flows[0].transport", "'dccp' is not translated yet"),
     (lambda sc: sc["tcp"].update(profile="linux"), "tcp.profile", "runs aimdlab's ns2 profile"),
     (lambda sc: sc["topology"]["dumbbell"]["bottleneck"].update(loss={"model": "gilbert_elliott", "p": 0.01, "r": 0.5}),
      "topology.dumbbell.bottleneck.loss.model", "'gilbert_elliott' is not translated"),
@@ -291,11 +291,37 @@ def test_a_finite_transfer_delivers_its_size_in_ns2_as_in_aimdlab():
     assert finite.ours == finite.theirs == [pytest.approx(2_000_000 * 8 / window_s)]
 
 
-def test_sources_other_than_bulk_and_finite_are_refused():
+def test_tcp_sources_other_than_bulk_and_finite_and_udp_ones_other_than_cbr_and_onoff_are_refused():
     sc = _dumbbell()
-    sc["flows"][0]["app"] = {"kind": "cbr", "rate": "1Mbps"}
+    sc["flows"][0].update(app={"kind": "cbr", "rate": "1Mbps"}, transport="tcp")
     with pytest.raises(aimdlab.ScenarioError, match=r"^flows\[0\]\.app\.kind: 'cbr' is not translated yet \(bulk and finite are\)"):
         ns2_plan(sc)
+    sc["flows"][0] = {"count": 1, "app": {"kind": "voip"}}
+    with pytest.raises(aimdlab.ScenarioError, match=r"^flows\[0\]\.app\.kind: 'voip' over UDP is not translated yet"):
+        ns2_plan(sc)
+
+
+def test_onoff_goes_to_ns2_as_its_pareto_source():
+    sc = _dumbbell()
+    sc["flows"].append({"count": 1, "app": {"kind": "onoff", "rate": "500Kbps", "on": "1s", "off": "2s", "shape": 1.5}})
+    text = ns2_peer.script(ns2_plan(sc)[0], [0.0, 0.1, 0.2])
+    for line in ("set app(2) [new Application/Traffic/Pareto]", "$app(2) set rate_ 500000", "$app(2) set burst_time_ 1.0",
+                 "$app(2) set idle_time_ 2.0", "$app(2) set shape_ 1.5", "$app(2) set packetSize_ 1040", "$udp(2) set packetSize_ 1040"):
+        assert line in text, line
+
+
+@needs_ns2
+def test_a_cbr_flow_over_udp_delivers_the_same_in_ns2():
+    """2 Mbit/s on the wire of 1040-byte packets beside two Reno flows: the same payload rate
+    in both, 1000/1040 of the rate when nothing of it is lost."""
+    sc = _dumbbell()
+    sc["topology"]["dumbbell"]["bottleneck"]["queue"]["limit"] = "300pkt"
+    sc["tcp"]["receive_window"] = "30pkt"
+    sc["flows"].append({"count": 1, "app": {"kind": "cbr", "rate": "2Mbps"}, "start": "1s"})
+    check = crosscheck(sc, peer="ns2", seeds=1)
+    cbr, drops = check.per_flow[2], {r.figure: r for r in check.rows}["drops"]
+    assert drops.ours == drops.theirs == [0.0]  # (no drop: the CBR flow loses nothing)
+    assert cbr.ours[0] == pytest.approx(2e6 * 1000 / 1040, rel=1e-3) and cbr.theirs[0] == pytest.approx(cbr.ours[0], rel=1e-3)
 
 
 def _parking_lot():

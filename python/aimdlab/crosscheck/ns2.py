@@ -24,6 +24,11 @@ checks them against `ns` when it is installed):
   (`unit pkt`) on the link from r2 to each receiver: the packet has used the bottleneck, as in
   aimdlab, where a lost packet is dropped when its transmission ends; the queue monitor does
   not see it (`drops` compares queue drops on both sides).
+- A UDP flow is an `Agent/UDP` whose `packetSize_` is the wire size (mss + 40: ns-2 adds no
+  header to it) feeding an `Agent/LossMonitor`; CBR is `Application/Traffic/CBR` (`rate_`,
+  `random_ 0`), ON/OFF `Application/Traffic/Pareto` (`rate_`, `burst_time_`, `idle_time_`,
+  `shape_`; ns-2 draws a burst's length in whole packets where aimdlab draws an ON time).
+  Measured: a 2 Mbit/s CBR flow delivers 2 · 1000/1040 Mbit/s of payload in both.
 - A queue monitor (`monitor-queue`) sits around the queue: its `pdrops_` are the queue's drops,
   `bdepartures_` the bytes that left for the wire, and its packet integrator the time integral
   of the waiting packets (the one on the wire is not in it).
@@ -184,6 +189,16 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
     lines = ["# Written by aimdlab crosscheck: the scenario in ns-2.35's own terms.", "set ns [new Simulator]", *topology]
     for i, f in enumerate(flows):
         src, dst = ends[i]
+        if f.get("udp"):
+            lines += [f"set udp({i}) [new Agent/UDP]", f"$udp({i}) set packetSize_ {f['packet_bytes']}",
+                      f"set sink({i}) [new Agent/LossMonitor]", f"$ns attach-agent {src} $udp({i})",
+                      f"$ns attach-agent {dst} $sink({i})", f"$ns connect $udp({i}) $sink({i})", f"$udp({i}) set fid_ {i}",
+                      f"set app({i}) [new Application/Traffic/{f['traffic']}]",
+                      *[f"$app({i}) set {k} {v!r}" for k, v in f["traffic_settings"].items()],
+                      f"$app({i}) attach-agent $udp({i})", f"$ns at {starts_s[i]!r} \"$app({i}) start\""]
+            if f.get("stop_s") is not None:
+                lines.append(f"$ns at {f['stop_s']!r} \"$app({i}) stop\"")
+            continue
         lines += [
             f"set tcp({i}) [new Agent/TCP/{f['agent']}]",
             f"set sink({i}) [new Agent/{f['sink']}]",
@@ -205,19 +220,25 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
         ]
         if f.get("stop_s") is not None:
             lines.append(f"$ns at {f['stop_s']!r} \"$ftp({i}) stop\"")
-    n = len(flows)
+    # Per flow: TCP's (ack_, nrexmitpack_, nrexmit_, ndatapack_); a UDP flow's as the same
+    # four — packets received − 1 (so that Δ is the packets delivered), 0, 0, and packets
+    # received + lost (LossMonitor's count of the sequence gaps: what was sent, but for a loss
+    # not yet followed by a later arrival).
+    per_flow = "".join(
+        f" [expr [$sink({i}) set npkts_] - 1] 0 0 [expr [$sink({i}) set npkts_] + [$sink({i}) set nlost_]]" if f.get("udp")
+        else f" [$tcp({i}) set ack_] [$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_] [$tcp({i}) set ndatapack_]"
+        for i, f in enumerate(flows))
+    cwnd0 = "0" if flows and flows[0].get("udp") else "[$tcp(0) set cwnd_]"
     lines += [
         "proc snap {tag} {",
-        "    global tcp qmon ns",
+        "    global tcp sink qmon ns",
         "    set out \"$tag [$ns now] [$qmon set bdepartures_] [$qmon set pdrops_] [[$qmon get-pkts-integrator] set sum_]\"",
-        f"    for {{set i 0}} {{$i < {n}}} {{incr i}} {{",
-        "        append out \" [$tcp($i) set ack_] [$tcp($i) set nrexmitpack_] [$tcp($i) set nrexmit_] [$tcp($i) set ndatapack_]\"",
-        "    }",
+        f"    append out \"{per_flow}\"",
         "    puts $out",
         "}",
         "proc sample {dt} {",
         "    global tcp qmon ns",
-        "    puts \"S [$ns now] [$qmon set pkts_] [$tcp(0) set cwnd_]\"",
+        f"    puts \"S [$ns now] [$qmon set pkts_] {cwnd0}\"",
         "    $ns at [expr [$ns now] + $dt] \"sample $dt\"",
         "}",
         f"$ns at 0.0 \"sample {plan['sample_interval_s']!r}\"",

@@ -165,9 +165,15 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         ends = {"src", "dst"} if explicit is not None else {"access", "receiver_access"}
         for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "transport", "app"} - ends):
             raise _refuse(f"{where}.{field}", "is not translated into ns-2")
-        if g.get("transport", "tcp") != "tcp":
-            raise _refuse(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
-        app_bytes = _app_bytes(g.get("app") or {"kind": "bulk"}, where, _refuse)
+        app = g.get("app") or {"kind": "bulk"}
+        self_paced = app.get("kind", "bulk") not in ("bulk", "finite")
+        transport = g.get("transport", "udp" if self_paced else "tcp")
+        if transport == "udp":
+            flows += _udp_flows(g, where, {**NS2_PROFILE, **base_tcp}, explicit, d, access)
+            continue
+        if transport != "tcp":
+            raise _refuse(f"{where}.transport", f"{transport!r} is not translated yet (TCP and UDP are)")
+        app_bytes = _app_bytes(app, where, _refuse)
         tcp = {**NS2_PROFILE, **base_tcp, **_tcp(dict(g.get("tcp") or {}), f"{where}.tcp")}
         recovery = tcp.get("recovery") or ("sack" if tcp.get("sack") else "reno")
         if tcp.get("sack") is False and recovery == "sack":
@@ -238,6 +244,41 @@ def _app_bytes(app: Dict[str, Any], where: str, refuse: Any) -> Any:
         extra = sorted(set(app) - {"kind", "size"}) or ["size"]
         raise refuse(f"{where}.app.{extra[0]}", "is not translated (a finite transfer goes with its size only)")
     raise refuse(f"{where}.app.kind", f"{kind!r} is not translated yet (bulk and finite are)")
+
+
+def _udp_flows(g: Dict[str, Any], where: str, tcp: Dict[str, Any], explicit: Any, d: Dict[str, Any],
+               access: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """A UDP flow group in ns-2's terms: an `Agent/UDP` of `packetSize_` = mss + 40 (the wire
+    size, as aimdlab's UDP packet counts it) feeding an `Agent/LossMonitor`, driven by
+    `Application/Traffic/CBR` (`rate_`, `random_ 0`) or `Application/Traffic/Pareto`
+    (`rate_`, `burst_time_`, `idle_time_`, `shape_`: ns-2 draws a burst's length in whole
+    packets, aimdlab its ON time)."""
+    for field in sorted(set(g) - {"name", "count", "start", "start_jitter", "stop", "transport", "app", "access", "receiver_access",
+                                  "src", "dst"}):
+        raise _refuse(f"{where}.{field}", "is not a setting of a UDP flow crosscheck translates")
+    app = dict(g.get("app") or {})
+    kind = app.pop("kind", "bulk")
+    mss = int(limit(str(tcp["mss"]) if not isinstance(tcp["mss"], int) else f"{tcp['mss']}B", "tcp.mss")[0])
+    traffic: Dict[str, Any]
+    if kind == "cbr":
+        extra, traffic = sorted(set(app) - {"rate"}), {"rate_": rate_bps(str(app.get("rate", "1Mbps")), f"{where}.app.rate"), "random_": 0}
+    elif kind == "onoff":
+        extra = sorted(set(app) - {"rate", "on", "off", "shape"})
+        traffic = {"rate_": rate_bps(str(app.get("rate", "500Kbps")), f"{where}.app.rate"),
+                   "burst_time_": duration_s(str(app.get("on", "1s")), f"{where}.app.on"),
+                   "idle_time_": duration_s(str(app.get("off", "2s")), f"{where}.app.off"), "shape_": float(app.get("shape", 1.5))}
+    else:
+        raise _refuse(f"{where}.app.kind", f"{kind!r} over UDP is not translated yet (cbr and onoff are)")
+    if extra:
+        raise _refuse(f"{where}.app.{extra[0]}", "is not translated into ns-2")
+    ends: Dict[str, Any] = {"src": g.get("src"), "dst": g.get("dst")} if explicit is not None else {
+        "access": _link({**d["access"], **(g.get("access") or {})}, f"{where}.access") if g.get("access") else access,
+        "receiver_access": _link({**d["access"], **(g.get("receiver_access") or {})}, f"{where}.receiver_access")
+        if g.get("receiver_access") else access}
+    stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
+    return [{"udp": True, "traffic": "Pareto" if kind == "onoff" else "CBR", "traffic_settings": {**traffic, "packetSize_": mss + 40},
+             "packet_bytes": mss + 40, "mss_bytes": mss, "stop_s": stop, "start_s": 0.0, **ends}
+            for _ in range(int(g.get("count") or 1))]
 
 
 def _explicit(e: Dict[str, Any]) -> Dict[str, Any]:

@@ -31,8 +31,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="seeds on each side (default 3)")
     args = parser.parse_args()
     base = load_experiment(Path(__file__).with_name("friendliness-contention.toml")).scenario
-    print("| bottleneck | TCP | G/T aimdlab | G/T ns-2.35 | timeouts aimdlab | timeouts ns-2.35 | drops aimdlab | drops ns-2.35 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| bottleneck | TCP | G/T aimdlab | G/T ns-2.35 | timeouts aimdlab | timeouts ns-2.35 | drops aimdlab | drops ns-2.35 "
+          "| G kbit/s aimdlab / ns-2.35 | T kbit/s aimdlab / ns-2.35 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, rate, queue in QUEUES:
         for recovery in ("reno", "sack"):
             sc = aimdlab.apply_overrides(base, [f"flows[0].count={args.n}", f"flows[1].count={args.n}",
@@ -41,14 +42,15 @@ def main() -> None:
             check = crosscheck(sc, peer="ns2", seeds=args.seeds)
             flows = check.per_flow
 
-            def ratio(side: str) -> float:
+            def group(side: str, gaimd: bool) -> float:
                 mean = [r.stats(side)[0] for r in flows]
-                return (sum(mean[:args.n]) / args.n) / (sum(mean[args.n:]) / args.n)
+                return sum(mean[:args.n] if gaimd else mean[args.n:]) / args.n
 
             rows = {r.figure: r for r in check.rows}
-            cells = [f"{ratio('aimdlab'):.3f}", f"{ratio('ns2'):.3f}"]
+            cells = [f"{group(side, True) / group(side, False):.3f}" for side in ("aimdlab", "ns2")]
             for figure in ("timeouts", "drops"):
                 cells += [f"{rows[figure].stats(side)[0]:.0f}" for side in ("aimdlab", "ns2")]
+            cells += [" / ".join(f"{group(side, gaimd) / 1e3:.1f}" for side in ("aimdlab", "ns2")) for gaimd in (True, False)]
             print(f"| {name} | {recovery} | " + " | ".join(cells) + " |", flush=True)
 
 
