@@ -15,7 +15,7 @@ import aimdlab
 import pytest
 from aimdlab.crosscheck import crosscheck
 from aimdlab.crosscheck import ns3 as ns3_peer
-from aimdlab.crosscheck.scope import ns3_plan
+from aimdlab.crosscheck.scope_ns3 import ns3_plan
 from conftest import dumbbell
 
 

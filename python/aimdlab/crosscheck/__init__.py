@@ -151,7 +151,7 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     `folder` keeps the peer's scripts and output (a temporary folder by default). A field the
     peer cannot run is a `ScenarioError` naming it, before anything runs. `progress(done,
     seeds)` is told 0 once the scenario is checked, then after each seed."""
-    from . import ns2, ns3, scope
+    from . import ns2, ns3, scope, scope_ns3
 
     if peer not in PEERS:
         raise ScenarioError(f"--with: {peer!r} is not a peer crosscheck runs; expected one of {', '.join(PEERS)}")
@@ -167,7 +167,7 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
             snaps = ns2.run_script(ns2.script(plan, starts), own_folder, name=f"seed{seed}.tcl")
             return {**ns2.measures(plan, snaps), "series": snaps["series"]}
     else:
-        plan, ours_scenario = scope.ns3_plan(scenario)
+        plan, ours_scenario = scope_ns3.ns3_plan(scenario)
 
         def run_peer(starts: List[float], seed: int) -> Dict[str, Any]:
             snaps = ns3.run_plan(ns3.plan_text(plan, starts, seed), own_folder, name=f"seed{seed}.txt")
