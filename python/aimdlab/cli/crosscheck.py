@@ -18,7 +18,7 @@ CROSSCHECK_EXAMPLES = """
 \b
 Examples:
   aimdlab crosscheck examples/long-delay.toml --with ns2
-  aimdlab crosscheck examples/bbr-vs-cubic.toml --with ns3 --seeds 3
+  aimdlab crosscheck examples/red-ecn.toml --with ns3 --seeds 3
   aimdlab crosscheck s.toml --with ns2 --seeds 10 --set tcp.recovery=sack
   aimdlab crosscheck s.toml --with ns2 --bound retransmitted_pkts=ratio:1.2 --json
 
@@ -47,7 +47,8 @@ def crosscheck(scenario: Path, peer: str, seeds: int, out_dir: Optional[str], ov
                bounds: Tuple[str, ...], as_json: bool) -> None:
     """Run SCENARIO in aimdlab and in a peer simulator over the same seeds and set each figure
     beside the other: utilization, goodput, Jain's index, retransmissions, timeouts, drops,
-    mean queue, and each flow's goodput, with 95 % intervals and a verdict per figure."""
+    ECN marks (ns-3), mean queue, and each flow's goodput, with 95 % intervals and a verdict
+    per figure."""
     from ..crosscheck import crosscheck as run_crosscheck
     from ..crosscheck import ns3
     from ..crosscheck.ns2 import Ns2Error
