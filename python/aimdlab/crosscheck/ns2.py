@@ -14,6 +14,13 @@ checks them against `ns` when it is installed):
 - RED is set through `Queue/RED`'s class defaults before its link is made, every value given
   (ns-2.35's own defaults are automatic thresholds, `q_weight_ -1`): `thresh_`, `maxthresh_`,
   `linterm_` = 1/max_p, `q_weight_`, `gentle_`, `wait_`, `mean_pktsize_`, packet mode.
+- ns-2.35's agents open with a simulated SYN (`syn_ true`: packet 0 is a 40-byte SYN, cwnd
+  1 until its ACK) and `delay_growth_ true` (the window reset to `windowInit_` at the first
+  ACK); aimdlab has no handshake and opens with the initial window at once, so the script
+  sets both false. Measured: with them off, two SACK flows on a 1.5 Mbit/s link (seed 2)
+  run packet for packet as in aimdlab — the same drops and per-flow retransmissions — where
+  with them on each flow starts a round trip later and the runs part at once (seeds 1 and 3
+  part later, at a loss in slow start that ns-2 detects one ACK later: not yet explained).
 - `ack_` is the highest cumulative ACK, a packet number from 0 (−1 before the first): the
   payload delivered by a time is (`ack_` + 1) · `packetSize_`.
 - `nrexmitpack_` counts retransmitted packets, `nrexmit_` every retransmission timeout (each

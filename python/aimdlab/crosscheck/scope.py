@@ -205,6 +205,10 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
             settings["ecn_"] = 1  # (the sink echoes marks by itself)
         if tcp.get("send_jitter"):
             settings["overhead_"] = _s(tcp["send_jitter"])  # (a random delay before each packet is sent)
+        # (ns-2.35 opens with a simulated SYN — `syn_`: packet 0 is 40 bytes, cwnd 1 until its
+        # ACK — and `delay_growth_` resets the window to windowInit_ at the first ACK; aimdlab's
+        # ns2 profile has no handshake and opens with windowInit_ at once: both off here)
+        settings.update(syn_="false", delay_growth_="false")
         settings.update(packetSize_=mss, window_=_window_pkts(tcp["receive_window"], f"{where}.tcp.receive_window"), windowInit_=int(tcp["initial_cwnd"]),
                         minrto_=_s(tcp["min_rto"]), maxrto_=_s(tcp["max_rto"]), rtxcur_init_=_s(tcp["initial_rto"]),
                         numdupacks_=int(tcp["dupthresh"]))

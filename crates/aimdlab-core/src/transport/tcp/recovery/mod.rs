@@ -235,6 +235,14 @@ impl LossRecovery {
         }
     }
 
+    /// Whether the ACK that ends fast recovery also grows the window. ns-2.35's Sack1 hands
+    /// that ACK to `newack()` alone (`tcp-sack1.cc`, `recv`: "ACK indicates fast recovery is
+    /// over"), not to `recv_newack_helper()`, so it does not `opencwnd()`; its Reno and Newreno
+    /// agents do, as RFC 5681 and RFC 6675 senders do.
+    pub fn exit_ack_grows_window(&self) -> bool {
+        !matches!(self, LossRecovery::Sack1(_))
+    }
+
     /// Fast recovery ended.
     pub fn on_recovery_exit(&mut self) {
         if let Some(d) = self.dupack_sacked_mut() {

@@ -24,7 +24,10 @@ impl TcpSender {
         self.count_duplicate(cum, newly_cum, newly_sacked);
         let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0, newly_cum > 0);
         self.cc.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
+        let was_in_recovery = self.state.in_recovery();
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);
+        // (ns-2's Sack1: the ACK that ends recovery leaves the window as the recovery left it)
+        let hold = was_in_recovery && !self.state.in_recovery() && !self.recovery.exit_ack_grows_window();
         self.ecn_on_ack(ack, now);
         // Segments this ACK newly reports delivered, cumulatively or selectively (RFC 6937's
         // DeliveredData; Linux's `acked`): a cumulative advance over data SACKed before counts
@@ -33,7 +36,7 @@ impl TcpSender {
         if self.prr_paced() {
             self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
         }
-        self.controller_on_ack(ack, now, (newly_cum, delivered), rtt_sample, before);
+        self.controller_on_ack(ack, now, (newly_cum, delivered), rtt_sample, before, hold);
         if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
@@ -183,8 +186,9 @@ impl TcpSender {
     /// Step 8: the controller told of the ACK (per segment it newly delivers under
     /// `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
     /// `acked`: (the cumulative advance, the segments newly delivered); `before`: the
-    /// segments marked lost so far and in flight when the ACK arrived.
-    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, acked: (u64, u64), rtt_sample: Option<SimDuration>, before: (u64, u64)) {
+    /// segments marked lost so far and in flight when the ACK arrived; `hold`: the ACK ended
+    /// a recovery whose exit does not grow the window (ns-2's Sack1).
+    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, acked: (u64, u64), rtt_sample: Option<SimDuration>, before: (u64, u64), hold: bool) {
         let (newly_cum, delivered) = acked;
         let (lost_before, in_flight_before) = before;
         let min_rtt = self.rtt.min_rtt();
@@ -198,7 +202,7 @@ impl TcpSender {
             ece: ack.ece,
             // In CWR (after an ECN cut, until its window is acknowledged) the window
             // holds still as in recovery, when `cwr_freeze` is on.
-            in_recovery: self.state.in_recovery() || self.in_cwr(),
+            in_recovery: self.state.in_recovery() || self.in_cwr() || hold,
             pkts_in_flight: self.pipe(),
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
