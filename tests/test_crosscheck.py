@@ -280,7 +280,7 @@ def test_gaimds_ns2_red_reading_is_ns2s_automatic_red():
 
 @needs_ns2
 def test_a_finite_transfer_delivers_its_size_in_ns2_as_in_aimdlab():
-    """`kind = "finite"` goes to ns-2 as `$ftp produce N−1` (ns-2 sends packets 0 to N−1):
+    """`kind = "finite"` goes to ns-2 as `$ftp produce N` (N data packets, the SYN off):
     both deliver exactly the 2 MB inside the window."""
     sc = _dumbbell()
     sc["flows"][0]["count"] = 1

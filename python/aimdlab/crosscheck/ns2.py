@@ -42,8 +42,9 @@ checks them against `ns` when it is installed):
 
 The script is ns-2's own: links by `duplex-link`, one `Agent/TCP/Reno`, `Newreno` or `Sack1`
 per flow with a `TCPSink` (`/Sack1`, `/DelAck`) and an `Application/FTP`, GAIMD as ns-2 runs it
-(`increase_num_`, `decrease_num_`); a finite transfer of N packets is `$ftp produce N−1`
-(ns-2 sends packets 0 to N−1 inclusive: measured, `produce 100` sends 101). Each flow starts when aimdlab's flow of that seed started,
+(`increase_num_`, `decrease_num_`); a finite transfer of N packets is `$ftp produce N`
+(measured: `produce 100` sends 100 data packets; with ns-2's simulated SYN on, packet 0 is the
+SYN and 101 go out). Each flow starts when aimdlab's flow of that seed started,
 so the two simulators run the same set-up with the same start times.
 """
 
@@ -221,9 +222,9 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
             f"$tcp({i}) set fid_ {i}",
             f"set ftp({i}) [new Application/FTP]",
             f"$ftp({i}) attach-agent $tcp({i})",
-            # (a finite transfer: `produce n` sends packets 0..n, so n + 1 of them)
+            # (a finite transfer of n packets: `produce n`)
             f"$ns at {starts_s[i]!r} \"$ftp({i}) start\"" if f.get("packets") is None
-            else f"$ns at {starts_s[i]!r} \"$ftp({i}) produce {f['packets'] - 1}\"",
+            else f"$ns at {starts_s[i]!r} \"$ftp({i}) produce {f['packets']}\"",
         ]
         if f.get("stop_s") is not None:
             lines.append(f"$ns at {f['stop_s']!r} \"$ftp({i}) stop\"")
