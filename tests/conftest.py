@@ -75,6 +75,23 @@ def every_run_conserves_packets(monkeypatch):
     monkeypatch.setattr(aimdlab, "run", checked_run)
 
 
+def assert_refused(plan, scenario: Dict[str, Any], field: str, why: str) -> None:
+    """`plan(scenario)` (a crosscheck peer's translation) refuses `scenario` in one line that
+    starts with `field` and says `why`."""
+    with pytest.raises(aimdlab.ScenarioError) as e:
+        plan(scenario)
+    assert str(e.value).startswith(f"{field}: ") and why in str(e.value), str(e.value)
+    assert "\n" not in str(e.value)
+
+
+@pytest.fixture
+def peer_files_in_tmp(tmp_path, monkeypatch):
+    """The crosscheck peers' temporary folders (their default) go under the test's own folder."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 @pytest.fixture
 def examples_dir():
 

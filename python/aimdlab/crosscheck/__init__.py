@@ -22,7 +22,7 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import ScenarioError
 
@@ -138,13 +138,6 @@ class Crosscheck:
                 "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s, "provenance": self.provenance}
 
 
-def _jain(xs: Sequence[float]) -> float:
-    """Jain's index (Σx)² / (n·Σx²) of the finite values, as the engine computes it."""
-    v = [x for x in xs if math.isfinite(x)]
-    sq = sum(x * x for x in v)
-    return sum(v) ** 2 / (len(v) * sq) if v and sq > 0 else math.nan
-
-
 def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, folder: Optional[str] = None,
                bounds: Optional[Dict[str, Bound]] = None, progress: Optional[Callable[[int, int], None]] = None) -> Crosscheck:
     """Runs `scenario` in aimdlab and in `peer` over seeds 1..`seeds` and compares them.
@@ -161,17 +154,9 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     if peer == "ns2":
         plan, ours_scenario = scope.ns2_plan(scenario)
         if ns2.available() is None:
-            raise ns2.Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
-
-        def run_peer(starts: List[float], seed: int) -> Dict[str, Any]:
-            snaps = ns2.run_script(ns2.script(plan, starts), own_folder, name=f"seed{seed}.tcl")
-            return {**ns2.measures(plan, snaps), "series": snaps["series"]}
+            raise ns2.Ns2Error(ns2.MISSING)
     else:
         plan, ours_scenario = scope_ns3.ns3_plan(scenario)
-
-        def run_peer(starts: List[float], seed: int) -> Dict[str, Any]:
-            snaps = ns3.run_plan(ns3.plan_text(plan, starts, seed), own_folder, name=f"seed{seed}.txt")
-            return {**ns3.measures(plan, snaps), "series": snaps["series"]}
     bounds = {**BOUNDS, **(bounds or {})}
     if progress:
         progress(0, seeds)  # (checked: the runs begin)
@@ -180,19 +165,20 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     own_folder = folder or tempfile.mkdtemp(prefix="aimdlab-crosscheck-")
     os.makedirs(own_folder, exist_ok=True)
     try:
-        return _run(scenario, peer, seeds, own_folder, folder is None, bounds, progress, plan, ours_scenario, run_peer)
+        return _run(peer, seeds, own_folder, folder is None, bounds, progress, plan, ours_scenario)
     except BaseException:
         if folder is None:  # (an interrupted or failed crosscheck leaves no temporary folder behind)
             shutil.rmtree(own_folder, ignore_errors=True)
         raise
 
 
-def _run(scenario: Dict[str, Any], peer: str, seeds: int, own_folder: str, temporary: bool, bounds: Dict[str, Bound],
-         progress: Optional[Callable[[int, int], None]], plan: Dict[str, Any], ours_scenario: Dict[str, Any],
-         run_peer: Callable[[List[float], int], Dict[str, Any]]) -> Crosscheck:
+def _run(peer: str, seeds: int, own_folder: str, temporary: bool, bounds: Dict[str, Bound],
+         progress: Optional[Callable[[int, int], None]], plan: Dict[str, Any], ours_scenario: Dict[str, Any]) -> Crosscheck:
     """`crosscheck`'s seeds, run with the peer's files in `own_folder`."""
     from .. import run
     from . import ns2, ns3
+
+    peer_module = ns2 if peer == "ns2" else ns3
 
     names = MEASURED_BY[peer]
     figures: Dict[str, Tuple[List[float], List[float]]] = {f: ([], []) for f in names}
@@ -207,10 +193,8 @@ def _run(scenario: Dict[str, Any], peer: str, seeds: int, own_folder: str, tempo
         results.append(result)
         table = result.flows.to_pandas()
         starts = [float(s) for s in table["start_s"]]
-        for i, f in enumerate(plan["flows"]):
-            f["start_s"] = starts[i]
         t0 = time.perf_counter()
-        theirs = run_peer(starts, seed)
+        theirs = peer_module.run(plan, starts, own_folder, seed)
         walls[peer] += time.perf_counter() - t0
         series = series or theirs["series"]
         b = result.summary["bottleneck"]
@@ -218,7 +202,6 @@ def _run(scenario: Dict[str, Any], peer: str, seeds: int, own_folder: str, tempo
                 "jain_index": result.summary["jain_index"], "retransmitted_pkts": result.summary["retransmitted_pkts"],
                 "timeouts": result.summary["timeouts"], "drops": b["drops"] - b["drops_error"], "ecn_marks": b["ecn_marks"],
                 "queue_mean_pkts": b["queue_mean_pkts"]}
-        theirs["jain_index"] = _jain(theirs["goodput_bps"])
         for name in names:
             figures[name][0].append(float(ours[name]))
             figures[name][1].append(float(theirs[name]))
@@ -231,5 +214,5 @@ def _run(scenario: Dict[str, Any], peer: str, seeds: int, own_folder: str, tempo
     per_flow = [Row(f"flow {i} goodput_bps", *flows[i], bounds["goodput_bps"]) for i in range(len(flows))]
     from ..result import provenance_of_this_session
 
-    provenance = {"aimdlab": provenance_of_this_session(), peer: ns2.version() if peer == "ns2" else ns3.version()}
+    provenance = {"aimdlab": provenance_of_this_session(), peer: peer_module.version()}
     return Crosscheck(peer, list(range(1, seeds + 1)), rows, per_flow, walls, own_folder, temporary, results, series, provenance)

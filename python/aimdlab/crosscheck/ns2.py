@@ -56,11 +56,15 @@ import shutil
 import subprocess
 from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["Ns2Error", "automatic_red", "available", "script", "run_script", "version"]
+__all__ = ["Ns2Error", "automatic_red", "available", "measures", "run", "run_script", "script", "version"]
 
 
 class Ns2Error(RuntimeError):
     """ns-2 is missing or its run failed; the message says how to get it or what it printed."""
+
+
+MISSING = "ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2"
+"""What a command says when `ns` is not there."""
 
 
 def available() -> Optional[str]:
@@ -257,25 +261,10 @@ def script(plan: Dict[str, Any], starts_s: List[float]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_script(text: str, folder: str, name: str = "scenario.tcl", timeout_s: float = 3600) -> Dict[str, Any]:
-    """Runs `text` with `ns` in `folder` (the script and ns-2's output are kept there) and
-    returns the two snapshots, `W` and `E`: time, bytes departed, drops, queue integral, and
-    per flow (ack, retransmitted packets, timeouts, data packets sent); and `series`: (time, bottleneck queue in
-    packets, flow 0's cwnd in packets) every sample interval."""
-    ns = available()
-    if ns is None:
-        raise Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
-    path = os.path.join(folder, name)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    try:
-        done = subprocess.run([ns, name], cwd=folder, capture_output=True, text=True, timeout=timeout_s, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise Ns2Error(f"ns-2 did not finish {path} within {timeout_s:g} s") from None
-    with open(os.path.join(folder, name.replace(".tcl", ".out")), "w", encoding="utf-8") as f:
-        f.write(done.stdout + done.stderr)
+def _parse(stdout: str) -> Dict[str, Any]:
+    """The script's lines: `S` samples and the `W` and `E` snapshots (see `run_script`)."""
     snaps: Dict[str, Any] = {"series": []}
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         parts = line.split()
         if parts and parts[0] == "S":
             snaps["series"].append(tuple(float(x) for x in parts[1:4]))
@@ -283,38 +272,41 @@ def run_script(text: str, folder: str, name: str = "scenario.tcl", timeout_s: fl
             nums = [float(x) for x in parts[1:]]
             flows = [tuple(nums[k:k + 4]) for k in range(4, len(nums), 4)]
             snaps[parts[0]] = {"t": nums[0], "bytes": nums[1], "drops": nums[2], "queue_integral": nums[3], "flows": flows}
-    if done.returncode != 0 or not {"W", "E"} <= set(snaps):
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        raise Ns2Error(f"ns-2 failed on {path} (exit {done.returncode}): {' | '.join(tail)}")
     return snaps
 
 
+def run_script(text: str, folder: str, name: str = "scenario.tcl", timeout_s: float = 3600) -> Dict[str, Any]:
+    """Runs `text` with `ns` in `folder` (the script and ns-2's output are kept there) and
+    returns the two snapshots, `W` and `E`: time, bytes departed, drops, queue integral, and
+    per flow (ack, retransmitted packets, timeouts, data packets sent); and `series`: (time,
+    bottleneck queue in packets, flow 0's cwnd in packets) every sample interval."""
+    from .peer_run import run_program
+
+    ns = available()
+    if ns is None:
+        raise Ns2Error(MISSING)
+    return run_program([ns], text, folder, name, _parse, Ns2Error, "ns-2", timeout_s)
+
+
 def measures(plan: Dict[str, Any], snaps: Dict[str, Any]) -> Dict[str, Any]:
-    """The crosscheck's figures of one ns-2 run, in aimdlab's definitions."""
+    """The crosscheck's figures of one ns-2 run, in aimdlab's definitions (`peer_run`), and
+    each flow's sending rate: data packets sent × (`packetSize_` + 40) bytes."""
+    from .peer_run import window_figures
+
     w, e = snaps["W"], snaps["E"]
-    window = plan["duration_s"] - plan["warmup_s"]
-    per_flow, sent, retx_flow, tos_flow, retx, tos, delivered_total = [], [], [], [], 0.0, 0.0, 0.0
-    for i, f in enumerate(plan["flows"]):
-        ack_w, rx_w, to_w, data_w = w["flows"][i]
-        ack_e, rx_e, to_e, data_e = e["flows"][i]
-        delivered = (ack_e - max(ack_w, -1.0)) * f["mss_bytes"]
-        own = plan["duration_s"] - max(plan["warmup_s"], f["start_s"])
-        per_flow.append(delivered * 8 / own if own > 0 else float("nan"))
-        sent.append((data_e - data_w) * (f["mss_bytes"] + 40) * 8 / own if own > 0 else float("nan"))
-        retx_flow.append(rx_e - rx_w)
-        tos_flow.append(to_e - to_w)
-        delivered_total += delivered
-        retx += rx_e - rx_w
-        tos += to_e - to_w
-    return {
-        "utilization": (e["bytes"] - w["bytes"]) * 8 / (plan["bottleneck"]["rate_bps"] * window),
-        "goodput_total_bps": delivered_total * 8 / window,
-        "goodput_bps": per_flow,
-        "send_rate_bps": sent,
-        "flow_retransmitted_pkts": retx_flow,
-        "flow_timeouts": tos_flow,
-        "retransmitted_pkts": retx,
-        "timeouts": tos,
-        "drops": e["drops"] - w["drops"],
-        "queue_mean_pkts": (e["queue_integral"] - w["queue_integral"]) / window,
-    }
+    mss = [f["mss_bytes"] for f in plan["flows"]]
+    delta = [[b - a for a, b in zip(fw, fe)] for fw, fe in zip(w["flows"], e["flows"])]
+    # (Δ`ack_` is the packets delivered: `ack_` is −1 before the first)
+    delivered = [(fe[0] - max(fw[0], -1.0)) * m for fw, fe, m in zip(w["flows"], e["flows"], mss)]
+    out = window_figures(plan, w, e, delivered, [d[1] for d in delta], [d[2] for d in delta])
+    out["send_rate_bps"] = [d[3] * (m + 40) * 8 / s if s > 0 else float("nan") for d, m, s in zip(delta, mss, out["own_window_s"])]
+    return out
+
+
+def run(plan: Dict[str, Any], starts_s: List[float], folder: str, seed: int) -> Dict[str, Any]:
+    """One run of `plan` in ns-2.35 with flow i starting at `starts_s[i]` (the script kept in
+    `folder` as `seed<seed>.tcl`): its `measures` and its `series`."""
+    for f, start in zip(plan["flows"], starts_s):
+        f["start_s"] = start
+    snaps = run_script(script(plan, starts_s), folder, name=f"seed{seed}.tcl")
+    return {**measures(plan, snaps), "series": snaps["series"]}

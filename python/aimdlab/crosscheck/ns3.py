@@ -45,7 +45,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, List
 
-__all__ = ["Ns3Error", "VERSION", "binary", "built", "cache_folder", "find_wheel", "measures", "plan_text", "run_plan", "version"]
+__all__ = ["Ns3Error", "VERSION", "binary", "built", "cache_folder", "find_wheel", "measures", "plan_text", "run", "run_plan", "version"]
 
 VERSION = "3.44"
 WHEEL = "ns3==3.44.post0"
@@ -187,59 +187,51 @@ def plan_text(plan: Dict[str, Any], starts_s: List[float], seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_plan(text: str, folder: str, name: str = "plan.txt", timeout_s: float = 3600) -> Dict[str, Any]:
-    """Runs the program on `text` in `folder` (the plan and what the program printed are kept
-    there) and returns the snapshots `W` and `E` and the `series` (time, queue, flow 0's cwnd)."""
-    program = binary()
-    path = os.path.join(folder, name)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    try:
-        done = subprocess.run([str(program), name], cwd=folder, capture_output=True, text=True, timeout=timeout_s,
-                              stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise Ns3Error(f"ns-3 did not finish {path} within {timeout_s:g} s") from None
-    with open(os.path.join(folder, name.replace(".txt", ".out")), "w", encoding="utf-8") as f:
-        f.write(done.stdout + done.stderr)
-    mss = int(text.split("ns3::TcpSocket::SegmentSize ", 1)[1].split()[0]) if "ns3::TcpSocket::SegmentSize " in text else 536
-    snaps: Dict[str, Any] = {"series": [], "wrapped_cwnd_samples": 0}
-    for line in done.stdout.splitlines():
+def _parse(stdout: str) -> Dict[str, Any]:
+    """The program's lines: `S` samples (cwnd in bytes) and the `W` and `E` snapshots."""
+    snaps: Dict[str, Any] = {"series": []}
+    for line in stdout.splitlines():
         parts = line.split()
         if parts and parts[0] == "S":
-            t, queue, cwnd_bytes = (float(x) for x in parts[1:4])
-            if cwnd_bytes >= 2**31:
-                snaps["wrapped_cwnd_samples"] += 1
-            snaps["series"].append((t, queue, cwnd_bytes / mss if cwnd_bytes < 2**31 else float("nan")))
+            snaps["series"].append(tuple(float(x) for x in parts[1:4]))
         elif parts and parts[0] in ("W", "E"):
             nums = [float(x) for x in parts[1:]]
             flows = [tuple(nums[k:k + 3]) for k in range(6, len(nums), 3)]
             snaps[parts[0]] = {"t": nums[0], "bytes": nums[1], "pkts": nums[2], "drops": nums[3], "marks": nums[4],
                                "queue_integral": nums[5], "flows": flows}
-    if done.returncode != 0 or not {"W", "E"} <= set(snaps):
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        raise Ns3Error(f"ns-3 failed on {path} (exit {done.returncode}): {' | '.join(tail)}")
     return snaps
 
 
+def run_plan(text: str, folder: str, name: str = "plan.txt", timeout_s: float = 3600) -> Dict[str, Any]:
+    """Runs the program on `text` in `folder` (the plan and what the program printed are kept
+    there) and returns the snapshots `W` and `E` and the `series` (time, queue, flow 0's cwnd
+    in bytes)."""
+    from .peer_run import run_program
+
+    return run_program([str(binary())], text, folder, name, _parse, Ns3Error, "ns-3", timeout_s)
+
+
 def measures(plan: Dict[str, Any], snaps: Dict[str, Any]) -> Dict[str, Any]:
-    """The crosscheck's figures of one ns-3 run, in aimdlab's definitions."""
+    """The crosscheck's figures of one ns-3 run, in aimdlab's definitions (`peer_run`), and
+    the bottleneck queue disc's ECN marks."""
+    from .peer_run import window_figures
+
     w, e = snaps["W"], snaps["E"]
-    window = plan["duration_s"] - plan["warmup_s"]
-    per_flow, retx, tos, delivered_total = [], 0.0, 0.0, 0.0
-    for i, f in enumerate(plan["flows"]):
-        (rx_w, rt_w, to_w), (rx_e, rt_e, to_e) = w["flows"][i], e["flows"][i]
-        own = plan["duration_s"] - max(plan["warmup_s"], f["start_s"])
-        per_flow.append((rx_e - rx_w) * 8 / own if own > 0 else float("nan"))
-        delivered_total += rx_e - rx_w
-        retx += rt_e - rt_w
-        tos += to_e - to_w
-    return {
-        "utilization": (e["bytes"] - w["bytes"]) * 8 / (plan["bottleneck"]["rate_bps"] * window),
-        "goodput_total_bps": delivered_total * 8 / window,
-        "goodput_bps": per_flow,
-        "retransmitted_pkts": retx,
-        "timeouts": tos,
-        "drops": e["drops"] - w["drops"],
-        "ecn_marks": e["marks"] - w["marks"],
-        "queue_mean_pkts": (e["queue_integral"] - w["queue_integral"]) / window,
-    }
+    delta = [[b - a for a, b in zip(fw, fe)] for fw, fe in zip(w["flows"], e["flows"])]
+    out = window_figures(plan, w, e, [d[0] for d in delta], [d[1] for d in delta], [d[2] for d in delta])
+    out["ecn_marks"] = e["marks"] - w["marks"]
+    return out
+
+
+def run(plan: Dict[str, Any], starts_s: List[float], folder: str, seed: int) -> Dict[str, Any]:
+    """One run of `plan` in ns-3 with flow i starting at `starts_s[i]` and RNG run `seed` (the
+    plan kept in `folder` as `seed<seed>.txt`): its `measures`, and its `series` with flow 0's
+    cwnd in segments — a sample of 2³² − 1 bytes or near it (an unsigned wrap) left out as NaN
+    and counted in `wrapped_cwnd_samples`."""
+    for f, start in zip(plan["flows"], starts_s):
+        f["start_s"] = start
+    snaps = run_plan(plan_text(plan, starts_s, seed), folder, name=f"seed{seed}.txt")
+    mss = plan["defaults"]["ns3::TcpSocket::SegmentSize"]
+    series = [(t, q, c / mss if c < 2**31 else float("nan")) for t, q, c in snaps["series"]]
+    wrapped = sum(1 for _, _, c in snaps["series"] if c >= 2**31)
+    return {**measures(plan, snaps), "series": series, "wrapped_cwnd_samples": wrapped}

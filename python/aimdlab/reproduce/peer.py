@@ -48,21 +48,17 @@ def _run_point(task: Tuple[Dict[str, Any], List[str]]) -> Dict[str, float]:
     import pandas as pd
 
     from .. import run
-    from ..crosscheck import _jain, ns2, scope
+    from ..crosscheck import ns2, scope
     from ..sweep.measures import is_python_measure, is_series_measure, measure
 
     scenario, measures = task
     plan, ours = scope.ns2_plan(scenario)
     result = run(ours)  # (for the start times and the groups' names: the same as the sweep's run)
     table = result.flows.to_pandas()
-    starts = [float(s) for s in table["start_s"]]
-    for i, f in enumerate(plan["flows"]):
-        f["start_s"] = starts[i]
     with tempfile.TemporaryDirectory(prefix="aimdlab-peer-") as folder:
-        snaps = ns2.run_script(ns2.script(plan, starts), folder)
-    m = ns2.measures(plan, snaps)
+        m = ns2.run(plan, [float(s) for s in table["start_s"]], folder, seed=1)
     summary = {"goodput_total_bps": m["goodput_total_bps"], "retransmitted_pkts": m["retransmitted_pkts"], "timeouts": m["timeouts"],
-               "jain_index": _jain(m["goodput_bps"]), "warmup_s": plan["warmup_s"], "duration_s": plan["duration_s"],
+               "jain_index": m["jain_index"], "warmup_s": plan["warmup_s"], "duration_s": plan["duration_s"],
                "bottleneck": {"utilization": m["utilization"], "drops": m["drops"], "queue_mean_pkts": m["queue_mean_pkts"]}}
     flows = pd.DataFrame({"flow": table["flow"], "group_name": table["group_name"], "goodput_bps": m["goodput_bps"],
                           "send_rate_bps": m["send_rate_bps"], "retransmitted_pkts": m["flow_retransmitted_pkts"],
@@ -88,7 +84,7 @@ def measure_paper(paper: Any, peer: str = "ns2", seeds: int = 3, jobs: Optional[
     if peer != "ns2":
         raise ScenarioError(f"--peer: {peer!r} is not a peer reproduce measures in; expected ns2")
     if ns2.available() is None:
-        raise ns2.Ns2Error("ns-2 is not installed (no `ns` on PATH); on Debian or Ubuntu: sudo apt-get install ns2")
+        raise ns2.Ns2Error(ns2.MISSING)
     sweeps: Dict[str, Any] = {}
     tasks: List[Tuple[str, Dict[str, Any], Tuple[Dict[str, Any], List[str]]]] = []
     for path in map(Path, paper.sweeps()):
