@@ -214,17 +214,13 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
                         numdupacks_=int(tcp["dupthresh"]))
         delayed = bool(tcp.get("delayed_ack"))
         sink = {"reno": "TCPSink", "newreno": "TCPSink", "sack": "TCPSink/Sack1"}[recovery] + ("/DelAck" if delayed else "")
-        if explicit is None:
-            own_access = _link({**d["access"], **(g.get("access") or {})}, f"{where}.access") if g.get("access") else access
-            own_recv = _link({**d["access"], **(g.get("receiver_access") or {})}, f"{where}.receiver_access") \
-                if g.get("receiver_access") else access
+        flow_ends = _ends(g, where, explicit, d, access)
         stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
         for _ in range(int(g.get("count") or 1)):
             flows.append({"group": gi, "agent": AGENTS[recovery], "sink": sink, "agent_settings": settings,
                           "packets": None if app_bytes is None else max(1, math.ceil(app_bytes / mss)),
                           "sink_settings": {"interval_": _s(tcp["delayed_ack_timeout"])} if delayed else {},
-                          "mss_bytes": mss, "stop_s": stop, "start_s": 0.0,
-                          **({"access": own_access, "receiver_access": own_recv} if explicit is None else {"src": g["src"], "dst": g["dst"]})})
+                          "mss_bytes": mss, "stop_s": stop, "start_s": 0.0, **flow_ends})
     aimdlab_side = copy.deepcopy(scenario)
     aimdlab_side["tcp"] = {**(aimdlab_side.get("tcp") or {}), "profile": "ns2"}
     plan = {"bottleneck": bottleneck, "access": access, "reverse_limit_pkts": reverse["limit_pkts"], "flows": flows, **(explicit or {}),
@@ -249,6 +245,18 @@ def _app_bytes(app: Dict[str, Any], where: str, refuse: Any) -> Any:
         extra = sorted(set(app) - {"kind", "size"}) or ["size"]
         raise refuse(f"{where}.app.{extra[0]}", "is not translated (a finite transfer goes with its size only)")
     raise refuse(f"{where}.app.kind", f"{kind!r} is not translated yet (bulk and finite are)")
+
+
+def _ends(g: Dict[str, Any], where: str, explicit: Any, d: Dict[str, Any], access: Dict[str, Any]) -> Dict[str, Any]:
+    """Where a flow group's flows start and end: an explicit topology's `src` and `dst` nodes,
+    or a dumbbell's sender and receiver access links (the group's own over the dumbbell's)."""
+    if explicit is not None:
+        return {"src": g["src"], "dst": g["dst"]}
+
+    def own(field: str) -> Dict[str, Any]:
+        return _link({**d["access"], **g[field]}, f"{where}.{field}") if g.get(field) else access
+
+    return {"access": own("access"), "receiver_access": own("receiver_access")}
 
 
 def _udp_flows(g: Dict[str, Any], where: str, tcp: Dict[str, Any], explicit: Any, d: Dict[str, Any],
@@ -276,10 +284,7 @@ def _udp_flows(g: Dict[str, Any], where: str, tcp: Dict[str, Any], explicit: Any
         raise _refuse(f"{where}.app.kind", f"{kind!r} over UDP is not translated yet (cbr and onoff are)")
     if extra:
         raise _refuse(f"{where}.app.{extra[0]}", "is not translated into ns-2")
-    ends: Dict[str, Any] = {"src": g.get("src"), "dst": g.get("dst")} if explicit is not None else {
-        "access": _link({**d["access"], **(g.get("access") or {})}, f"{where}.access") if g.get("access") else access,
-        "receiver_access": _link({**d["access"], **(g.get("receiver_access") or {})}, f"{where}.receiver_access")
-        if g.get("receiver_access") else access}
+    ends = _ends(g, where, explicit, d, access)
     stop = duration_s(str(g["stop"]), f"{where}.stop") if g.get("stop") is not None else None
     return [{"udp": True, "traffic": "Pareto" if kind == "onoff" else "CBR", "traffic_settings": {**traffic, "packetSize_": mss + 40},
              "packet_bytes": mss + 40, "mss_bytes": mss, "stop_s": stop, "start_s": 0.0, **ends}
