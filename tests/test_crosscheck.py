@@ -365,3 +365,15 @@ def test_sack_flows_keep_the_queue_and_drop_as_ns2s_sack1():
     for figure in ("queue_mean_pkts", "drops"):
         ours, theirs = rows[figure].stats("aimdlab")[0], rows[figure].stats("ns2")[0]
         assert abs(ours / theirs - 1) < 0.03, (figure, ours, theirs)
+
+
+def test_an_access_links_red_queue_goes_to_ns2_as_red():
+    """The access links take their queue as the scenario gives it (they were always written as
+    DropTail, so a RED access queue went to ns-2 as a DropTail one)."""
+    sc = _dumbbell()
+    sc["topology"]["dumbbell"]["access"]["queue"] = {"kind": "red", "limit": "50pkt", "min_th": "10pkt", "max_th": "30pkt"}
+    text = ns2_peer.script(ns2_plan(sc)[0], [0.0, 0.5])
+    assert "$ns duplex-link $s(0) $r1 100000000 0.001 RED" in text and "$ns queue-limit $s(0) $r1 50" in text
+    assert "Queue/RED set thresh_ 10\n" in text
+    sc["topology"]["dumbbell"]["access"]["queue"] = {"limit": "50pkt"}
+    assert "$ns queue-limit $s(0) $r1 51" in ns2_peer.script(ns2_plan(sc)[0], [0.0, 0.5])  # (DropTail: L + 1)

@@ -161,12 +161,14 @@ def _dumbbell_lines(plan: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, st
         lines += [
             f"set s({i}) [$ns node]",
             f"set d({i}) [$ns node]",
-            f"$ns duplex-link $s({i}) $r1 {a['rate_bps']} {a['delay_s']!r} DropTail",
-            f"$ns queue-limit $s({i}) $r1 {a['limit_pkts'] + 1}",
-            f"$ns queue-limit $r1 $s({i}) {a['limit_pkts'] + 1}",
-            f"$ns duplex-link $r2 $d({i}) {ra['rate_bps']} {ra['delay_s']!r} DropTail",
-            f"$ns queue-limit $r2 $d({i}) {ra['limit_pkts'] + 1}",
-            f"$ns queue-limit $d({i}) $r2 {ra['limit_pkts'] + 1}",
+            *_red_defaults(a),
+            f"$ns duplex-link $s({i}) $r1 {a['rate_bps']} {a['delay_s']!r} {_queue(a)}",
+            f"$ns queue-limit $s({i}) $r1 {_limit(a)}",
+            f"$ns queue-limit $r1 $s({i}) {_limit(a)}",
+            *_red_defaults(ra),
+            f"$ns duplex-link $r2 $d({i}) {ra['rate_bps']} {ra['delay_s']!r} {_queue(ra)}",
+            f"$ns queue-limit $r2 $d({i}) {_limit(ra)}",
+            f"$ns queue-limit $d({i}) $r2 {_limit(ra)}",
             *_wire_loss(bn, i),
         ]
         ends.append((f"$s({i})", f"$d({i})"))
