@@ -78,8 +78,8 @@ def measure_paper(paper: Any, peer: str = "ns2", seeds: int = 3, jobs: Optional[
     `seeds` seeds; returns what `write_peer_file` stores."""
     from ..crosscheck import ns2, scope
     from ..errors import ScenarioError
-    from ..sweep.experiment import axis_fields, load_experiment
-    from ..sweep.store import _table_parameters
+    from ..sweep.experiment import load_experiment
+    from ..sweep.store import _table_parameters, point_columns
 
     if peer != "ns2":
         raise ScenarioError(f"--peer: {peer!r} is not a peer reproduce measures in; expected ns2")
@@ -105,12 +105,8 @@ def measure_paper(paper: Any, peer: str = "ns2", seeds: int = 3, jobs: Optional[
             except ScenarioError as e:
                 entry["refused"][str(p.index)] = str(e)
                 continue
-            row: Dict[str, Any] = {"point": p.index, "replication": p.replication, "seed": p.seed}
-            for a, v in zip(axes, p.values):
-                row[a] = json.dumps(v) if len(axis_fields(a)) > 1 else v
-            for column, (a, key) in params.items():
-                v = p.values[axes.index(a)]
-                row[column] = v.get(key) if isinstance(v, dict) else v if key in ("name", "kind") and isinstance(v, str) else None
+            row: Dict[str, Any] = {"point": p.index, "replication": p.replication, "seed": p.seed,
+                                   **point_columns(p, axes, params)}
             tasks.append((path.name, row, (p.scenario, exp.measures)))
     if progress:
         progress(0, len(tasks))

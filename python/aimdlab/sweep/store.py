@@ -294,12 +294,8 @@ class Store:
             rows["point"].append(p.index)
             rows["replication"].append(p.replication)
             rows["seed"].append(p.seed)
-            for a, v in zip(axes, p.values):
-                # A linked axis's value (one element per field) is kept as its JSON text.
-                rows[a].append(json.dumps(v) if len(axis_fields(a)) > 1 else v)
-            for column, (a, key) in params.items():
-                v = p.values[axes.index(a)]
-                rows[column].append(v.get(key) if isinstance(v, dict) else v if key in ("name", "kind") and isinstance(v, str) else None)
+            for column, value in point_columns(p, axes, params).items():
+                rows[column].append(value)
             if rid in done:
                 status, error = "ok", None
                 if rid not in cache:
@@ -336,6 +332,19 @@ class Store:
             write_atomic(self.root / f"{name}.parquet", buf.getvalue())
         # (every float as the shortest text that reads back to the same number: full precision)
         write_atomic(self.root / "aggregate.csv", agg.to_pandas().to_csv(index=False).encode())
+
+
+def point_columns(p: Point, axes: List[str], params: Dict[str, Tuple[str, str]]) -> Dict[str, Any]:
+    """A run's axis and parameter columns in a catalog (`params` as `_table_parameters` gives
+    them): each axis's value — a linked axis's (one element per field) as its JSON text — and
+    each parameter column's."""
+    out: Dict[str, Any] = {}
+    for a, v in zip(axes, p.values):
+        out[a] = json.dumps(v) if len(axis_fields(a)) > 1 else v
+    for column, (a, key) in params.items():
+        v = p.values[axes.index(a)]
+        out[column] = v.get(key) if isinstance(v, dict) else v if key in ("name", "kind") and isinstance(v, str) else None
+    return out
 
 
 def _table_parameters(axes: List[str], points: List[Point]) -> Dict[str, Tuple[str, str]]:
