@@ -241,8 +241,9 @@ def _check_stability(item: Item, res: ItemResult, sweep: Sweep) -> None:
         res.verdict = dataclasses.replace(res.verdict, detail=res.verdict.detail + f"; not stable over the seeds: {', '.join(changed)}")
 
 
-def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
-    """`evaluate` at the item's own `select`."""
+def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemResult:
+    """`evaluate` at the item's own `select`; `who` ran the sweep (aimdlab, or a peer simulator
+    whose runs make the catalog), as the verdict's words name it."""
     res = ItemResult(item)
     if item.model is not None:
         from ..imports import USER_CODE_ERRORS, raised
@@ -320,7 +321,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep]) -> ItemResult:
     if item.cannot is not None:  # drawn, not judged: the paper's values are not available
         res.verdict = Verdict(CANNOT, detail=item.cannot)
         return res
-    res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")))
+    res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")), who=who)
     return res
 
 
@@ -346,17 +347,17 @@ def _seed_ratios(item: Item, res: ItemResult, sweep: Sweep) -> None:
         res.runs[i] = n
 
 
-def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
-    """The item's verdict from aimdlab's points in `res` (fills `res.points`): its published
-    numbers within the tolerance, and its claim. `quick`: a --quick run, whose missing
-    published points are skipped."""
+def _judge(item: Item, res: ItemResult, quick: bool, who: str = "aimdlab") -> Verdict:
+    """The item's verdict from `who`'s points in `res` (aimdlab's, or a peer simulator's;
+    fills `res.points`): its published numbers within the tolerance, and its claim. `quick`: a
+    --quick run, whose missing published points are skipped."""
     outcomes: List[Verdict] = []
     if item.published:
         skipped = []
         for px, pv in zip(item.published_x, item.published):
             at = [i for i, x in enumerate(res.x) if same_x(x, px)]
             if at:
-                res.points.append(compare(pv, res.mean[at[0]], item.tolerance, res.low[at[0]], res.high[at[0]]))
+                res.points.append(compare(pv, res.mean[at[0]], item.tolerance, res.low[at[0]], res.high[at[0]], who))
             elif quick:
                 skipped.append(px)  # a --quick run leaves out points; the verdict is over those it ran
                 res.points.append(Verdict("", detail="not run (--quick)"))
@@ -368,7 +369,7 @@ def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
         outcomes.append(Verdict(worst(p.verdict for p in judged),
                                 detail=f"{sum(p.verdict == REPRODUCED for p in judged)} of {len(judged)} points within "
                                        f"{item.tolerance.describe()}" + (f" ({inconclusive} with the 95 % interval across the band's edge)"
-                                                                          if inconclusive else "") + (f"; aimdlab - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")
+                                                                          if inconclusive else "") + (f"; {who} - paper {min(gaps):+.3g} to {max(gaps):+.3g}" if gaps else "")
                                        + (f"; {len(skipped)} published point(s) not run by --quick ({item.x} = "
                                           f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
@@ -378,12 +379,12 @@ def _judge(item: Item, res: ItemResult, quick: bool) -> Verdict:
             for g in dict.fromkeys(json.dumps(v) for v in res.group):
                 idx = [i for i in at if json.dumps(res.group[i]) == g]
                 v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
-                                [res.low[i] for i in idx], [res.high[i] for i in idx])
+                                [res.low[i] for i in idx], [res.high[i] for i in idx], who)
                 parts.append((v.verdict, f"{item.group_label or item.group} = {json.loads(g)}: {v.detail}"))
             outcomes.append(Verdict(worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
         else:
             outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in at], item.claim.get("threshold"),
-                                        [res.low[i] for i in at], [res.high[i] for i in at]))
+                                        [res.low[i] for i in at], [res.high[i] for i in at], who))
     verdict = Verdict(worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None:
         verdict = dataclasses.replace(verdict, detail=verdict.detail + "; cause not tested")

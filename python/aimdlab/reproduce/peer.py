@@ -166,7 +166,7 @@ def peer_results(paper: Any, paper_folder: Path, peer: str = "ns2") -> Tuple[Dic
         if item.measure not in data["sweeps"][name]["measures"]:
             continue
         try:
-            res = _evaluate(dataclasses.replace(item, figure=None, sensitivity=None), subsets[name])
+            res = _evaluate(dataclasses.replace(item, figure=None, sensitivity=None), subsets[name], who=PEER_NAMES[peer])
         except KeyError:  # (an `only` or `plot_x` measure the peer's runs do not give)
             continue
         if res.mean and any(math.isfinite(v) for v in res.mean):

@@ -213,8 +213,7 @@ def _peer_paragraph(r: ItemResult, provenance: Dict[str, Any]) -> str:
         cause = ""
     where = (f"{provenance.get('seeds_per_point', '?')} seeds per point, stored {provenance.get('date', '?')} by "
              f"<code>{_e(provenance.get('command', ''))}</code>, {name} {_e(provenance.get('debian_package') or '')}")
-    detail = p.verdict.detail.replace("aimdlab", name)  # (the detail's words were written for aimdlab's means)
-    return (f"<p><b>{_e(name)} on the same set-up:</b> {badge(theirs)} {_e(detail)}. {_e(cause)} "
+    return (f"<p><b>{_e(name)} on the same set-up:</b> {badge(theirs)} {_e(p.verdict.detail)}. {_e(cause)} "
             f"<span class='muted'>({where}.)</span></p>")
 
 

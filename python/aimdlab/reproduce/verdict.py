@@ -83,12 +83,12 @@ class Verdict:
 
 
 def compare(published: float, measured: Optional[float], tolerance: Tolerance,
-            low: Optional[float] = None, high: Optional[float] = None) -> Verdict:
-    """The verdict for one published number against aimdlab's mean and its 95 % interval
-    `[low, high]` (None or NaN: no interval, the mean decides). No mean (None or NaN: no run
-    completed): it cannot be reproduced."""
+            low: Optional[float] = None, high: Optional[float] = None, who: str = "aimdlab") -> Verdict:
+    """The verdict for one published number against `who`'s mean (aimdlab's, or a peer
+    simulator's) and its 95 % interval `[low, high]` (None or NaN: no interval, the mean
+    decides). No mean (None or NaN: no run completed): it cannot be reproduced."""
     if measured is None or not math.isfinite(measured):
-        return Verdict(CANNOT, detail="no aimdlab value: the runs of this point did not complete")
+        return Verdict(CANNOT, detail=f"no {who} value: the runs of this point did not complete")
     gap = measured - published
     rel = gap / published if published else math.inf if gap else 0.0
     lo_band, hi_band = tolerance.band(published)
@@ -121,13 +121,14 @@ def _interval(values: Sequence[float], bounds: Optional[Sequence[float]]) -> Lis
 
 
 def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None,
-                lows: Optional[Sequence[float]] = None, highs: Optional[Sequence[float]] = None) -> Verdict:
-    """A qualitative claim over aimdlab's means along a figure's x axis (in x order):
+                lows: Optional[Sequence[float]] = None, highs: Optional[Sequence[float]] = None, who: str = "aimdlab") -> Verdict:
+    """A qualitative claim over `who`'s means (aimdlab's, or a peer simulator's) along a
+    figure's x axis (in x order):
     `at_least` / `at_most` `threshold` everywhere, `flat` (max - min at most `threshold` of the
     mean), or `increasing` / `decreasing`."""
     xs = [float(v) for v in values]
     if not xs or not all(math.isfinite(v) for v in xs):
-        return Verdict(CANNOT, detail="no aimdlab value at some point: its runs did not complete")
+        return Verdict(CANNOT, detail=f"no {who} value at some point: its runs did not complete")
     lo, hi = _interval(xs, lows), _interval(xs, highs)
     intervals = sum(1 for i in range(len(xs)) if lows is not None and highs is not None and math.isfinite(lows[i]) and math.isfinite(highs[i]))
     note = "" if intervals == len(xs) else f"; {len(xs) - intervals} of {len(xs)} points without an interval (judged by the mean)"
@@ -136,13 +137,13 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
             if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2):
                 raise ValueError("claim between needs threshold = [low, high]")
             low, high = float(threshold[0]), float(threshold[1])
-            words = f"between {low:g} and {high:g}: aimdlab's means run from {min(xs):.4g} to {max(xs):.4g}"
+            words = f"between {low:g} and {high:g}: {who}'s means run from {min(xs):.4g} to {max(xs):.4g}"
         else:
             if threshold is None:
                 raise ValueError(f"claim {kind} needs a threshold")
             low, high = (float(threshold), math.inf) if kind == "at_least" else (-math.inf, float(threshold))
             worst_mean = min(xs) if kind == "at_least" else max(xs)
-            words = f"{kind.replace('_', ' ')} {threshold:g}: aimdlab's {'lowest' if kind == 'at_least' else 'highest'} mean is {worst_mean:.6g}"
+            words = f"{kind.replace('_', ' ')} {threshold:g}: {who}'s {'lowest' if kind == 'at_least' else 'highest'} mean is {worst_mean:.6g}"
         # A point is against the claim when its whole interval lies past a bound, for it when
         # its whole interval lies within, and undecided otherwise.
         against = [i for i in range(len(xs)) if hi[i] < low or lo[i] > high]
@@ -157,7 +158,7 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         mean = sum(xs) / len(xs)
         spread = (max(xs) - min(xs)) / abs(mean) if mean else math.inf
         return Verdict(REPRODUCED if spread <= threshold else DIFFERS,
-                       detail=f"flat within {100 * threshold:g} %: aimdlab's spread is {100 * spread:.3g} % of its mean")
+                       detail=f"flat within {100 * threshold:g} %: {who}'s spread is {100 * spread:.3g} % of its mean")
     if kind in ("increasing", "decreasing"):
         sign = 1.0 if kind == "increasing" else -1.0
         # A step is significant when the two points' intervals do not overlap.
@@ -167,7 +168,7 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         apart = [i for i in range(len(xs) - 1) if (rises if sign > 0 else falls)[i]]
         against = [i for i in range(len(xs) - 1) if (falls if sign > 0 else rises)[i]]
         verdict = DIFFERS if against else REPRODUCED if len(apart) == len(xs) - 1 and not wrong else INCONCLUSIVE
-        detail = (f"{kind}: aimdlab's means {', '.join(f'{v:.4g}' for v in xs)}; of {len(xs) - 1} steps, {len(apart)} go that way with the "
+        detail = (f"{kind}: {who}'s means {', '.join(f'{v:.4g}' for v in xs)}; of {len(xs) - 1} steps, {len(apart)} go that way with the "
                   f"intervals apart, {len(against)} go the other way with them apart, {len(wrong)} go the other way by the means{note}")
         return Verdict(verdict, detail=detail)
     raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, between, flat, increasing, decreasing')
