@@ -386,6 +386,7 @@ def _judge(item: Item, res: ItemResult, quick: bool, who: str = "aimdlab") -> Ve
             outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in at], item.claim.get("threshold"),
                                         [res.low[i] for i in at], [res.high[i] for i in at], who))
     verdict = Verdict(worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
-    if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None:
+    # ("cause not tested" is said of aimdlab's difference; a peer's verdict is a cause's test)
+    if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None and who == "aimdlab":
         verdict = dataclasses.replace(verdict, detail=verdict.detail + "; cause not tested")
     return verdict
