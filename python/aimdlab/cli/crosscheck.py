@@ -121,11 +121,12 @@ def _print(check, folder: Path) -> None:
     from rich import box
     from rich.table import Table
 
+    from ..crosscheck import PEER_NAMES
     from ..out_path import shown_path
     from ..sweep.labels import display_scale, measure_header
 
     console = stdout_console(fit=100)
-    peer = {"ns2": "ns-2.35", "ns3": "ns-3.44"}.get(check.peer, check.peer)
+    peer = PEER_NAMES.get(check.peer, check.peer)
     t = Table(title=f"aimdlab and {peer}, {len(check.seeds)} seeds: mean ± half the 95 % interval", title_justify="left",
               box=box.SIMPLE_HEAD)
     for head in ("figure", "aimdlab", peer, "bound", "verdict"):

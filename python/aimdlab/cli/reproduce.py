@@ -150,8 +150,9 @@ def _item_json(i, peer_provenance: Dict) -> Dict:
 
 def _measure_peer(papers: List, peer: str, seeds: int, jobs: Optional[int]) -> None:
     """`--peer`: each paper's sweeps run in the peer where it can run them, stored beside the paper."""
+    from ..crosscheck import PEER_NAMES
     from ..crosscheck.ns2 import Ns2Error
-    from ..reproduce.peer import PEER_NAMES, measure_paper, write_peer_file
+    from ..reproduce.peer import measure_paper, write_peer_file
     from .output import steps
 
     for p in papers:

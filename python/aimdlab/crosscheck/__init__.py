@@ -26,10 +26,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import ScenarioError
 
-__all__ = ["BOUNDS", "Bound", "Crosscheck", "Row", "crosscheck", "PEERS"]
+__all__ = ["BOUNDS", "Bound", "Crosscheck", "Row", "crosscheck", "PEERS", "PEER_NAMES"]
 
 PEERS = ("ns2", "ns3")
 """The peers crosscheck runs: ns-2.35 (`ns2.py`) and ns-3 3.44 (`ns3.py`)."""
+
+PEER_NAMES = {"ns2": "ns-2.35", "ns3": "ns-3.44"}
+"""How tables, figures and pages name each peer."""
 
 
 @dataclass(frozen=True)

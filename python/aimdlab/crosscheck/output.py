@@ -23,6 +23,7 @@ def figure(check: Any):
     """Two panels over time, seed 1: the bottleneck queue, and flow 0's congestion window —
     aimdlab's samples beside the peer's."""
     from ..plots import _matplotlib
+    from . import PEER_NAMES
 
     plt = _matplotlib()
     result = check.results[0]
@@ -34,7 +35,7 @@ def figure(check: Any):
     lts = lts[lts["link"] == bottleneck]
     ts = result.timeseries.to_pandas()
     ts = ts[ts["flow"] == 0]
-    peer = check.peer.replace("ns2", "ns-2.35").replace("ns3", "ns-3.44")
+    peer = PEER_NAMES.get(check.peer, check.peer)
     t, q, w = zip(*check.peer_series) if check.peer_series else ((), (), ())
     top.plot(lts["time_s"], lts["queue_len_pkts"], lw=0.9, label="aimdlab")
     top.plot(t, q, lw=0.9, ls="--", label=peer)

@@ -29,10 +29,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-__all__ = ["PEER_NAMES", "attach_peer", "measure_paper", "peer_file", "peer_results", "write_peer_file"]
+from ..crosscheck import PEER_NAMES
 
-PEER_NAMES = {"ns2": "ns-2.35"}
-"""The peers a paper's items are measured in, and how pages name them."""
+__all__ = ["PEERS", "attach_peer", "measure_paper", "peer_file", "peer_results", "write_peer_file"]
+
+PEERS = ("ns2",)
+"""The peers a paper's items are measured in (their names: `crosscheck.PEER_NAMES`)."""
 
 
 def peer_file(paper_folder: Path, peer: str = "ns2") -> Path:
@@ -81,8 +83,8 @@ def measure_paper(paper: Any, peer: str = "ns2", seeds: int = 3, jobs: Optional[
     from ..sweep.experiment import load_experiment
     from ..sweep.store import _table_parameters, point_columns
 
-    if peer != "ns2":
-        raise ScenarioError(f"--peer: {peer!r} is not a peer reproduce measures in; expected ns2")
+    if peer not in PEERS:
+        raise ScenarioError(f"--peer: {peer!r} is not a peer reproduce measures in; expected one of {', '.join(PEERS)}")
     if ns2.available() is None:
         raise ns2.Ns2Error(ns2.MISSING)
     sweeps: Dict[str, Any] = {}
