@@ -3,8 +3,8 @@
 //! the version the papers of this field ran.
 //!
 //! - Average queue (§4): `avg ← (1 − w_q)·avg + w_q·q` at every arrival; after an idle
-//!   period, `avg ← (1 − w_q)^m·avg` first, with m the packets of `mean_pkt_size` the link
-//!   could have sent while idle.
+//!   period, `avg ← (1 − w_q)^m·avg` first, with m the whole packets of `mean_pkt_size` the
+//!   link could have sent while idle (ns-2: from the end of the last transmission).
 //! - Early marking/dropping (§4, ns-2 `drop_early`): for `min_th ≤ avg < max_th`,
 //!   `p_b = max_p·(avg − min_th)/(max_th − min_th)`; gentle RED extends the ramp linearly
 //!   from `max_p` at `max_th` to 1 at `2·max_th`. In byte mode `p_b` is scaled by
@@ -118,7 +118,11 @@ pub struct Red {
     avg: f64,
     count: u64,
     above_min: bool,
+    /// When the link went idle with nothing queued (ns-2: when the last packet's transmission
+    /// ended; Linux: when the queue emptied), until the next arrival.
     idle_since: Option<SimTime>,
+    /// The link's rate (ns-2's idle period starts when the last packet has been sent).
+    rate: Rate,
     /// Packets of `mean_pkt_size` the link sends per second.
     ptc: f64,
     /// Linux's count, random number and idle table (`variant = "linux"` only).
@@ -135,6 +139,7 @@ impl Red {
             above_min: false,
             idle_since: Some(SimTime::ZERO),
             ptc: rate.bps as f64 / (8.0 * cfg.mean_pkt_size as f64),
+            rate,
             linux: (cfg.variant == RedVariant::Linux)
                 .then(|| LinuxRed::new(cfg.min_th, cfg.max_th, cfg.max_p, wlog(cfg.w_q), rate, cfg.mean_pkt_size)),
             cfg: cfg.clone(),
@@ -154,7 +159,8 @@ impl Red {
         let q = self.queue_len();
         let w = self.cfg.w_q;
         if let Some(t0) = self.idle_since.take() {
-            let m = now.saturating_since(t0).as_secs_f64() * self.ptc;
+            // (ns-2: `m = int(ptc * (now - idletime_))`, whole packets)
+            let m = (now.saturating_since(t0).as_secs_f64() * self.ptc).floor();
             self.avg *= (1.0 - w).powf(m);
         }
         self.avg = (1.0 - w) * self.avg + w * q;
@@ -234,11 +240,18 @@ impl Red {
         congested
     }
 
-    /// Takes the head packet at `now`.
+    /// Takes the head packet at `now`. When it leaves the queue empty, the idle period starts:
+    /// under ns-2's rules when its transmission ends (ns-2's `deque` finds nothing only when
+    /// the link asks for the next packet; the packet's own bytes, no link framing), under
+    /// Linux's at once.
     pub fn dequeue(&mut self, now: SimTime) -> Option<Packet> {
         let p = self.fifo.pop();
-        if self.fifo.is_empty() {
-            self.idle_since = Some(now);
+        if self.fifo.is_empty() && (p.is_some() || self.idle_since.is_none()) {
+            let sent = match (&p, &self.linux) {
+                (Some(p), None) => self.rate.serialization_time(p.size),
+                _ => SimDuration::ZERO,
+            };
+            self.idle_since = Some(now + sent);
         }
         p
     }
@@ -489,6 +502,26 @@ mod tests {
         (red.cfg.w_q, red.avg) = (0.0, 20.0);
         assert!(red.enqueue(pkt(13), SimTime::ZERO, &mut rng, &mut log), "dropped early right after an overflow");
         assert_eq!((log.overflow, log.early, red.count), (1, 0, 1));
+    }
+
+    /// ns-2's idle period starts when the last packet's transmission ends (its `deque` finds
+    /// the queue empty only when the link asks for the next packet), and counts whole packets
+    /// of `mean_pkt_size` (`m = int(ptc · idle)`).
+    #[test]
+    fn the_idle_decay_counts_whole_packets_from_the_end_of_the_last_transmission() {
+        use crate::ids::{FlowId, NodeId};
+        let mut c = cfg(false);
+        c.w_q = 0.5;
+        let mut red = Red::new(&c, Rate::from_bps(1_000_000)); // (1000 B take 8 ms: ptc = 125/s)
+        let pkt = |seq| Packet::data(FlowId(0), NodeId(0), seq, Bytes(1000), SimTime::ZERO);
+        red.fifo.push(pkt(0));
+        red.idle_since = None;
+        red.avg = 8.0;
+        red.dequeue(SimTime::ZERO); // (sent from 0 to 8 ms; idle from 8 ms)
+        let (mut log, mut rng) = (QueueLog::default(), derive_stream(1, StreamKind::Aqm, 0));
+        // At 28 ms: 20 ms idle = 2.5 packet times, m = 2; then the arrival's own step (q = 0).
+        red.enqueue(pkt(1), SimTime::from_millis(28), &mut rng, &mut log);
+        assert_eq!(red.avg, 8.0 * 0.5f64.powi(3));
     }
 
     /// With the average held fixed and `count` including the arriving packet (ns-2), the gap
