@@ -19,8 +19,11 @@ checks them against `ns` when it is installed):
   ACK); aimdlab has no handshake and opens with the initial window at once, so the script
   sets both false. Measured: with them off, two SACK flows on a 1.5 Mbit/s link (seed 2)
   run packet for packet as in aimdlab — the same drops and per-flow retransmissions — where
-  with them on each flow starts a round trip later and the runs part at once (seeds 1 and 3
-  part later, at a loss in slow start that ns-2 detects one ACK later: not yet explained).
+  with them on each flow starts a round trip later and the runs part at once. With `syn_
+  false` ns-2 sends packet 0 without the 40-byte header (1000 bytes for `packetSize_ 1000`),
+  and at an arrival and a departure of the same instant it runs the one scheduled first where
+  aimdlab always runs the arrival first: seeds 1 and 3 part at a slow-start drop for these
+  reasons (docs/explanation/crosscheck.md).
 - `ack_` is the highest cumulative ACK, a packet number from 0 (−1 before the first): the
   payload delivered by a time is (`ack_` + 1) · `packetSize_`.
 - `nrexmitpack_` counts retransmitted packets, `nrexmit_` every retransmission timeout (each
