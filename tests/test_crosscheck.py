@@ -80,6 +80,23 @@ def test_the_translation_follows_ns2s_conventions():
     assert "$tcp(0) set overhead_ 0.001" in text, "send_jitter is ns-2's overhead_"
 
 
+def test_an_uncongested_bottleneck_is_said_and_the_profiles_window_named():
+    """Every figure agrees trivially when nothing queues; a reader is told, and told the usual
+    cause (the profile's receive window) when the scenario does not set one."""
+    from aimdlab.crosscheck import BOUNDS, Row, uncongested_note
+
+    def rows(drops, busy):
+        return [Row("utilization", [busy] * 2, [busy] * 2, BOUNDS["utilization"]),
+                Row("drops", [drops] * 2, [drops] * 2, BOUNDS["drops"])]
+
+    sc = _dumbbell()
+    del sc["tcp"]["receive_window"]
+    (note,) = uncongested_note(sc, "ns2", rows(0, 0.82))
+    assert "never congested" in note and "82.0 % busy" in note and "20 packets (ns-2's window_)" in note
+    assert "receive window" not in uncongested_note(_dumbbell(), "ns2", rows(0, 0.82))[0]  # (set: not the cause)
+    assert uncongested_note(sc, "ns2", rows(3, 0.82)) == uncongested_note(sc, "ns3", rows(0, 0.99)) == []
+
+
 def test_without_ns_the_command_says_how_to_get_it(tmp_path, monkeypatch):
     (tmp_path / "s.toml").write_text('duration = "2s"\n[topology.dumbbell]\nbottleneck = { rate = "10Mbps", delay = "10ms" }\n'
                                      'access = { rate = "100Mbps", delay = "1ms" }\n[[flows]]\ncount = 1\n')

@@ -119,6 +119,7 @@ def _bounds(specs: Tuple[str, ...]) -> Dict[str, "Bound"]:
 
 def _print(check, folder: Path) -> None:
     from rich import box
+    from rich.markup import escape
     from rich.table import Table
 
     from ..crosscheck import PEER_NAMES
@@ -144,6 +145,8 @@ def _print(check, folder: Path) -> None:
         verdict = "[green]agrees[/]" if r.verdict == "agrees" else "[red]differs[/]"
         t.add_row(name, *cells, r.bound.words(factor), verdict)
     console.print(t)
+    for text in check.notes:
+        console.print(f"note: {escape(text)}")
     walls = check.wall_s
     console.print(f"wall time: aimdlab {walls.get('aimdlab', 0):.2f} s, {peer} {walls.get(check.peer, 0):.2f} s; "
                   f"results: {shown_path(folder)}/ (crosscheck.json, crosscheck.png, aimdlab/, {check.peer}/)")

@@ -125,6 +125,8 @@ class Crosscheck:
     provenance: Dict[str, Any] = field(default_factory=dict)
     """What ran on each side: aimdlab's version, engine commit, host, time and command; the
     peer's binary and version."""
+    notes: List[str] = field(default_factory=list)
+    """What a reader should know before reading the figures (a bottleneck never congested)."""
 
     def discard(self) -> None:
         """Removes the peer's files when they are in a temporary folder of crosscheck's own."""
@@ -138,7 +140,27 @@ class Crosscheck:
                     self.peer: {"mean": m2, "ci95_half": h2, "values": r.theirs}, "bound": r.bound.words(), "verdict": r.verdict}
 
         return {"peer": self.peer, "seeds": self.seeds, "figures": [row(r) for r in self.rows],
-                "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s, "provenance": self.provenance}
+                "flows": [row(r) for r in self.per_flow], "wall_s": self.wall_s, "provenance": self.provenance, "notes": self.notes}
+
+
+PROFILE_WINDOWS = {"ns2": "20 packets (ns-2's window_)", "ns3": "131072 bytes (ns-3's RcvBufSize)"}
+"""The receive window of each peer's profile, in the words of a note."""
+
+
+def uncongested_note(scenario: Dict[str, Any], peer: str, rows: List[Row]) -> List[str]:
+    """A note when aimdlab's bottleneck was never congested (no drops, no marks, below 95 %
+    busy): every figure then agrees trivially, and the usual cause is the profile's receive
+    window, which a scenario that does not set `tcp.receive_window` inherits."""
+    by = {r.figure: r for r in rows}
+    if any(by[f].stats("aimdlab")[0] > 0 for f in ("drops", "ecn_marks") if f in by) or by["utilization"].stats("aimdlab")[0] >= 0.95:
+        return []
+    busy = by["utilization"].stats("aimdlab")[0] * 100
+    text = f"the bottleneck was never congested (no drops or marks; {busy:.1f} % busy): the flows were limited before it"
+    tables = [scenario.get("tcp") or {}] + [f.get("tcp") or {} for f in scenario.get("flows", [])]
+    if not any("receive_window" in t for t in tables):
+        text += (f" — the {peer} profile's receive window is {PROFILE_WINDOWS[peer]} unless tcp.receive_window sets it"
+                 " (e.g. --set tcp.receive_window=1000pkt)")
+    return [text]
 
 
 def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, folder: Optional[str] = None,
@@ -168,7 +190,9 @@ def crosscheck(scenario: Dict[str, Any], peer: str = "ns2", seeds: int = 5, fold
     own_folder = folder or tempfile.mkdtemp(prefix="aimdlab-crosscheck-")
     os.makedirs(own_folder, exist_ok=True)
     try:
-        return _run(peer, seeds, own_folder, folder is None, bounds, progress, plan, ours_scenario)
+        check = _run(peer, seeds, own_folder, folder is None, bounds, progress, plan, ours_scenario)
+        check.notes = uncongested_note(scenario, peer, check.rows)
+        return check
     except BaseException:
         if folder is None:  # (an interrupted or failed crosscheck leaves no temporary folder behind)
             shutil.rmtree(own_folder, ignore_errors=True)
