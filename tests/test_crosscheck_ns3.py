@@ -184,6 +184,7 @@ def test_a_newreno_dumbbell_agrees_with_ns3(built):
 @needs_ns3
 def test_ecn_marks_are_counted_on_both_sides(built):
     sc = _dumbbell()
+    sc["duration"] = "25s"  # (20 s measured: about 20 marks a side; 10 s gave 10-15)
     sc["topology"]["dumbbell"]["bottleneck"]["queue"] = {"kind": "red", "limit": "60pkt", "min_th": "5pkt", "max_th": "15pkt",
                                                          "ecn": True}
     sc["tcp"]["ecn"] = True
