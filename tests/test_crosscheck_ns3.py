@@ -40,15 +40,18 @@ needs_ns3 = pytest.mark.skipif(MISSING is not None, reason=f"ns-3 peer unavailab
 def built(tmp_path_factory):
     """The ns-3 program, built once into a cache of this test module's own."""
     cache = tmp_path_factory.mktemp("cache")
-    saved = os.environ.get("AIMDLAB_CACHE")
-    os.environ["AIMDLAB_CACHE"] = str(cache)
+    # (the wheel is named first: it may lie in the cache that the new one replaces)
+    given = {"AIMDLAB_NS3_WHEEL": str(ns3_peer.find_wheel()), "AIMDLAB_CACHE": str(cache)}
+    saved = {name: os.environ.get(name) for name in given}
+    os.environ.update(given)
     try:
         yield ns3_peer.binary()
     finally:
-        if saved is None:
-            del os.environ["AIMDLAB_CACHE"]
-        else:
-            os.environ["AIMDLAB_CACHE"] = saved
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 pytestmark = pytest.mark.usefixtures("peer_files_in_tmp")
@@ -124,6 +127,7 @@ def test_without_the_wheel_the_message_says_how_to_get_it(tmp_path, monkeypatch)
 
 @needs_ns3
 def test_without_a_compiler_the_message_says_how_to_get_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("AIMDLAB_NS3_WHEEL", str(ns3_peer.find_wheel()))  # (found in the cache the next line replaces)
     monkeypatch.setenv("AIMDLAB_CACHE", str(tmp_path))
     monkeypatch.setenv("CXX", "no-such-compiler")
     with pytest.raises(ns3_peer.Ns3Error) as e:
