@@ -187,7 +187,7 @@ def plan_text(plan: Dict[str, Any], starts_s: List[float], seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parse(stdout: str) -> Dict[str, Any]:
+def parse_output(stdout: str) -> Dict[str, Any]:
     """The program's lines: `S` samples (cwnd in bytes) and the `W` and `E` snapshots."""
     snaps: Dict[str, Any] = {"series": []}
     for line in stdout.splitlines():
@@ -208,7 +208,7 @@ def run_plan(text: str, folder: str, name: str = "plan.txt", timeout_s: float = 
     in bytes)."""
     from .peer_run import run_program
 
-    return run_program([str(binary())], text, folder, name, _parse, Ns3Error, "ns-3", timeout_s)
+    return run_program([str(binary())], text, folder, name, parse_output, Ns3Error, "ns-3", timeout_s)
 
 
 def measures(plan: Dict[str, Any], snaps: Dict[str, Any]) -> Dict[str, Any]:
