@@ -85,9 +85,10 @@ def test_an_uncongested_bottleneck_is_said_and_the_profiles_window_named():
     cause (the profile's receive window) when the scenario does not set one."""
     from aimdlab.crosscheck import BOUNDS, Row, uncongested_note
 
-    def rows(drops, busy):
+    def rows(drops, busy, retransmitted=0):
         return [Row("utilization", [busy] * 2, [busy] * 2, BOUNDS["utilization"]),
-                Row("drops", [drops] * 2, [drops] * 2, BOUNDS["drops"])]
+                Row("drops", [drops] * 2, [drops] * 2, BOUNDS["drops"]),
+                Row("retransmitted_pkts", [retransmitted] * 2, [retransmitted] * 2, BOUNDS["retransmitted_pkts"])]
 
     sc = _dumbbell()
     del sc["tcp"]["receive_window"]
@@ -95,6 +96,7 @@ def test_an_uncongested_bottleneck_is_said_and_the_profiles_window_named():
     assert "never congested" in note and "82.0 % busy" in note and "20 packets (ns-2's window_)" in note
     assert "receive window" not in uncongested_note(_dumbbell(), "ns2", rows(0, 0.82))[0]  # (set: not the cause)
     assert uncongested_note(sc, "ns2", rows(3, 0.82)) == uncongested_note(sc, "ns3", rows(0, 0.99)) == []
+    assert uncongested_note(sc, "ns2", rows(0, 0.01, retransmitted=400)) == []  # (losses on the wire: not idle flows)
 
 
 def test_without_ns_the_command_says_how_to_get_it(tmp_path, monkeypatch):

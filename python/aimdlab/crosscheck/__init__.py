@@ -148,14 +148,17 @@ PROFILE_WINDOWS = {"ns2": "20 packets (ns-2's window_)", "ns3": "131072 bytes (n
 
 
 def uncongested_note(scenario: Dict[str, Any], peer: str, rows: List[Row]) -> List[str]:
-    """A note when aimdlab's bottleneck was never congested (no drops, no marks, below 95 %
-    busy): every figure then agrees trivially, and the usual cause is the profile's receive
-    window, which a scenario that does not set `tcp.receive_window` inherits."""
+    """A note when aimdlab's flows never met congestion or loss (no drops, marks or
+    retransmissions, the bottleneck below 95 % busy): every figure then agrees trivially, and
+    the usual cause is the profile's receive window, which a scenario that does not set
+    `tcp.receive_window` inherits."""
     by = {r.figure: r for r in rows}
-    if any(by[f].stats("aimdlab")[0] > 0 for f in ("drops", "ecn_marks") if f in by) or by["utilization"].stats("aimdlab")[0] >= 0.95:
+    if (any(by[f].stats("aimdlab")[0] > 0 for f in ("drops", "ecn_marks", "retransmitted_pkts") if f in by)
+            or by["utilization"].stats("aimdlab")[0] >= 0.95):
         return []
     busy = by["utilization"].stats("aimdlab")[0] * 100
-    text = f"the bottleneck was never congested (no drops or marks; {busy:.1f} % busy): the flows were limited before it"
+    text = (f"the bottleneck was never congested (no drops, marks or retransmissions; {busy:.1f} % busy):"
+            " the flows were limited before it")
     tables = [scenario.get("tcp") or {}] + [f.get("tcp") or {} for f in scenario.get("flows", [])]
     if not any("receive_window" in t for t in tables):
         text += (f" — the {peer} profile's receive window is {PROFILE_WINDOWS[peer]} unless tcp.receive_window sets it"
