@@ -80,6 +80,16 @@ def test_the_translation_follows_ns2s_conventions():
     assert "$tcp(0) set overhead_ 0.001" in text, "send_jitter is ns-2's overhead_"
 
 
+def test_a_dccp_flow_is_refused_by_its_transport_in_both_peers():
+    """Named by what the peer lacks (the transport), not by the DCCP flow's own table."""
+    from aimdlab.crosscheck.scope_ns3 import ns3_plan
+    from aimdlab.package_data import package_folder
+
+    sc = aimdlab.load(package_folder("examples") / "dccp-friendliness.toml")
+    assert_refused(ns2_plan, sc, "flows[1].transport", "'dccp' is not translated yet")
+    assert_refused(ns3_plan, sc, "flows[1].transport", "'dccp' is not translated yet")
+
+
 def test_an_uncongested_bottleneck_is_said_and_the_profiles_window_named():
     """Every figure agrees trivially when nothing queues; a reader is told, and told the usual
     cause (the profile's receive window) when the scenario does not set one."""

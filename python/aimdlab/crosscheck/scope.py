@@ -164,16 +164,16 @@ def ns2_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     for gi, g in enumerate(scenario["flows"]):
         where = f"flows[{gi}]"
         ends = {"src", "dst"} if explicit is not None else {"access", "receiver_access"}
-        for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "transport", "app"} - ends):
-            raise _refuse(f"{where}.{field}", "is not translated into ns-2")
         app = g.get("app") or {"kind": "bulk"}
         self_paced = app.get("kind", "bulk") not in ("bulk", "finite")
         transport = g.get("transport", "udp" if self_paced else "tcp")
+        if transport not in ("tcp", "udp"):  # (first: a DCCP flow's own table would be named instead)
+            raise _refuse(f"{where}.transport", f"{transport!r} is not translated yet (TCP and UDP are)")
+        for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "transport", "app"} - ends):
+            raise _refuse(f"{where}.{field}", "is not translated into ns-2")
         if transport == "udp":
             flows += _udp_flows(g, where, {**NS2_PROFILE, **base_tcp}, explicit, d, access)
             continue
-        if transport != "tcp":
-            raise _refuse(f"{where}.transport", f"{transport!r} is not translated yet (TCP and UDP are)")
         app_bytes = _app_bytes(app, where, _refuse)
         tcp = {**NS2_PROFILE, **base_tcp, **_tcp(dict(g.get("tcp") or {}), f"{where}.tcp")}
         recovery = tcp.get("recovery") or ("sack" if tcp.get("sack") else "reno")

@@ -116,11 +116,11 @@ def ns3_plan(scenario: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     tcps, flows = [], []
     for gi, g in enumerate(scenario["flows"]):
         where = f"flows[{gi}]"
+        if g.get("transport", "tcp") != "tcp":  # (first: a DCCP flow's own table would be named instead)
+            raise _refuse3(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
         for field in sorted(set(g) - {"name", "count", "cc", "start", "start_jitter", "stop", "tcp", "access", "receiver_access",
                                       "transport", "app"}):
             raise _refuse3(f"{where}.{field}", "is not translated into ns-3")
-        if g.get("transport", "tcp") != "tcp":
-            raise _refuse3(f"{where}.transport", f"{g['transport']!r} is not translated yet (TCP is)")
         app_bytes = _app_bytes(g.get("app") or {"kind": "bulk"}, where, _refuse3)
         own = dict(g.get("tcp") or {})
         for w, table in (("tcp", base_tcp), (f"{where}.tcp", own)):
