@@ -179,6 +179,21 @@ def test_ns2s_red_holds_its_limit(tmp_path):
 
 
 @needs_ns2
+def test_a_script_that_never_discards_leaves_no_temporary_folder(tmp_path):
+    """The Python API keeps the peer's files in a temporary folder of its own; it goes with the
+    result (as `tempfile.TemporaryDirectory` does), not only when `discard` is called — a
+    script running crosscheck in a loop left one folder per call in /tmp."""
+    import gc
+
+    check = crosscheck(_dumbbell(), peer="ns2", seeds=1)
+    folder = check.folder
+    assert folder is not None and os.path.isdir(folder) and str(folder).startswith(str(tmp_path))  # (held: kept)
+    del check
+    gc.collect()
+    assert not os.path.exists(folder)
+
+
+@needs_ns2
 def test_a_reno_dumbbell_agrees_with_ns2(tmp_path):
     check = crosscheck(_dumbbell(), peer="ns2", seeds=3, folder=str(tmp_path / "ns2"))
     verdicts = {r.figure: r.verdict for r in check.rows}

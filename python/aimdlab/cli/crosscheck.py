@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 CROSSCHECK_EXAMPLES = """
 \b
 Examples:
-  aimdlab crosscheck examples/long-delay.toml --with ns2
+  aimdlab crosscheck examples/long-delay.toml --with ns2 --set tcp.receive_window=1000pkt
   aimdlab crosscheck examples/red-ecn.toml --with ns3 --seeds 3
   aimdlab crosscheck s.toml --with ns2 --seeds 10 --set tcp.recovery=sack
   aimdlab crosscheck s.toml --with ns2 --bound retransmitted_pkts=ratio:1.2 --json

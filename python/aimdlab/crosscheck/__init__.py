@@ -21,6 +21,7 @@ import os
 import shutil
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -127,11 +128,17 @@ class Crosscheck:
     peer's binary and version."""
     notes: List[str] = field(default_factory=list)
     """What a reader should know before reading the figures (a bottleneck never congested)."""
+    _cleanup: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A temporary folder goes with the object at the latest (a script that never calls
+        # `discard` leaves nothing in /tmp), as `tempfile.TemporaryDirectory` does.
+        self._cleanup = weakref.finalize(self, shutil.rmtree, self.folder, True) if self.temporary and self.folder else None
 
     def discard(self) -> None:
         """Removes the peer's files when they are in a temporary folder of crosscheck's own."""
-        if self.temporary and self.folder:
-            shutil.rmtree(self.folder, ignore_errors=True)
+        if self._cleanup is not None:
+            self._cleanup()
 
     def to_dict(self) -> Dict[str, Any]:
         def row(r: Row) -> Dict[str, Any]:
