@@ -103,6 +103,8 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base + 'claim = { kind = "increasing" }\nfigure = { series = "timeseries", y = "a", flows = "all" }\n', "items[0].figure.flows"),
              ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\nsweep = "s.toml"\n',
               "items[0].sweep: an item that cannot be reproduced uses a sweep only to draw aimdlab's figure: give a `figure`, or `x` and `measure`"),
+             ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\ntext_missing = "gone"\n',
+              "items[0].text_missing: give either `cannot` (a reason) or `text_missing` (the text that is missing), not both"),
              (base + 'claim = { kind = "at_lest", threshold = 94 }\n', "items[0].claim.kind: 'at_lest' is not a claim; expected one of at_least"),
              (base + 'claim = { kind = "between", threshold = 1 }\n', "items[0].claim.threshold: between takes [low, high]"),
              (base + 'claim = { kind = "increasing", threshold = 1 }\n', "items[0].claim.threshold: increasing takes no threshold"),
@@ -124,6 +126,19 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
         assert message in str(e.value)
 
 
+def test_results_whose_text_is_missing_are_counted_apart_from_what_cannot_be_reproduced(tmp_path):
+    """The DCCP thesis's figures and tables (only its introduction survives) are "not checkable:
+    text missing", never inside "cannot be reproduced"."""
+    from aimdlab.reproduce import NOT_CHECKABLE, reproduce_paper
+
+    root = find_experiments(package_folder("experiments"))
+    paper = load_paper(root / "dccp-tcp-like-tw")
+    paper.items = [i for i in paper.items if i.cannot is not None]  # (no sweep runs: only the unjudged items)
+    assert len(paper.items) == 56 and all(i.text_missing for i in paper.items)
+    counts = reproduce_paper(paper, tmp_path / "r").counts()
+    assert counts[NOT_CHECKABLE] == 56 and counts["cannot be reproduced"] == 0
+
+
 def test_every_paper_definition_loads():
     root = find_experiments(package_folder("experiments"))
     names = available_papers(root)
@@ -139,6 +154,10 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
                           "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "reproduced" in out.stdout and "cannot be reproduced" in out.stdout
+    # A short summary a new user can read, saying it is quick; the items are on the page.
+    lines = out.stdout.splitlines()
+    assert len(lines) == 4 and lines[0].startswith("new-aimd-utilization: ") and "page: " in lines[0], out.stdout
+    assert "quick: fewer seeds and shorter runs" in lines[1] and lines[2].startswith("paper results: ")
     page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
     for published in ("94.74", "94.69", "94.6", "94.49"):
         assert published in page
@@ -153,16 +172,19 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     seen = browse(tmp_path / "r" / "new-aimd-utilization" / "index.html", tmp_path, chromium())
     assert len(seen["images"]) == 6 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
     # Again: every run is in the store; nothing executes, the verdicts are the same.
-    again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick",
+    # (--details also prints every item's verdict)
+    again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--details",
                             "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
-    assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr and again.stdout.splitlines()[:5] == out.stdout.splitlines()[:5]
+    assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr
+    assert lines[0] in again.stdout.splitlines() and lines[2] in again.stdout.splitlines()
+    assert again.stdout.startswith("new-aimd-utilization:\n  ") and "Table 1" in again.stdout
     as_json = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--json", "-q",
                               "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
     assert as_json.returncode == 0 and as_json.stderr == "", as_json.stderr
     told = json.loads(as_json.stdout)
     (paper,) = told["papers"]
     assert paper["paper"] == "new-aimd-utilization" and paper["page"] == str(tmp_path / "r" / "new-aimd-utilization" / "index.html")
-    printed = [line for line in out.stdout.splitlines()[1:] if line.startswith("  ") and not line.startswith(("    ", "  paper results"))]
+    printed = [line for line in again.stdout.splitlines()[1:] if line.startswith("  ") and not line.startswith("    ")]
     assert [f"  {i['verdict']:<21}" for i in paper["items"]] == [line[:23] for line in printed]
     assert told["index"] == str(tmp_path / "r" / "index.html") and told["provenance"]["aimdlab_version"]
     with_reports = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--sweep-reports",

@@ -30,8 +30,10 @@ sweeps that reproduce them, the published numbers and the tolerance that counts 
 Runs resume from the store (results/reproduce/<paper>/sweeps/); the report is
 results/reproduce/<paper>/index.html, with an index of the papers in results/reproduce/.
 A verdict follows aimdlab's 95 % interval over the seeds: reproduced, differs, inconclusive
-(across the tolerance's edge) or cannot be reproduced. Only the paper's own results are
-counted; calibrated, sensitivity and context items are shown beside them.
+(across the tolerance's edge) or cannot be reproduced; results whose values are in a part of the
+paper's text that is missing are counted apart as not checkable. Only the paper's own results
+are counted; calibrated, sensitivity and context items are shown beside them. The command
+prints one line per paper and the totals; --details adds every item's verdict.
 With --peer ns2, the papers' sweeps are first run in ns-2.35 where it can run them (the same
 set-ups, the first --peer-seeds seeds) and stored beside the paper (peer-ns2.json, with the
 ns-2 version, date and command); every page then shows ns-2.35's value beside aimdlab's.
@@ -53,10 +55,12 @@ ns-2 version, date and command); every page then shows ns-2.35's value beside ai
 @click.option("--peer", type=click.Choice(["ns2"]), default=None,
               help="First measure the papers' items in ns-2.35 on the same set-ups and store them beside each paper.")
 @click.option("--peer-seeds", type=click.IntRange(1, 100), default=3, show_default=True, help="Seeds per point in the peer.")
+@click.option("--details", is_flag=True, help="Also print every item's verdict and detail (the pages and --json have them too).")
 @json_option
 @quiet_option
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-              experiments_dir: Optional[Path], sweep_reports: bool, peer: Optional[str], peer_seeds: int, as_json: bool) -> None:
+              experiments_dir: Optional[Path], sweep_reports: bool, peer: Optional[str], peer_seeds: int, details: bool,
+              as_json: bool) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
     from ..reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
@@ -119,20 +123,33 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         return
     if quiet():
         return
+    from ..out_path import shown_path
+
     for result, page in zip(results, pages):
-        click.echo(f"{result.paper.id}:")
-        for r in result.items:
-            kind = "" if r.item.kind == "result" else f"[{r.item.kind}] "
-            click.echo(f"  {r.verdict.verdict:<21} {kind}{r.item.title} — {r.verdict.detail}")
-            for value, other in r.sensitivity:
-                shown = value if isinstance(value, str) else json.dumps(value)
-                click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
-        click.echo(f"  paper results: {_count_words(result.counts())}; report: {page}")
+        if details:
+            _print_items(result)
+        click.echo(f"{result.paper.id}: {_count_words(result.counts())}{_shown_words(result.shown())}; page: {shown_path(page)}")
     if results:
         totals = total_tally(results)
         verdicts = {k: totals[k] for k in results[0].counts()}
-        click.echo(f"{len(results)} paper(s) in {wall:.1f} s; paper results: {_count_words(verdicts)} "
-                   f"(calibrations, sensitivity rows and context are shown in the reports, not counted); index: {index}")
+        how_many = f"{len(results)} paper{'' if len(results) == 1 else 's'}"
+        mode = (" — quick: fewer seeds and shorter runs (each sweep's [quick] table), a first look; without --quick for the reproduction"
+                if quick else "")
+        click.echo(f"{how_many} in {wall:.1f} s{mode}")
+        click.echo(f"paper results: {_count_words(verdicts)}; index: {shown_path(index) if index else '(none)'}")
+        if not details:
+            click.echo("each item's verdict and why: the pages, --details or --json")
+
+
+def _print_items(result) -> None:
+    """`--details`: every item of one paper, its verdict and detail, its sensitivity rows."""
+    click.echo(f"{result.paper.id}:")
+    for r in result.items:
+        kind = "" if r.item.kind == "result" else f"[{r.item.kind}] "
+        click.echo(f"  {r.verdict.verdict:<21} {kind}{r.item.title} — {r.verdict.detail}")
+        for value, other in r.sensitivity:
+            shown = value if isinstance(value, str) else json.dumps(value)
+            click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
 
 
 def _item_json(i, peer_provenance: Dict) -> Dict:
@@ -199,5 +216,17 @@ def _reproduction_folder(out_dir: Path, papers: List[str]) -> Path:
 
 
 def _count_words(counts: Dict[str, int]) -> str:
-    """Verdict counts in words: `3 reproduced, 2 differs, ...`."""
-    return ", ".join(f"{v} {k}" for k, v in counts.items())
+    """Paper results by verdict in words: `3 reproduced, 2 differ, 0 inconclusive, 1 cannot be
+    reproduced`, and the results not checkable when there are any (counted apart)."""
+    from ..reproduce.verdict import DIFFERS, NOT_CHECKABLE
+
+    words = ", ".join(f"{v} {'differ' if k == DIFFERS and v != 1 else k}" for k, v in counts.items() if k != NOT_CHECKABLE)
+    if counts.get(NOT_CHECKABLE):
+        words += f"; {counts[NOT_CHECKABLE]} not checkable (the text holding their values is missing)"
+    return words
+
+
+def _shown_words(shown: Dict[str, int]) -> str:
+    """The items shown beside the results and not counted: ` (shown apart: 3 context)`."""
+    parts = [f"{v} {k}" for k, v in shown.items() if v]
+    return f" (shown apart, not counted: {', '.join(parts)})" if parts else ""

@@ -28,6 +28,7 @@ from .verdict import (
     CLASSES,
     DIFFERS,
     INCONCLUSIVE,
+    NOT_CHECKABLE,
     REPRODUCED,
     RESULT,
     SENSITIVITY,
@@ -39,7 +40,7 @@ from .verdict import (
 )
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "reproduce_papers", "find_experiments", "total_tally",
-           "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "CLASSES", "RESULT"]
+           "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "CLASSES", "RESULT"]
 
 
 @dataclass
@@ -265,7 +266,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
     if sweep is not None and item.figure is not None:
         res.trace = trace_lines(sweep, item.select if item.figure.select is None else item.figure.select, item.figure)
     if sweep is None or (item.cannot is not None and item.measure is None):
-        res.verdict = Verdict(CANNOT, detail=item.cannot or "no sweep")
+        res.verdict = Verdict(NOT_CHECKABLE if item.text_missing else CANNOT, detail=item.cannot or "no sweep")
         return res
     x_axis = item.x or "x"  # (an item read from a file always has one)
     whole = sweep.aggregate.to_pandas()
@@ -319,7 +320,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
         if res.group:
             res.group = [res.group[i] for i in order]
     if item.cannot is not None:  # drawn, not judged: the paper's values are not available
-        res.verdict = Verdict(CANNOT, detail=item.cannot)
+        res.verdict = Verdict(NOT_CHECKABLE if item.text_missing else CANNOT, detail=item.cannot)
         return res
     res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")), who=who)
     return res

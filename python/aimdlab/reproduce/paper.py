@@ -31,6 +31,9 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     sweep = "table1.toml"
     figure = { series = "link_timeseries", y = "utilization", panels = "flows[0].count" }
 
+    [[items]]                                   # the text holding its values is missing
+    text_missing = "Only the front matter and introduction survive: this table's values do not."
+
 `class` says what kind of item it is (`verdict.CLASSES`): `"result"` (the default), a
 number or claim of the paper on a set-up it describes, counted by verdict; `"calibrated"`
 (a free parameter fitted to the paper's own numbers), `"sensitivity"` (another reading of a
@@ -52,7 +55,10 @@ take the other values (a ratio between two configurations of the same sweep; its
 is then not given). `model = "module:function"` judges the paper's analytic model, as aimdlab
 evaluates it, instead of a sweep (the function returns `{"x": [...], "y": [...]}`).
 `also = { "TCP" = "measure" }` draws more measures beside the judged one. An item that
-`cannot` be reproduced may still give `sweep`, `x` and `measure` for aimdlab's figure.
+`cannot` be reproduced may still give `sweep`, `x` and `measure` for aimdlab's figure. An item
+whose values are in a part of the paper's text that is missing says so with `text_missing`
+(the reason) instead of `cannot`: it is "not checkable: text missing", counted apart from the
+paper results that cannot be reproduced (it takes the same optional figure keys).
 `at_x = [...]` judges a claim at those x values only (the figure still
 shows every point). `sensitivity = "axis"` judges the item again at every other value of
 an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
@@ -85,7 +91,7 @@ _TEXT = (str, "text")
 _TABLE = (dict, "a table")
 _LIST = (list, "a list")
 _ITEM_TYPES: Dict[str, Any] = {
-    **{k: _TEXT for k in ("id", "title", "where", "sweep", "x", "measure", "label", "cannot", "cause", "group", "xlabel", "group_label",
+    **{k: _TEXT for k in ("id", "title", "where", "sweep", "x", "measure", "label", "cannot", "text_missing", "cause", "group", "xlabel", "group_label",
                           "model", "name", "class", "of", "cause_tested_by", "threshold_from")},
     "sensitivity": ((str, dict), "an axis name or { axis = \"...\", values = [...] }"),
     **{k: _TABLE for k in ("tolerance", "published", "claim", "select", "baseline", "figure", "only", "also", "plot_x")},
@@ -124,6 +130,10 @@ class Item:
     published: List[float] = field(default_factory=list)
     claim: Optional[Dict[str, Any]] = None
     cannot: Optional[str] = None
+    """Why the item is not judged (its reason, shown on the page)."""
+    text_missing: bool = False
+    """Whether the reason is that the paper's text holding the values is missing (`text_missing`
+    in paper.toml instead of `cannot`): the item is then "not checkable", counted apart."""
     cause: str = ""
     select: Dict[str, Any] = field(default_factory=dict)
     baseline: Optional[Dict[str, Any]] = None
@@ -323,7 +333,10 @@ def load_paper(folder: Union[str, Path]) -> Paper:
             if not isinstance(d.get(k), str):
                 raise _err(path, f"{at}.{k}", "is missing or not text")
         _plain(path, d["id"], f"{at}.id")  # the item's anchor on its page
-        item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""), cannot=d.get("cannot"),
+        if "cannot" in d and "text_missing" in d:
+            raise _err(path, f"{at}.text_missing", "give either `cannot` (a reason) or `text_missing` (the text that is missing), not both")
+        item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""),
+                    cannot=d.get("cannot", d.get("text_missing")), text_missing="text_missing" in d,
                     select=d.get("select", {}), baseline=d.get("baseline"))
         item.kind = d.get("class", RESULT)
         if item.kind not in CLASSES:

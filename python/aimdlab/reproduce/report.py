@@ -21,6 +21,7 @@ from . import (
     CANNOT,
     DIFFERS,
     INCONCLUSIVE,
+    NOT_CHECKABLE,
     REPRODUCED,
     RESULT,
     ItemResult,
@@ -34,7 +35,7 @@ from .words import column_words, model_words
 
 __all__ = ["write_paper_report", "write_index"]
 
-_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", INCONCLUSIVE: "#5a5aa8", CANNOT: "#666"}
+_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", INCONCLUSIVE: "#5a5aa8", CANNOT: "#666", NOT_CHECKABLE: "#9a9a9a"}
 _CLASS_WORDS = {CALIBRATED: "calibrated: a parameter fitted to the paper's numbers",
                 SENSITIVITY: "sensitivity: another reading of a result",
                 CONTEXT: "context: aimdlab's own measure or set-up, not a paper result"}
@@ -57,7 +58,9 @@ def counts_line(result: PaperResult) -> str:
     """The paper results by verdict, then what is shown beside them and not counted."""
     counts = result.counts()
     shown = {k: v for k, v in result.shown().items() if v}
-    text = "<b>Paper results:</b> " + ", ".join(f"{badge(k)} {counts[k]}" for k in VERDICTS)
+    text = "<b>Paper results:</b> " + ", ".join(f"{badge(k)} {counts[k]}" for k in VERDICTS if k != NOT_CHECKABLE)
+    if counts[NOT_CHECKABLE]:
+        text += f". <b>Not checkable</b> (the text holding their values is missing): {counts[NOT_CHECKABLE]}"
     if shown:
         text += ". <b>Shown, not counted:</b> " + ", ".join(f"{k} {v}" for k, v in shown.items())
     return f"<p>{text}.</p>"
@@ -323,10 +326,12 @@ def write_index(results: List[PaperResult], out: Path) -> Path:
     body = ("<h1>aimdlab: reproductions</h1>"
             "<p>Paper results are the papers' own numbers and claims on the set-ups they describe, each judged by aimdlab's 95 % "
             "interval: <i>reproduced</i> (inside the tolerance), <i>differs</i> (outside), <i>inconclusive</i> (across its edge) or "
-            "<i>cannot be reproduced</i>. Shown beside them and never counted: <i>calibrated</i> items (a parameter fitted to the "
+            "<i>cannot be reproduced</i>. Counted apart: results <i>not checkable</i> because the part of the paper's text holding "
+            "their values is missing. Shown beside them and never counted: <i>calibrated</i> items (a parameter fitted to the "
             "paper's numbers), <i>sensitivity</i> rows (another reading of a result) and <i>context</i> (aimdlab's own measures and "
             "set-ups).</p>"
-            "<table><tr><th class='text' rowspan='2'>paper</th><th colspan='4'>paper results</th><th colspan='3'>shown, not counted</th></tr>"
+            "<table><tr><th class='text' rowspan='2'>paper</th><th colspan='4'>paper results</th><th>counted apart</th>"
+            "<th colspan='3'>shown, not counted</th></tr>"
             "<tr>" + "".join(f"<th>{_e(k)}</th>" for k in totals) + "</tr>" + "".join(rows) + "</table>")
     path = out / "index.html"
     write_atomic(path, page("reproductions", body, "reproduce", _EXTRA_CSS).encode("utf-8"))

@@ -7,7 +7,8 @@ by the gap reported, when the whole interval lies outside; it is *inconclusive* 
 interval straddles an edge of the band. Without an interval (one seed) the mean decides, and
 the detail says so; a ratio of two configurations has the interval of its per-seed ratios. A
 claim that needs data the paper does not give (a figure available only as an image, a model
-with no primary definition) *cannot be reproduced*, with the reason.
+with no primary definition) *cannot be reproduced*, with the reason; one whose values are in a
+part of the paper's text that is missing is *not checkable: text missing*, counted apart.
 
 A qualitative claim is a predicate across a figure's points: `at_least` / `at_most` a value at
 every point, `between` `[low, high]` at every point — reproduced when every point's interval
@@ -26,15 +27,18 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence
 
-__all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "VERDICTS", "RESULT", "CALIBRATED", "SENSITIVITY", "CONTEXT", "CLASSES",
+__all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "VERDICTS", "RESULT", "CALIBRATED", "SENSITIVITY", "CONTEXT", "CLASSES",
            "Tolerance", "Verdict", "compare", "check_claim", "worst"]
 
 REPRODUCED = "reproduced"
 DIFFERS = "differs"
 INCONCLUSIVE = "inconclusive"
 CANNOT = "cannot be reproduced"
-VERDICTS = (REPRODUCED, DIFFERS, INCONCLUSIVE, CANNOT)
-"""The verdicts, from the best to the worst for a paper result."""
+NOT_CHECKABLE = "not checkable: text missing"
+"""A result whose values are in a part of the paper's text that is missing (the thesis's
+chapters): counted apart from what cannot be reproduced."""
+VERDICTS = (REPRODUCED, DIFFERS, INCONCLUSIVE, CANNOT, NOT_CHECKABLE)
+"""The verdicts, from the best to the worst for a paper result, and the results not checkable."""
 
 RESULT = "result"
 """A paper result: a number or claim of the paper, on a set-up the paper describes. Counted."""
