@@ -139,6 +139,31 @@ def test_results_whose_text_is_missing_are_counted_apart_from_what_cannot_be_rep
     assert counts[NOT_CHECKABLE] == 56 and counts["cannot be reproduced"] == 0
 
 
+def test_a_quick_run_does_not_judge_an_item_on_fewer_points_than_a_full_run():
+    """MR-AIMD's contention sweep runs 10, 20, 50 and 100 flows; --quick runs 10 and 100. A
+    claim that holds at the two it ran is "not judged in quick mode" (20 and 50 could break
+    it); one broken at a point it ran differs whatever the others give; a trend is not judged
+    on two of four points either way; a published number not run is not judged."""
+    from aimdlab.reproduce import DIFFERS, NOT_JUDGED_QUICK, ItemResult, _quick_verdict
+    from aimdlab.reproduce.paper import Item
+    from aimdlab.reproduce.verdict import Verdict
+
+    sweep = package_folder("experiments") / "mr-aimd" / "contention.toml"
+
+    def verdict(claim=None, published=(), published_x=(), given=REPRODUCED):
+        item = Item("a", "a", "w", sweep=sweep, x="flows[0].count", measure="goodput_total_bps",
+                    select={"flows[0].cc": "mr_aimd", "tcp.ecn": True}, claim=claim, published=list(published), published_x=list(published_x))
+        res = ItemResult(item, x=[10, 100], mean=[1.0, 1.0], low=[1.0, 1.0], high=[1.0, 1.0])
+        return _quick_verdict(item, res, Verdict(given, detail="d"))
+
+    left_out = verdict({"kind": "at_least", "threshold": 0.5})
+    assert left_out.verdict == NOT_JUDGED_QUICK and "flows[0].count = 20, 50" in left_out.detail and "reproduced — d" in left_out.detail
+    assert verdict({"kind": "at_least", "threshold": 0.5}, given=DIFFERS).verdict == DIFFERS
+    assert verdict({"kind": "increasing"}, given=DIFFERS).verdict == NOT_JUDGED_QUICK
+    assert verdict(published=[1, 1], published_x=[10, 100]).verdict == REPRODUCED  # (every published point ran)
+    assert verdict(published=[1, 1], published_x=[10, 20]).verdict == NOT_JUDGED_QUICK
+
+
 def test_every_paper_definition_loads():
     root = find_experiments(package_folder("experiments"))
     names = available_papers(root)

@@ -31,7 +31,8 @@ Runs resume from the store (results/reproduce/<paper>/sweeps/); the report is
 results/reproduce/<paper>/index.html, with an index of the papers in results/reproduce/.
 A verdict follows aimdlab's 95 % interval over the seeds: reproduced, differs, inconclusive
 (across the tolerance's edge) or cannot be reproduced; results whose values are in a part of the
-paper's text that is missing are counted apart as not checkable. Only the paper's own results
+paper's text that is missing are counted apart as not checkable, and so are, under --quick, the
+results whose left-out points could change their verdicts (not judged in quick mode). Only the paper's own results
 are counted; calibrated, sensitivity and context items are shown beside them. The command
 prints one line per paper and the totals; --details adds every item's verdict.
 With --peer ns2, the papers' sweeps are first run in ns-2.35 where it can run them (the same
@@ -128,7 +129,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     for result, page in zip(results, pages):
         if details:
             _print_items(result)
-        click.echo(f"{result.paper.id}: {_count_words(result.counts())}{_shown_words(result.shown())}; page: {shown_path(page)}")
+        click.echo(f"{result.paper.id}: {_count_words(result.counts(), why=False)}{_shown_words(result.shown())}; page: {shown_path(page)}")
     if results:
         totals = total_tally(results)
         verdicts = {k: totals[k] for k in results[0].counts()}
@@ -215,18 +216,21 @@ def _reproduction_folder(out_dir: Path, papers: List[str]) -> Path:
     return out
 
 
-def _count_words(counts: Dict[str, int]) -> str:
+def _count_words(counts: Dict[str, int], why: bool = True) -> str:
     """Paper results by verdict in words: `3 reproduced, 2 differ, 0 inconclusive, 1 cannot be
-    reproduced`, and the results not checkable when there are any (counted apart)."""
-    from ..reproduce.verdict import DIFFERS, NOT_CHECKABLE
+    reproduced`, then the results counted apart when there are any (`why`: and why)."""
+    from ..reproduce.verdict import APART, DIFFERS, NOT_CHECKABLE, NOT_JUDGED_QUICK
 
-    words = ", ".join(f"{v} {'differ' if k == DIFFERS and v != 1 else k}" for k, v in counts.items() if k != NOT_CHECKABLE)
-    if counts.get(NOT_CHECKABLE):
-        words += f"; {counts[NOT_CHECKABLE]} not checkable (the text holding their values is missing)"
+    words = ", ".join(f"{v} {'differ' if k == DIFFERS and v != 1 else k}" for k, v in counts.items() if k not in APART)
+    because = {NOT_CHECKABLE: " (the text holding their values is missing)",
+               NOT_JUDGED_QUICK: " (it left out points that could change their verdicts)"}
+    for k in APART:
+        if counts.get(k):
+            words += f"; {counts[k]} {'not checkable' if k == NOT_CHECKABLE else k}{because[k] if why else ''}"
     return words
 
 
 def _shown_words(shown: Dict[str, int]) -> str:
-    """The items shown beside the results and not counted: ` (shown apart: 3 context)`."""
+    """The items shown beside the results and not counted: `; shown apart: 3 context`."""
     parts = [f"{v} {k}" for k, v in shown.items() if v]
-    return f" (shown apart, not counted: {', '.join(parts)})" if parts else ""
+    return f"; shown apart: {', '.join(parts)}" if parts else ""

@@ -29,6 +29,7 @@ from .verdict import (
     DIFFERS,
     INCONCLUSIVE,
     NOT_CHECKABLE,
+    NOT_JUDGED_QUICK,
     REPRODUCED,
     RESULT,
     SENSITIVITY,
@@ -40,7 +41,7 @@ from .verdict import (
 )
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "reproduce_papers", "find_experiments", "total_tally",
-           "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "CLASSES", "RESULT"]
+           "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "NOT_JUDGED_QUICK", "CLASSES", "RESULT"]
 
 
 @dataclass
@@ -323,7 +324,62 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
         res.verdict = Verdict(NOT_CHECKABLE if item.text_missing else CANNOT, detail=item.cannot)
         return res
     res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")), who=who)
+    if sweep.experiment.get("quick") and item.sweep is not None:
+        res.verdict = _quick_verdict(item, res, res.verdict)
     return res
+
+
+_POINTWISE = ("at_least", "at_most", "between", "flat")
+"""Claims that a point --quick ran can break whatever the points it left out give (a flat
+series' spread only grows with more points)."""
+
+
+def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:
+    """A --quick verdict, unless the quick grid left out points a full run judges and they
+    could change it: then "not judged in quick mode", saying what the points it ran gave. A
+    difference stands where one point run is enough to make it (published numbers and the
+    pointwise claims)."""
+    left_out = _left_out_by_quick(item, res)
+    if not left_out or verdict.verdict in (CANNOT, NOT_CHECKABLE):
+        return verdict
+    if verdict.verdict == DIFFERS and (item.claim is None or item.claim["kind"] in _POINTWISE):
+        return verdict
+    shown = ", ".join(map(str, left_out[:6])) + (", ..." if len(left_out) > 6 else "")
+    return Verdict(NOT_JUDGED_QUICK, detail=f"--quick leaves out {len(left_out)} of its points ({item.x} = {shown}), which could "
+                                            f"change the verdict; on the points it ran: {verdict.verdict} — {verdict.detail}")
+
+
+def _left_out_by_quick(item: Item, res: ItemResult) -> List[Any]:
+    """The item's points (x values; with `group`, [group, x]) that a full run of its sweep
+    judges and the quick run did not run."""
+    import pandas as pd
+
+    ran = list(zip(res.group, res.x)) if res.group else list(res.x)
+    if item.published and item.claim is None:
+        wanted: List[Any] = list(item.published_x)
+    else:
+        full = load_experiment(item.sweep)  # type: ignore[arg-type]  # (the full grid: no --quick)
+        rows = [{key: (json.dumps(list(v)) if len(axis_fields(key)) > 1 else json.dumps(v) if isinstance(v, (dict, list)) else v)
+                 for key, v in zip(full.axes, values)} for values in full.axis_points()]
+        table = select_rows(pd.DataFrame(rows), item.select)
+        xs = axis_values(table, item.x or "x")
+        keep = [(item.points is None or any(same_x(x, p) for p in item.points))
+                and (item.at_x is None or any(same_x(x, a) for a in item.at_x)) for x in xs]
+        groups = axis_values(table, item.group) if item.group else None
+        wanted = [(g, x) for g, x, k in zip(groups, xs, keep) if k] if groups is not None else [x for x, k in zip(xs, keep) if k]
+        if item.published:
+            wanted += [x for x in item.published_x if not any(same_x(x, w) for w in wanted)]
+
+    def same(a: Any, b: Any) -> bool:
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            return same_x(a[0], b[0]) and same_x(a[1], b[1])
+        return not isinstance(a, tuple) and not isinstance(b, tuple) and same_x(a, b)
+
+    out: List[Any] = []
+    for w in wanted:
+        if not any(same(w, r) for r in ran) and not any(same(w, o) for o in out):
+            out.append(list(w) if isinstance(w, tuple) else w)
+    return out
 
 
 def _seed_ratios(item: Item, res: ItemResult, sweep: Sweep) -> None:

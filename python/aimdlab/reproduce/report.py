@@ -30,12 +30,13 @@ from . import (
     total_tally,
 )
 from .trace import draw_trace
-from .verdict import CALIBRATED, CONTEXT, SENSITIVITY, VERDICTS
+from .verdict import APART, CALIBRATED, CONTEXT, NOT_JUDGED_QUICK, SENSITIVITY, VERDICTS
 from .words import column_words, model_words
 
 __all__ = ["write_paper_report", "write_index"]
 
-_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", INCONCLUSIVE: "#5a5aa8", CANNOT: "#666", NOT_CHECKABLE: "#9a9a9a"}
+_BADGE = {REPRODUCED: "#1b7f3b", DIFFERS: "#b26a00", INCONCLUSIVE: "#5a5aa8", CANNOT: "#666", NOT_CHECKABLE: "#9a9a9a",
+          NOT_JUDGED_QUICK: "#9a9a9a"}
 _CLASS_WORDS = {CALIBRATED: "calibrated: a parameter fitted to the paper's numbers",
                 SENSITIVITY: "sensitivity: another reading of a result",
                 CONTEXT: "context: aimdlab's own measure or set-up, not a paper result"}
@@ -58,9 +59,12 @@ def counts_line(result: PaperResult) -> str:
     """The paper results by verdict, then what is shown beside them and not counted."""
     counts = result.counts()
     shown = {k: v for k, v in result.shown().items() if v}
-    text = "<b>Paper results:</b> " + ", ".join(f"{badge(k)} {counts[k]}" for k in VERDICTS if k != NOT_CHECKABLE)
+    text = "<b>Paper results:</b> " + ", ".join(f"{badge(k)} {counts[k]}" for k in VERDICTS if k not in APART)
     if counts[NOT_CHECKABLE]:
         text += f". <b>Not checkable</b> (the text holding their values is missing): {counts[NOT_CHECKABLE]}"
+    if counts[NOT_JUDGED_QUICK]:
+        text += (f". <b>Not judged in quick mode</b> (--quick left out points that could change their verdicts): "
+                 f"{counts[NOT_JUDGED_QUICK]}")
     if shown:
         text += ". <b>Shown, not counted:</b> " + ", ".join(f"{k} {v}" for k, v in shown.items())
     return f"<p>{text}.</p>"
@@ -327,10 +331,11 @@ def write_index(results: List[PaperResult], out: Path) -> Path:
             "<p>Paper results are the papers' own numbers and claims on the set-ups they describe, each judged by aimdlab's 95 % "
             "interval: <i>reproduced</i> (inside the tolerance), <i>differs</i> (outside), <i>inconclusive</i> (across its edge) or "
             "<i>cannot be reproduced</i>. Counted apart: results <i>not checkable</i> because the part of the paper's text holding "
-            "their values is missing. Shown beside them and never counted: <i>calibrated</i> items (a parameter fitted to the "
+            "their values is missing, and, in a quick run, results <i>not judged in quick mode</i> (it left out points that could "
+            "change their verdicts). Shown beside them and never counted: <i>calibrated</i> items (a parameter fitted to the "
             "paper's numbers), <i>sensitivity</i> rows (another reading of a result) and <i>context</i> (aimdlab's own measures and "
             "set-ups).</p>"
-            "<table><tr><th class='text' rowspan='2'>paper</th><th colspan='4'>paper results</th><th>counted apart</th>"
+            "<table><tr><th class='text' rowspan='2'>paper</th><th colspan='4'>paper results</th><th colspan='2'>counted apart</th>"
             "<th colspan='3'>shown, not counted</th></tr>"
             "<tr>" + "".join(f"<th>{_e(k)}</th>" for k in totals) + "</tr>" + "".join(rows) + "</table>")
     path = out / "index.html"

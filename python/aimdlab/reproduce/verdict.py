@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence
 
-__all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "VERDICTS", "RESULT", "CALIBRATED", "SENSITIVITY", "CONTEXT", "CLASSES",
+__all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "NOT_JUDGED_QUICK", "APART", "VERDICTS", "RESULT", "CALIBRATED", "SENSITIVITY", "CONTEXT", "CLASSES",
            "Tolerance", "Verdict", "compare", "check_claim", "worst"]
 
 REPRODUCED = "reproduced"
@@ -37,8 +37,14 @@ CANNOT = "cannot be reproduced"
 NOT_CHECKABLE = "not checkable: text missing"
 """A result whose values are in a part of the paper's text that is missing (the thesis's
 chapters): counted apart from what cannot be reproduced."""
-VERDICTS = (REPRODUCED, DIFFERS, INCONCLUSIVE, CANNOT, NOT_CHECKABLE)
-"""The verdicts, from the best to the worst for a paper result, and the results not checkable."""
+NOT_JUDGED_QUICK = "not judged in quick mode"
+"""A result --quick ran on fewer of its points than a full run judges, where those left out
+could change its verdict (a difference at a point it ran stands)."""
+VERDICTS = (REPRODUCED, DIFFERS, INCONCLUSIVE, CANNOT, NOT_CHECKABLE, NOT_JUDGED_QUICK)
+"""The verdicts, from the best to the worst for a paper result; then the results not
+checkable and those a quick run does not judge, counted apart."""
+APART = (NOT_CHECKABLE, NOT_JUDGED_QUICK)
+"""Verdicts counted apart from the four of a judged result."""
 
 RESULT = "result"
 """A paper result: a number or claim of the paper, on a set-up the paper describes. Counted."""
