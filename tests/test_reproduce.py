@@ -186,6 +186,9 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
     for published in ("94.74", "94.69", "94.6", "94.49"):
         assert published in page
+    # The paper cited as a reader cites it, with no path to a file a user does not have.
+    assert "Journal of Computer Science 5(12): 1055-1059" in page and "shared/papers" not in page
+    assert "Journal of Computer Science 5(12)" in (tmp_path / "r" / "index.html").read_text()
     # Five items' figures, and Fig. 3-6's per-second trace drawn from the runs.
     assert "Quick run" in page and page.count("data:image/png;base64,") == 6
     assert (tmp_path / "r" / "index.html").is_file()

@@ -5,6 +5,7 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     id = "new-aimd-utilization"
     title = "Experimental Evaluation of Bottleneck Link Utilization with New-AIMD"
     paper = "new-aimd-utilization.txt"          # in shared/papers/
+    citation = "H. N. Jasem et al., ..., Journal of Computer Science 5(12), 2009."
     ran_on = "NCTUns (the Linux TCP stack)"
 
     [[items]]
@@ -86,7 +87,7 @@ from .words import field_words
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
-_PAPER_KEYS = {"id", "title", "paper", "ran_on", "summary", "items", "axis_labels"}
+_PAPER_KEYS = {"id", "title", "paper", "citation", "ran_on", "summary", "items", "axis_labels"}
 _TEXT = (str, "text")
 _TABLE = (dict, "a table")
 _LIST = (list, "a list")
@@ -184,10 +185,14 @@ class Paper:
     id: str
     title: str
     paper: str
+    """The paper's text as the project keeps it (for its developers; not shown on the pages)."""
     ran_on: str
     summary: str
     items: List[Item]
     folder: Path
+    citation: str = ""
+    """The paper as a reader cites it: authors, title, venue, year (shown on its page and in
+    the index)."""
 
     def sweeps(self) -> List[Path]:
         """The experiment files its items use, each once, in order."""
@@ -315,7 +320,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         if not isinstance(data.get(k), str):
             raise _err(path, k, "is missing or not text")
     _plain(path, data["id"], "id")  # the report's folder and the index's link
-    for k in ("ran_on", "summary"):
+    for k in ("ran_on", "summary", "citation"):
         if not isinstance(data.get(k, ""), str):
             raise _err(path, k, f"{data[k]!r} is not text")
     if not isinstance(data.get("items", []), list) or not all(isinstance(d, dict) for d in data.get("items", [])):
@@ -443,7 +448,8 @@ def load_paper(folder: Union[str, Path]) -> Paper:
                                                            f"(of = {item.id!r}), nor \"sensitivity\" (the item's own axis)")
         if tested == "sensitivity" and item.sensitivity is None:
             raise _err(path, f"items[{n}].cause_tested_by", "\"sensitivity\" needs the item's own sensitivity axis")
-    return Paper(data["id"], data["title"], data["paper"], data.get("ran_on", ""), data.get("summary", ""), items, folder)
+    return Paper(data["id"], data["title"], data["paper"], data.get("ran_on", ""), data.get("summary", ""), items, folder,
+                 data.get("citation", ""))
 
 
 def find_experiments(start: Optional[Path] = None) -> Path:

@@ -297,7 +297,7 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
     p = result.paper
     drawn = {key: future.result() for key, future in (figures if figures is not None else submit_figures(result, jobs)).items()}
     head = [f"<h1>{_e(p.title)}</h1>",
-            f"<p class='muted'>shared/papers/{_e(p.paper)}; the paper ran on {_e(p.ran_on or 'an unstated simulator')}."
+            f"<p class='muted'>{_e(p.citation) + ' ' if p.citation else ''}The paper ran on {_e(p.ran_on or 'an unstated simulator')}."
             f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
             f"<p>{_e(p.summary)}</p>",
             counts_line(result),
@@ -324,7 +324,8 @@ def write_index(results: List[PaperResult], out: Path) -> Path:
     totals = total_tally(results)
     for r in results:
         c = r.tally()
-        rows.append(f"<tr><td class='text'><a href='{_e(r.paper.id)}/index.html'>{_e(r.paper.title)}</a></td>"
+        cited = f"<br><span class='muted'>{_e(r.paper.citation)}</span>" if r.paper.citation else ""
+        rows.append(f"<tr><td class='text'><a href='{_e(r.paper.id)}/index.html'>{_e(r.paper.title)}</a>{cited}</td>"
                     + "".join(f"<td>{c[k]}</td>" for k in totals) + "</tr>")
     rows.append("<tr><td class='text'><b>all papers</b></td>" + "".join(f"<td><b>{v}</b></td>" for v in totals.values()) + "</tr>")
     body = ("<h1>aimdlab: reproductions</h1>"
