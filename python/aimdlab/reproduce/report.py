@@ -41,13 +41,18 @@ _CLASS_WORDS = {CALIBRATED: "calibrated: a parameter fitted to the paper's numbe
                 SENSITIVITY: "sensitivity: another reading of a result",
                 CONTEXT: "context: aimdlab's own measure or set-up, not a paper result"}
 _EXTRA_CSS = (".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em; font-size: 0.85em; white-space: nowrap; }"
+              " .badge.apart { background: white; border: 1px solid; }"
               " .class { border: 1px solid #888; color: #444; padding: 0 0.4em; border-radius: 0.3em; font-size: 0.8em; white-space: nowrap; }"
               " figure img.zoom { cursor: zoom-in; } figure img.zoom.full { max-width: none; width: 960px; cursor: zoom-out; }")
 
 
-def badge(verdict: str) -> str:
-    """A verdict as a coloured label."""
-    return f"<span class='badge' style='background:{_BADGE.get(verdict, '#666')}'>{_e(verdict)}</span>"
+def badge(verdict: str, counted: bool = True) -> str:
+    """A verdict as a coloured label: filled for a paper result, outlined for an item shown
+    beside the results and not counted (calibrated, sensitivity, context)."""
+    colour = _BADGE.get(verdict, '#666')
+    if not counted:
+        return f"<span class='badge apart' style='color:{colour}; border-color:{colour}'>{_e(verdict)}</span>"
+    return f"<span class='badge' style='background:{colour}'>{_e(verdict)}</span>"
 
 
 def class_label(kind: str) -> str:
@@ -224,13 +229,32 @@ def _peer_paragraph(r: ItemResult, provenance: Dict[str, Any]) -> str:
             f"<span class='muted'>({where}.)</span></p>")
 
 
+def _items_table(rows: List[ItemResult], heading: str) -> str:
+    """The summary table of some of a paper's items (none: nothing)."""
+    if not rows:
+        return ""
+    return (f"<h3>{_e(heading)}</h3>"
+            "<table><tr><th class='text'>item</th><th class='text'>where</th><th class='text'>verdict</th><th class='text'>detail</th></tr>"
+            + "".join(f"<tr><td class='text'><a href='#{_e(r.item.id)}'>{_e(item_title(r.item))}</a></td><td class='text'>{_e(r.item.where)}</td>"
+                      f"<td class='text'>{badge(r.verdict.verdict, r.item.kind == RESULT)}{class_label(r.item.kind)}</td>"
+                      f"<td class='text'>{_e(r.verdict.detail)}</td></tr>" for r in rows)
+            + "</table>")
+
+
+def item_title(it: Any) -> str:
+    """An item's title, saying "Calibrated:" first for a calibration that does not say so."""
+    if it.kind == CALIBRATED and not it.title.lower().startswith("calibrat"):
+        return f"Calibrated: {it.title}"
+    return it.title
+
+
 def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optional[Dict[str, Any]] = None) -> str:
     """An item's section of its paper's page; `figures` its drawn figures by kind;
     `peer_provenance` where its ns-2.35 values came from (shown when the item has them)."""
     it = r.item
     role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
     of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
-    parts = [f"<h2 id='{_e(it.id)}'>{_e(it.title)} {badge(r.verdict.verdict)}{class_label(it.kind)}</h2>",
+    parts = [f"<h2 id='{_e(it.id)}'>{_e(item_title(it))} {badge(r.verdict.verdict, it.kind == RESULT)}{class_label(it.kind)}</h2>",
              f"<p class='muted'>{_e(it.where)}{of}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
     if it.threshold_from:
         parts.append(f"<p class='muted'><b>Threshold from:</b> {_e(it.threshold_from)}.</p>")
@@ -272,11 +296,11 @@ def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optio
     parts.append(_peer_paragraph(r, peer_provenance or {}))
     parts.append(_trace_figure(r, figures.get(_TRACE)))
     if r.sensitivity:
-        sensitivity_rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
+        sensitivity_rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict, False)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
                        f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
         reading = it.sensitivity_label or it.sensitivity or ""
-        parts.append(f"<p><b>Sensitivity</b> to {_e(reading)} (<code>{_e(it.sensitivity)}</code>; the item above is at "
-                     f"{_e(it.select[it.sensitivity or ''])}):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
+        parts.append(f"<p><b>The same result under other readings of {_e(reading)}</b> — shown, not counted: the verdict above "
+                     f"is at {_e(it.select[it.sensitivity or ''])} (<code>{_e(it.sensitivity)}</code>):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
                      f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + sensitivity_rows + "</table>")
     if it.cause:
         parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(it.cause)}</p>")
@@ -301,11 +325,9 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
             f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
             f"<p>{_e(p.summary)}</p>",
             counts_line(result),
-            "<table><tr><th class='text'>item</th><th class='text'>where</th><th class='text'>verdict</th><th class='text'>detail</th></tr>"
-            + "".join(f"<tr><td class='text'><a href='#{_e(r.item.id)}'>{_e(r.item.title)}</a></td><td class='text'>{_e(r.item.where)}</td>"
-                      f"<td class='text'>{badge(r.verdict.verdict)}{class_label(r.item.kind)}</td><td class='text'>{_e(r.verdict.detail)}</td></tr>"
-                      for r in result.items)
-            + "</table>",
+            _items_table([r for r in result.items if r.item.kind == RESULT], "Paper results"),
+            _items_table([r for r in result.items if r.item.kind != RESULT],
+                         "Shown apart, not counted: calibrations, sensitivity rows and context"),
             "<p class='muted'>Sweeps (<code>aimdlab report FOLDER</code> writes a sweep's own report; "
             "<code>aimdlab.open_sweep(FOLDER)</code> opens its tables): "
             + ", ".join(_sweep_link(Path(s), out) for s in result.sweeps.values()) + "</p>"]
