@@ -90,6 +90,18 @@ def test_a_published_number_is_judged_by_the_interval_around_the_mean():
     assert Tolerance(abs=1.0, rel=0.05).band(100.0) == (95.0, 105.0)
 
 
+def test_a_flat_series_is_not_a_trend_when_the_claim_states_a_negligible_band():
+    """An equivalence test: every point's interval inside the negligible band around the mean
+    is a flat series, which differs from a claimed trend (not "inconclusive"); outside the band
+    the usual step test decides."""
+    flat = check_claim("decreasing", [94.15, 94.15, 94.151, 94.149], None, [94.145] * 4, [94.155] * 4, negligible=0.00026)
+    assert flat.verdict == DIFFERS and "flat" in flat.detail and "0.026 % of the mean" in flat.detail
+    assert check_claim("decreasing", [94.15, 94.15, 94.151, 94.149], None, [94.145] * 4, [94.155] * 4).verdict == INCONCLUSIVE
+    assert check_claim("decreasing", [94.74, 94.69, 94.6, 94.49], negligible=0.00026).verdict == REPRODUCED
+    # Wide intervals are not evidence of flatness: the step test decides (here, undecided).
+    assert check_claim("decreasing", [1.70, 1.66, 1.64], None, [1.6] * 3, [1.75, 1.72, 1.7], negligible=0.05).verdict == INCONCLUSIVE
+
+
 def test_a_paper_definition_names_its_mistakes(tmp_path):
     (tmp_path / "s.toml").write_text((package_folder("experiments") / "new-aimd-utilization/table1.toml").read_text())
     base = 'id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\nx = "flows[0].count"\nmeasure = "jain_index"\n'
@@ -106,6 +118,8 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\ntext_missing = "gone"\n',
               "items[0].text_missing: give either `cannot` (a reason) or `text_missing` (the text that is missing), not both"),
              (base + 'claim = { kind = "at_lest", threshold = 94 }\n', "items[0].claim.kind: 'at_lest' is not a claim; expected one of at_least"),
+             (base + 'claim = { kind = "at_least", threshold = 94, negligible = 0.01 }\nthreshold_from = "t"\n',
+              "items[0].claim.negligible: a trend's negligible band"),
              (base + 'claim = { kind = "between", threshold = 1 }\n', "items[0].claim.threshold: between takes [low, high]"),
              (base + 'claim = { kind = "increasing", threshold = 1 }\n', "items[0].claim.threshold: increasing takes no threshold"),
              (base + 'claim = { kind = "increasing" }\nclass = "calibration"\n',
@@ -293,9 +307,10 @@ def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
     result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
     item = next(i for i in paper.items if i.id == "claim-above-94")
     item.select = {"flows[0].count": 9}
-    # The busy time is aimdlab's own measure: shown, not counted among the paper's results.
-    assert result.shown() == {"calibrated": 0, "sensitivity": 0, "context": 1}
-    assert sum(result.counts().values()) == len(paper.items) - 1
+    # The busy time is aimdlab's own measure, and the per-second reading a stricter reading of
+    # the averaged claim: shown, not counted among the paper's results.
+    assert result.shown() == {"calibrated": 0, "sensitivity": 1, "context": 1}
+    assert sum(result.counts().values()) == len(paper.items) - 2
     verdict = evaluate(item, next(iter(result.sweeps.values()))).verdict
     assert verdict.verdict == CANNOT and "no point where {'flows[0].count': 9} (a --quick run has fewer points)" in verdict.detail
     # A published point a --quick run leaves out is skipped and said; the verdict is over the others.

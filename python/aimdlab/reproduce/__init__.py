@@ -436,12 +436,12 @@ def _judge(item: Item, res: ItemResult, quick: bool, who: str = "aimdlab") -> Ve
             for g in dict.fromkeys(json.dumps(v) for v in res.group):
                 idx = [i for i in at if json.dumps(res.group[i]) == g]
                 v = check_claim(item.claim["kind"], [res.mean[i] for i in idx], item.claim.get("threshold"),
-                                [res.low[i] for i in idx], [res.high[i] for i in idx], who)
+                                [res.low[i] for i in idx], [res.high[i] for i in idx], who, item.claim.get("negligible"))
                 parts.append((v.verdict, f"{item.group_label or item.group} = {json.loads(g)}: {v.detail}"))
             outcomes.append(Verdict(worst(p for p, _ in parts), detail="; ".join(d for _, d in parts)))
         else:
             outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in at], item.claim.get("threshold"),
-                                        [res.low[i] for i in at], [res.high[i] for i in at], who))
+                                        [res.low[i] for i in at], [res.high[i] for i in at], who, item.claim.get("negligible")))
     verdict = Verdict(worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
     # ("cause not tested" is said of aimdlab's difference; a peer's verdict is a cause's test)
     if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None and who == "aimdlab":

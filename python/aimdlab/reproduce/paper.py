@@ -60,6 +60,9 @@ evaluates it, instead of a sweep (the function returns `{"x": [...], "y": [...]}
 whose values are in a part of the paper's text that is missing says so with `text_missing`
 (the reason) instead of `cannot`: it is "not checkable: text missing", counted apart from the
 paper results that cannot be reproduced (it takes the same optional figure keys).
+A trend claim may state the change too small to count, `negligible` (a fraction of the mean:
+`claim = { kind = "decreasing", negligible = 0.01 }`): a series whose every interval lies inside
+that band around the mean is flat, and differs from the claimed trend (an equivalence test).
 `at_x = [...]` judges a claim at those x values only (the figure still
 shows every point). `sensitivity = "axis"` judges the item again at every other value of
 an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
@@ -222,9 +225,13 @@ def _claim(claim: Any, path: Path, at: str) -> Optional[Dict[str, Any]]:
         kind = claim.get("kind") if isinstance(claim, dict) else claim
         raise _err(path, f"{at}.claim.kind", f"{kind!r} is not a claim; expected one of {', '.join(CLAIM_KINDS)}")
     for k in claim:
-        if k not in ("kind", "threshold"):
-            raise _err(path, f"{at}.claim.{k}", "unknown field; expected kind, threshold")
+        if k not in ("kind", "threshold", "negligible"):
+            raise _err(path, f"{at}.claim.{k}", "unknown field; expected kind, threshold, negligible")
     kind, threshold = claim["kind"], claim.get("threshold")
+    if "negligible" in claim and (kind not in ("increasing", "decreasing") or not is_number(claim["negligible"])
+                                  or not 0 < claim["negligible"] < 1):
+        raise _err(path, f"{at}.claim.negligible", "a trend's negligible band: a fraction of the mean between 0 and 1 "
+                                                    "(increasing and decreasing only)")
     if kind == "between":
         if not (isinstance(threshold, list) and len(threshold) == 2 and all(is_number(v) for v in threshold) and threshold[0] <= threshold[1]):
             raise _err(path, f"{at}.claim.threshold", "between takes [low, high]")

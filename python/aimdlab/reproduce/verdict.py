@@ -131,11 +131,14 @@ def _interval(values: Sequence[float], bounds: Optional[Sequence[float]]) -> Lis
 
 
 def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None,
-                lows: Optional[Sequence[float]] = None, highs: Optional[Sequence[float]] = None, who: str = "aimdlab") -> Verdict:
+                lows: Optional[Sequence[float]] = None, highs: Optional[Sequence[float]] = None, who: str = "aimdlab",
+                negligible: Optional[float] = None) -> Verdict:
     """A qualitative claim over `who`'s means (aimdlab's, or a peer simulator's) along a
     figure's x axis (in x order):
     `at_least` / `at_most` `threshold` everywhere, `flat` (max - min at most `threshold` of the
-    mean), or `increasing` / `decreasing`."""
+    mean), or `increasing` / `decreasing`. A trend with a `negligible` band (a fraction of the
+    mean) differs when it is flat: every point's interval inside that band around the mean (an
+    equivalence test: no change the claim could mean)."""
     xs = [float(v) for v in values]
     if not xs or not all(math.isfinite(v) for v in xs):
         return Verdict(CANNOT, detail=f"no {who} value at some point: its runs did not complete")
@@ -170,6 +173,12 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         return Verdict(REPRODUCED if spread <= threshold else DIFFERS,
                        detail=f"flat within {100 * threshold:g} %: {who}'s spread is {100 * spread:.3g} % of its mean")
     if kind in ("increasing", "decreasing"):
+        if negligible is not None and len(xs) > 1:
+            mean = sum(xs) / len(xs)
+            if max(hi) - min(lo) <= negligible * abs(mean):
+                return Verdict(DIFFERS, detail=f"{kind}: flat — {who}'s means {', '.join(f'{v:.6g}' for v in xs)} and their intervals "
+                                               f"lie within {max(hi) - min(lo):.3g}, inside the negligible band of "
+                                               f"{100 * negligible:g} % of the mean ({negligible * abs(mean):.3g}){note}")
         sign = 1.0 if kind == "increasing" else -1.0
         # A step is significant when the two points' intervals do not overlap.
         wrong = [i for i in range(len(xs) - 1) if sign * (xs[i + 1] - xs[i]) <= 0]
