@@ -178,6 +178,39 @@ def test_a_quick_run_does_not_judge_an_item_on_fewer_points_than_a_full_run():
     assert verdict(published=[1, 1], published_x=[10, 20]).verdict == NOT_JUDGED_QUICK
 
 
+def test_a_cause_counts_as_tested_only_when_its_check_supports_it():
+    """GAIMD Fig. 14's "cause tested" pointed at a check that was itself inconclusive: a
+    result's cause is tested only when the item named in `cause_tested_by` is reproduced."""
+    from aimdlab.reproduce import ItemResult, link_causes
+    from aimdlab.reproduce.paper import Item
+    from aimdlab.reproduce.verdict import Verdict
+
+    def pair(check_verdict):
+        result = Item("r", "r", "w", cause_tested_by="c")
+        check = Item("c", "c", "w", kind="context", of="r")
+        return link_causes([ItemResult(result, verdict=Verdict(DIFFERS, detail="d")), ItemResult(check, verdict=Verdict(check_verdict))])[0]
+
+    assert pair(REPRODUCED).verdict.detail == "d"
+    assert pair(INCONCLUSIVE).verdict.detail == "d; cause not tested: its check (c) is inconclusive"
+
+
+def test_a_notes_numbers_come_from_the_run(tmp_path):
+    """A note quotes the run through placeholders (`notes.py`), never a number typed by hand."""
+    import pandas as pd
+    from aimdlab.reproduce.notes import check_placeholders, fill
+
+    agg = pd.DataFrame({"flows[0].count": [10, 100], "jain_index_mean": [0.71, 0.38]})
+    text = "Jain {jain_index at flows[0].count=10} and {jain_index at flows[0].count=100}; G/T down to {min}, at 20 {mean at 20}."
+    assert fill(text, [10, 20], [0.9, 0.81234], agg, {}) == "Jain 0.71 and 0.38; G/T down to 0.8123, at 20 0.8123."
+    assert fill("{jain_index at flows[0].count=50}", [], [], agg, {}) == "(not in this run)"
+    assert check_placeholders("a {typo here} b") is not None and check_placeholders(text) is None
+    (tmp_path / "paper.toml").write_text('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\n'
+                                         'cannot = "c"\ncause = "down to {lowest}"\n')
+    with pytest.raises(ScenarioError) as e:
+        load_paper(tmp_path)
+    assert "items[0].cause: '{lowest}' is not a placeholder" in str(e.value)
+
+
 def test_every_paper_definition_loads():
     root = find_experiments(package_folder("experiments"))
     names = available_papers(root)

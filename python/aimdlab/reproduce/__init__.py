@@ -152,7 +152,7 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
 
     def evaluate_paper(k: int) -> PaperResult:
         paper = papers[k][0]
-        result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items],
+        result = PaperResult(paper, link_causes([evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items]),
                              {str(path): sweeps[k][str(path)].root for path in paper.sweeps()}, quick)
         if evaluated:
             evaluated(result)
@@ -332,6 +332,19 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
 _POINTWISE = ("at_least", "at_most", "between", "flat")
 """Claims that a point --quick ran can break whatever the points it left out give (a flat
 series' spread only grows with more points)."""
+
+
+def link_causes(results: List[ItemResult]) -> List[ItemResult]:
+    """A result that differs and names the check of its cause (`cause_tested_by`, another
+    item) counts its cause as tested only when that check is reproduced; otherwise its detail
+    says the cause is not tested, and what the check gave. Returns `results`."""
+    by_id = {r.item.id: r for r in results}
+    for r in results:
+        check = by_id.get(r.item.cause_tested_by or "")
+        if r.verdict.verdict == DIFFERS and r.item.kind == RESULT and check is not None and check.verdict.verdict != REPRODUCED:
+            r.verdict = dataclasses.replace(r.verdict, detail=r.verdict.detail + f"; cause not tested: its check "
+                                                                                   f"({check.item.id}) is {check.verdict.verdict}")
+    return results
 
 
 def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:

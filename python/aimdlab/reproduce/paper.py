@@ -63,6 +63,8 @@ paper results that cannot be reproduced (it takes the same optional figure keys)
 A trend claim may state the change too small to count, `negligible` (a fraction of the mean:
 `claim = { kind = "decreasing", negligible = 0.01 }`): a series whose every interval lies inside
 that band around the mean is flat, and differs from the claimed trend (an equivalence test).
+A `cause` that quotes a number of the run writes a placeholder (`{min}`, `{max}`, `{mean at
+X}`, `{MEASURE at AXIS=V; AXIS=V}`; `notes.py`), filled from the run when the page is written.
 `at_x = [...]` judges a claim at those x values only (the figure still
 shows every point). `sensitivity = "axis"` judges the item again at every other value of
 an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
@@ -84,6 +86,7 @@ from ..errors import ScenarioError
 from ..names import plain_name
 from ..scenario import loads
 from ..sweep.measures import checked_python_function
+from .notes import check_placeholders
 from .trace import TraceSpec, parse_trace
 from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
 from .words import field_words
@@ -347,6 +350,8 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         _plain(path, d["id"], f"{at}.id")  # the item's anchor on its page
         if "cannot" in d and "text_missing" in d:
             raise _err(path, f"{at}.text_missing", "give either `cannot` (a reason) or `text_missing` (the text that is missing), not both")
+        if isinstance(d.get("cause"), str) and (why := check_placeholders(d["cause"])) is not None:
+            raise _err(path, f"{at}.cause", why)
         item = Item(d["id"], d["title"], d["where"], cause=d.get("cause", ""), label=d.get("label", ""),
                     cannot=d.get("cannot", d.get("text_missing")), text_missing="text_missing" in d,
                     select=d.get("select", {}), baseline=d.get("baseline"))
