@@ -176,6 +176,13 @@ def test_a_quick_run_does_not_judge_an_item_on_fewer_points_than_a_full_run():
     assert verdict({"kind": "increasing"}, given=DIFFERS).verdict == NOT_JUDGED_QUICK
     assert verdict(published=[1, 1], published_x=[10, 100]).verdict == REPRODUCED  # (every published point ran)
     assert verdict(published=[1, 1], published_x=[10, 20]).verdict == NOT_JUDGED_QUICK
+    # A selection the quick grid lacks but the full grid has (20 flows) is not judged in quick
+    # mode; one the full grid lacks too (9 flows) cannot be reproduced.
+    from aimdlab.reproduce import _full_grid
+
+    at = Item("a", "a", "w", sweep=sweep, x="flows[0].count", measure="goodput_total_bps")
+    assert len(_full_grid(dataclasses.replace(at, select={"flows[0].count": 20, "flows[0].cc": "reno"}))) == 2  # (with and without ECN)
+    assert len(_full_grid(dataclasses.replace(at, select={"flows[0].count": 9}))) == 0
 
 
 def test_a_cause_counts_as_tested_only_when_its_check_supports_it():

@@ -274,7 +274,8 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
     agg = select_rows(whole, item.select)
     if agg.empty:
         quick = " (a --quick run has fewer points)" if sweep.experiment.get("quick") else ""
-        res.verdict = Verdict(CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
+        in_full_grid = bool(quick) and item.cannot is None and item.sweep is not None and len(_full_grid(item)) > 0
+        res.verdict = Verdict(NOT_JUDGED_QUICK if in_full_grid else CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
         return res
     if item.only is not None:
         column = f"{item.only['measure']}_mean"
@@ -288,7 +289,10 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
             keep &= values >= float(item.only["at_least"])
         agg = agg[keep]
         if agg.empty:
-            res.verdict = Verdict(CANNOT, detail=f"no point of the sweep has {item.only}")
+            more = (bool(sweep.experiment.get("quick")) and item.cannot is None and item.sweep is not None
+                    and len(_full_grid(item)) > len(select_rows(whole, item.select)))
+            res.verdict = Verdict(NOT_JUDGED_QUICK if more else CANNOT, detail=f"no point of the sweep has {item.only}"
+                                  + (" (--quick runs fewer points; a full run may have some)" if more else ""))
             return res
     if item.points is not None:
         keep = [any(same_x(v, p) for p in item.points) for v in axis_values(agg, x_axis)]
@@ -362,19 +366,25 @@ def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:
                                             f"change the verdict; on the points it ran: {verdict.verdict} — {verdict.detail}")
 
 
+def _full_grid(item: Item) -> Any:
+    """The rows of the item's sweep, without --quick, that its `select` keeps: a table of axis
+    values as the sweep's aggregate holds them (no run needed)."""
+    import pandas as pd
+
+    full = load_experiment(item.sweep)  # type: ignore[arg-type]  # (the full grid: no --quick)
+    rows = [{key: (json.dumps(list(v)) if len(axis_fields(key)) > 1 else json.dumps(v) if isinstance(v, (dict, list)) else v)
+             for key, v in zip(full.axes, values)} for values in full.axis_points()]
+    return select_rows(pd.DataFrame(rows, columns=list(full.axes)), item.select)
+
+
 def _left_out_by_quick(item: Item, res: ItemResult) -> List[Any]:
     """The item's points (x values; with `group`, [group, x]) that a full run of its sweep
     judges and the quick run did not run."""
-    import pandas as pd
-
     ran = list(zip(res.group, res.x)) if res.group else list(res.x)
     if item.published and item.claim is None:
         wanted: List[Any] = list(item.published_x)
     else:
-        full = load_experiment(item.sweep)  # type: ignore[arg-type]  # (the full grid: no --quick)
-        rows = [{key: (json.dumps(list(v)) if len(axis_fields(key)) > 1 else json.dumps(v) if isinstance(v, (dict, list)) else v)
-                 for key, v in zip(full.axes, values)} for values in full.axis_points()]
-        table = select_rows(pd.DataFrame(rows), item.select)
+        table = _full_grid(item)
         xs = axis_values(table, item.x or "x")
         keep = [(item.points is None or any(same_x(x, p) for p in item.points))
                 and (item.at_x is None or any(same_x(x, a) for a in item.at_x)) for x in xs]
