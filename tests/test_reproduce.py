@@ -102,6 +102,14 @@ def test_a_flat_series_is_not_a_trend_when_the_claim_states_a_negligible_band():
     assert check_claim("decreasing", [1.70, 1.66, 1.64], None, [1.6] * 3, [1.75, 1.72, 1.7], negligible=0.05).verdict == INCONCLUSIVE
 
 
+def test_a_crossover_needs_both_sides():
+    """GAIMD Fig. 13's crossover was judged at 4 flows only; `crosses_down` judges both ends."""
+    assert check_claim("crosses_down", [2.6, 0.8], 1.0, [2.5, 0.7], [2.7, 0.9]).verdict == REPRODUCED
+    assert check_claim("crosses_down", [2.6, 1.25], 1.0).verdict == DIFFERS  # (the far side not shown)
+    assert check_claim("crosses_down", [2.6, 1.2], 1.0, [2.5, 0.9], [2.7, 1.3]).verdict == INCONCLUSIVE
+    assert "last point above it (mean 1.25)" in check_claim("crosses_down", [2.6, 1.25], 1.0).detail
+
+
 def test_a_paper_definition_names_its_mistakes(tmp_path):
     (tmp_path / "s.toml").write_text((package_folder("experiments") / "new-aimd-utilization/table1.toml").read_text())
     base = 'id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\nx = "flows[0].count"\nmeasure = "jain_index"\n'

@@ -333,7 +333,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemR
     return res
 
 
-_POINTWISE = ("at_least", "at_most", "between", "flat")
+_POINTWISE = ("at_least", "at_most", "between", "flat")  # (not crosses_down: its two ends decide)
 """Claims that a point --quick ran can break whatever the points it left out give (a flat
 series' spread only grows with more points)."""
 

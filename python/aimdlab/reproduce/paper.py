@@ -65,6 +65,8 @@ A trend claim may state the change too small to count, `negligible` (a fraction 
 that band around the mean is flat, and differs from the claimed trend (an equivalence test).
 A `cause` that quotes a number of the run writes a placeholder (`{min}`, `{max}`, `{mean at
 X}`, `{MEASURE at AXIS=V; AXIS=V}`; `notes.py`), filled from the run when the page is written.
+`crosses_down` (with a threshold) claims a crossover: above the threshold at the first point
+judged, below it at the last (both sides shown; `at_x` picks the two).
 `at_x = [...]` judges a claim at those x values only (the figure still
 shows every point). `sensitivity = "axis"` judges the item again at every other value of
 an axis of readings the paper leaves open (e.g. the stack profile), shown beside its verdict
@@ -216,7 +218,7 @@ def _plain(path: Path, value: str, where: str) -> None:
         raise ScenarioError(f"{path}: {e}") from None
 
 
-CLAIM_KINDS = ("at_least", "at_most", "between", "flat", "increasing", "decreasing")
+CLAIM_KINDS = ("at_least", "at_most", "between", "flat", "increasing", "decreasing", "crosses_down")
 """The qualitative claims an item can check (verdict.check_claim)."""
 
 
@@ -238,7 +240,7 @@ def _claim(claim: Any, path: Path, at: str) -> Optional[Dict[str, Any]]:
     if kind == "between":
         if not (isinstance(threshold, list) and len(threshold) == 2 and all(is_number(v) for v in threshold) and threshold[0] <= threshold[1]):
             raise _err(path, f"{at}.claim.threshold", "between takes [low, high]")
-    elif kind in ("at_least", "at_most", "flat"):
+    elif kind in ("at_least", "at_most", "flat", "crosses_down"):
         if not is_number(threshold):
             raise _err(path, f"{at}.claim.threshold", f"{kind} takes a number" + (" (the largest spread, a fraction of the mean)" if kind == "flat" else ""))
     elif threshold is not None:

@@ -136,7 +136,8 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
     """A qualitative claim over `who`'s means (aimdlab's, or a peer simulator's) along a
     figure's x axis (in x order):
     `at_least` / `at_most` `threshold` everywhere, `flat` (max - min at most `threshold` of the
-    mean), or `increasing` / `decreasing`. A trend with a `negligible` band (a fraction of the
+    mean), `increasing` / `decreasing`, or `crosses_down` (above `threshold` at the first point,
+    below it at the last: both sides of a crossover). A trend with a `negligible` band (a fraction of the
     mean) differs when it is flat: every point's interval inside that band around the mean (an
     equivalence test: no change the claim could mean)."""
     xs = [float(v) for v in values]
@@ -190,4 +191,14 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
         detail = (f"{kind}: {who}'s means {', '.join(f'{v:.4g}' for v in xs)}; of {len(xs) - 1} steps, {len(apart)} go that way with the "
                   f"intervals apart, {len(against)} go the other way with them apart, {len(wrong)} go the other way by the means{note}")
         return Verdict(verdict, detail=detail)
-    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, between, flat, increasing, decreasing')
+    if kind == "crosses_down":
+        if threshold is None or len(xs) < 2:
+            raise ValueError("claim crosses_down needs a threshold and two points or more")
+        t = float(threshold)
+        above, below = lo[0] > t, hi[-1] < t
+        wrong_side = hi[0] < t or lo[-1] > t
+        verdict = REPRODUCED if above and below else DIFFERS if wrong_side else INCONCLUSIVE
+        sides = (f"first point {'above' if above else 'below' if hi[0] < t else 'across'} {t:g} (mean {xs[0]:.4g}), "
+                 f"last point {'below' if below else 'above' if lo[-1] > t else 'across'} it (mean {xs[-1]:.4g})")
+        return Verdict(verdict, detail=f"a crossover down through {t:g}: {who}'s {sides}{note}")
+    raise ValueError(f'claim kind "{kind}" is not one of at_least, at_most, between, flat, increasing, decreasing, crosses_down')
