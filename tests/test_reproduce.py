@@ -248,6 +248,8 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     page = (tmp_path / "r" / "new-aimd-utilization" / "index.html").read_text()
     for published in ("94.74", "94.69", "94.6", "94.49"):
         assert published in page
+    # The summary table sets the paper's values beside aimdlab's (Table 1: 94.74 with 2 flows).
+    assert "<th class='text'>paper</th><th class='text'>aimdlab</th>" in page and "2: 94.74; 3: 94.69" in page
     # The paper cited as a reader cites it, with no path to a file a user does not have.
     assert "Journal of Computer Science 5(12): 1055-1059" in page and "shared/papers" not in page
     assert "Journal of Computer Science 5(12)" in (tmp_path / "r" / "index.html").read_text()

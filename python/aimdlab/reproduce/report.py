@@ -247,11 +247,48 @@ def _items_table(rows: List[ItemResult], heading: str) -> str:
     if not rows:
         return ""
     return (f"<h3>{_e(heading)}</h3>"
-            "<table><tr><th class='text'>item</th><th class='text'>where</th><th class='text'>verdict</th><th class='text'>detail</th></tr>"
+            "<table><tr><th class='text'>item</th><th class='text'>where</th><th class='text'>paper</th><th class='text'>aimdlab</th>"
+            "<th class='text'>verdict</th><th class='text'>detail (in full under the item)</th></tr>"
             + "".join(f"<tr><td class='text'><a href='#{_e(r.item.id)}'>{_e(item_title(r.item))}</a></td><td class='text'>{_e(r.item.where)}</td>"
+                      f"<td class='text'>{_e(_paper_values(r))}</td><td class='text'>{_e(_our_values(r))}</td>"
                       f"<td class='text'>{badge(r.verdict.verdict, r.item.kind == RESULT)}{class_label(r.item.kind)}</td>"
-                      f"<td class='text'>{_e(r.verdict.detail)}</td></tr>" for r in rows)
+                      f"<td class='text'>{_e(_short(r.verdict.detail))}</td></tr>" for r in rows)
             + "</table>")
+
+
+_SHOWN = 5
+"""Points a summary cell shows before "…"."""
+
+
+def _points_text(pairs: List[Tuple[Any, float]]) -> str:
+    """`x: value` pairs, the first few."""
+    text = "; ".join(f"{x}: {_fmt(v)}" for x, v in pairs[:_SHOWN])
+    return text + ("; …" if len(pairs) > _SHOWN else "")
+
+
+def _paper_values(r: ItemResult) -> str:
+    """The paper's numbers for the summary table, or what kind of statement it is."""
+    if r.item.published:
+        return _points_text(list(zip(r.item.published_x, r.item.published)))
+    if r.item.claim is not None:
+        return "a claim"
+    return "—"
+
+
+def _our_values(r: ItemResult) -> str:
+    """aimdlab's means for the summary table: at the paper's points when it has numbers."""
+    if not r.x:
+        return "—"
+    pairs = list(zip(r.x if not r.group else [f"{g}, {x}" for g, x in zip(r.group, r.x)], r.mean))
+    if r.item.published and not r.group:
+        pairs = [(x, v) for x, v in pairs if any(same_x(x, px) for px in r.item.published_x)] or pairs
+    return _points_text(pairs)
+
+
+def _short(detail: str) -> str:
+    """A verdict's detail cut to its first clause (the item's section gives it whole)."""
+    first = detail.split("; ")[0]
+    return first if len(first) <= 160 else first[:157] + "…"
 
 
 def item_title(it: Any) -> str:
