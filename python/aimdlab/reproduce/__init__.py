@@ -7,6 +7,7 @@ paper and an index. The papers' definitions live in `experiments/<paper>/paper.t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import numbers
@@ -369,12 +370,20 @@ def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:
 def _full_grid(item: Item) -> Any:
     """The rows of the item's sweep, without --quick, that its `select` keeps: a table of axis
     values as the sweep's aggregate holds them (no run needed)."""
+    path = Path(item.sweep)  # type: ignore[arg-type]
+    return select_rows(_full_axis_table(path, path.stat().st_mtime_ns), item.select)
+
+
+@functools.lru_cache(maxsize=64)
+def _full_axis_table(path: Path, mtime_ns: int) -> Any:
+    """Every axis point of the experiment at `path` without --quick (read once per file
+    version: a quick run asks for it once per item)."""
     import pandas as pd
 
-    full = load_experiment(item.sweep)  # type: ignore[arg-type]  # (the full grid: no --quick)
+    full = load_experiment(path)
     rows = [{key: (json.dumps(list(v)) if len(axis_fields(key)) > 1 else json.dumps(v) if isinstance(v, (dict, list)) else v)
              for key, v in zip(full.axes, values)} for values in full.axis_points()]
-    return select_rows(pd.DataFrame(rows, columns=list(full.axes)), item.select)
+    return pd.DataFrame(rows, columns=list(full.axes))
 
 
 def _left_out_by_quick(item: Item, res: ItemResult) -> List[Any]:
