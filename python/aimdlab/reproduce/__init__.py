@@ -22,6 +22,7 @@ from ..sweep import Experiment, Sweep, SweepProgress, load_experiment, open_swee
 from ..sweep.experiment import axis_fields
 from ..sweep.stats import mean_std_ci95
 from .axes import axis_values, same_x, select_rows
+from .notes import PLACEHOLDER, fill
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
 from .verdict import (
@@ -74,6 +75,8 @@ class ItemResult:
     peer: Optional["ItemResult"] = None
     """The item judged on ns-2.35's runs of the same set-ups (`reproduce.peer`), when the paper
     has them stored."""
+    cause: str = ""
+    """The item's note with the numbers it quotes filled from this run (`notes.fill`)."""
 
 
 @dataclass
@@ -193,6 +196,8 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
                 res.sensitivity.append((v, _evaluate(other, sweep)))
     if sweep is not None and item.cannot is None and item.model is None:
         _check_stability(item, res, sweep)
+    quotes = sweep is not None and PLACEHOLDER.search(item.cause) is not None
+    res.cause = fill(item.cause, res.x, res.mean, sweep.aggregate.to_pandas() if sweep is not None and quotes else None, item.select)
     return res
 
 

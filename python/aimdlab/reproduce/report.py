@@ -29,7 +29,6 @@ from . import (
     same_x,
     total_tally,
 )
-from .notes import PLACEHOLDER, fill
 from .trace import draw_trace
 from .verdict import APART, CALIBRATED, CONTEXT, NOT_JUDGED_QUICK, SENSITIVITY, VERDICTS
 from .words import column_words, model_words
@@ -230,18 +229,6 @@ def _peer_paragraph(r: ItemResult, provenance: Dict[str, Any]) -> str:
             f"<span class='muted'>({where}.)</span></p>")
 
 
-def _aggregate_for(r: ItemResult, result: PaperResult, cache: Dict[str, Any]) -> Any:
-    """The aggregate table of the sweep `r` was judged on, when its note quotes the run."""
-    from ..sweep import open_sweep
-
-    key = str(r.item.sweep)
-    if not r.item.cause or not PLACEHOLDER.search(r.item.cause) or key not in result.sweeps:
-        return None
-    if key not in cache:
-        cache[key] = open_sweep(result.sweeps[key]).aggregate.to_pandas()
-    return cache[key]
-
-
 def _items_table(rows: List[ItemResult], heading: str) -> str:
     """The summary table of some of a paper's items (none: nothing)."""
     if not rows:
@@ -298,11 +285,9 @@ def item_title(it: Any) -> str:
     return it.title
 
 
-def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optional[Dict[str, Any]] = None,
-                  aggregate: Any = None) -> str:
+def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optional[Dict[str, Any]] = None) -> str:
     """An item's section of its paper's page; `figures` its drawn figures by kind;
-    `peer_provenance` where its ns-2.35 values came from (shown when the item has them);
-    `aggregate` its sweep's aggregate table, which fills the numbers its notes quote."""
+    `peer_provenance` where its ns-2.35 values came from (shown when the item has them)."""
     it = r.item
     role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
     of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
@@ -355,8 +340,7 @@ def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optio
                      f"is at {_e(it.select[it.sensitivity or ''])} (<code>{_e(it.sensitivity)}</code>):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
                      f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + sensitivity_rows + "</table>")
     if it.cause:
-        cause = fill(it.cause, r.x, r.mean, aggregate, it.select)
-        parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(cause)}</p>")
+        parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(r.cause or it.cause)}</p>")
     return "".join(parts)
 
 
@@ -373,7 +357,6 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
     as `submit_figures` gave them, else drawn now, `jobs` at a time."""
     p = result.paper
     drawn = {key: future.result() for key, future in (figures if figures is not None else submit_figures(result, jobs)).items()}
-    aggregates: Dict[str, Any] = {}  # (each sweep's aggregate, opened once when a note quotes it)
     head = [f"<h1>{_e(p.title)}</h1>",
             f"<p class='muted'>{_e(p.citation) + ' ' if p.citation else ''}The paper ran on {_e(p.ran_on or 'an unstated simulator')}."
             f"{' <b>Quick run</b> (--quick: fewer seeds, shorter runs — the sweeps’ [quick] tables); the figures are indicative.' if result.quick else ''}</p>",
@@ -388,7 +371,7 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
     by_item: Dict[int, Dict[str, str]] = {}
     for (i, kind), uri in drawn.items():
         by_item.setdefault(i, {})[kind] = uri
-    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {}), result.peer_provenance, _aggregate_for(r, result, aggregates))
+    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {}), result.peer_provenance)
                                    for i, r in enumerate(result.items))
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))
