@@ -84,6 +84,20 @@ def assert_refused(plan, scenario: Dict[str, Any], field: str, why: str) -> None
     assert "\n" not in str(e.value)
 
 
+def assert_wireless_backoffs_agree(peer: str, seeds: int) -> None:
+    """MR-AIMD's wireless example (PER 0.3 on data; 200 s, so backoffs deepen over a run) in
+    aimdlab and in `peer`: timeouts and retransmissions agree within crosscheck's bounds, and
+    goodput, which the backoffs' lengths set, within a third either way."""
+    from aimdlab.crosscheck import crosscheck
+
+    sc = aimdlab.load(package_folder("examples") / "mr-aimd-wireless.toml")
+    check = crosscheck(sc, peer=peer, seeds=seeds)
+    rows = {r.figure: r for r in check.rows}
+    assert rows["timeouts"].verdict == rows["retransmitted_pkts"].verdict == "agrees", check.to_dict()["figures"]
+    ours, theirs = rows["goodput_total_bps"].stats("aimdlab")[0], rows["goodput_total_bps"].stats(peer)[0]
+    assert 0.75 < ours / theirs < 1.33, (ours, theirs)
+
+
 @pytest.fixture
 def peer_files_in_tmp(tmp_path, monkeypatch):
     """The crosscheck peers' temporary folders (their default) go under the test's own folder."""

@@ -18,7 +18,7 @@ import pytest
 from aimdlab.crosscheck import crosscheck
 from aimdlab.crosscheck import ns2 as ns2_peer
 from aimdlab.crosscheck.scope import ns2_plan
-from conftest import assert_refused, dumbbell
+from conftest import assert_refused, assert_wireless_backoffs_agree, dumbbell
 
 NS = shutil.which("ns")
 if NS is None and os.environ.get("AIMDLAB_REQUIRE_NS2"):
@@ -273,14 +273,7 @@ def test_under_heavy_wireless_loss_timeouts_and_backoffs_agree_with_ns2():
     timeout, and how long each backoff lasts sets the goodput. ns-2 ends a backoff only when
     the cumulative ACK covers data sent after the timeout; aimdlab ended it at any SACKed
     segment (404 timeouts and 82 kbit/s against ns-2's 223 and 47, over 12 seeds)."""
-    from aimdlab.package_data import package_folder
-
-    sc = aimdlab.load(package_folder("examples") / "mr-aimd-wireless.toml")  # (200 s: backoffs deepen over a run)
-    check = crosscheck(sc, peer="ns2", seeds=12)
-    rows = {r.figure: r for r in check.rows}
-    assert rows["timeouts"].verdict == rows["retransmitted_pkts"].verdict == "agrees", check.to_dict()["figures"]
-    ours, theirs = rows["goodput_total_bps"].stats("aimdlab")[0], rows["goodput_total_bps"].stats("ns2")[0]
-    assert 0.75 < ours / theirs < 1.33, (ours, theirs)
+    assert_wireless_backoffs_agree("ns2", seeds=12)
 
 
 @needs_ns2
