@@ -22,11 +22,17 @@ def point_of(background: str, **values):
     return dict(exp.scenario_at(chosen), seed=1)
 
 
-def test_the_measure_is_eq2_from_the_gaimd_groups_mean_loss_rate_rtt_and_t0():
-    result = run(point_of("onoff", **{"flows[0].cc.beta": 0.875, "flows[0].cc.alpha": 0.5, "flows[2].count": 40}))
+@pytest.mark.parametrize("mss", ["1000B", "500B"])
+def test_the_measure_is_eq2_from_the_gaimd_groups_mean_loss_rate_rtt_and_t0(mss):
+    """The measured rate is in packets per second, whatever the segment size (it was once
+    taken from the rate in bits over a fixed 1040-byte packet: 500-byte segments then doubled
+    the ratio)."""
+    scenario = point_of("onoff", **{"flows[0].cc.beta": 0.875, "flows[0].cc.alpha": 0.5, "flows[2].count": 40})
+    scenario["tcp"]["mss"] = mss
+    result = run(scenario)
     g = result.flows.to_pandas().query("group_name == 'gaimd'")
     p, rtt_s, t0_s = g["loss_event_rate"].mean(), g["rtt_mean_ms"].mean() / 1e3, g["rto_first_mean_ms"].mean() / 1e3
-    measured = g["send_rate_bps"].mean() / v.PACKET_BITS
+    measured = g["data_pkts_sent"].mean() / (result.summary["duration_s"] - result.summary["warmup_s"])
     assert 0.005 < p < 0.1, "40 ON/OFF sources make a few per cent of loss"
     assert v.eq2_ratio(result) == pytest.approx(model.sending_rate(0.5, 0.875, p, rtt_s, t0_s) / measured, rel=1e-12)
     per_flow = v.per_flow_accuracy(result)

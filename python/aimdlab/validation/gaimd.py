@@ -22,8 +22,10 @@ import numpy as np
 
 from ..models import gaimd as model
 
-PACKET_BITS = (1000 + 40) * 8
-"""Wire size of a data packet in bits: 1000-byte segments plus 40 bytes of headers."""
+def _packets_per_s(flows) -> "Any":
+    """Each flow's sending rate in packets/s: its rate on the wire over its mean data packet's
+    wire size (segment and headers, as it sent them: any segment size)."""
+    return flows["send_rate_bps"] * flows["data_pkts_sent"] / (8.0 * flows["bytes_sent"])
 
 ACCURATE = (0.8, 1.25)
 """The band in which a prediction/measurement ratio counts as accurate."""
@@ -44,7 +46,7 @@ def prediction(result, alpha: float, beta: float) -> Dict[str, float]:
     p = float(np.nanmean(g["loss_event_rate"])) if g["loss_event_rate"].notna().any() else 0.0
     rtt_s = float(np.nanmean(g["rtt_mean_ms"])) / 1e3 if g["rtt_mean_ms"].notna().any() else math.nan
     t0_s = float(np.nanmean(g["rto_first_mean_ms"])) / 1e3 if g["rto_first_mean_ms"].notna().any() else 1.0
-    measured = float(g["send_rate_bps"].mean()) / PACKET_BITS
+    measured = float(_packets_per_s(g).mean())
     predicted = float(model.sending_rate(alpha, beta, p, rtt_s, t0_s)) if p > 0 else math.inf
     return {"loss_rate": p, "rtt_s": rtt_s, "t0_s": t0_s, "measured_pkts_per_s": measured, "predicted_pkts_per_s": predicted,
             "ratio": predicted / measured if measured > 0 else math.nan}
@@ -83,7 +85,7 @@ def per_flow_accuracy(result):
         p = float(r["loss_event_rate"])
         rtt_s = float(r["rtt_mean_ms"]) / 1e3
         t0_s = float(r["rto_first_mean_ms"]) / 1e3 if math.isfinite(float(r["rto_first_mean_ms"])) else 1.0
-        measured = float(r["send_rate_bps"]) / PACKET_BITS
+        measured = float(r["send_rate_bps"]) * float(r["data_pkts_sent"]) / (8.0 * float(r["bytes_sent"])) if r["bytes_sent"] else 0.0
         ok = p > 0 and measured > 0 and math.isfinite(rtt_s)
         rows.append((int(r["flow"]), p, float(model.sending_rate(alpha, beta, p, rtt_s, t0_s)) / measured if ok else math.nan))
     return pd.DataFrame(rows, columns=["flow", "loss_rate", "ratio"])
