@@ -56,16 +56,17 @@ ns-2 version, date and command); every page then shows ns-2.35's value beside ai
 @click.option("--peer", type=click.Choice(["ns2"]), default=None,
               help="First measure the papers' items in ns-2.35 on the same set-ups and store them beside each paper.")
 @click.option("--peer-seeds", type=click.IntRange(1, 100), default=3, show_default=True, help="Seeds per point in the peer.")
+@click.option("--explain", "explain_item", metavar="ITEM", default=None,
+              help="Screen the paper's unstated parameters for what would close ITEM's difference from the paper (one paper).")
 @click.option("--details", is_flag=True, help="Also print every item's verdict and detail (the pages and --json have them too).")
 @json_option
 @quiet_option
 def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_dask: bool, scheduler: Optional[str],
-              experiments_dir: Optional[Path], sweep_reports: bool, peer: Optional[str], peer_seeds: int, details: bool,
-              as_json: bool) -> None:
+              experiments_dir: Optional[Path], sweep_reports: bool, peer: Optional[str], peer_seeds: int, explain_item: Optional[str],
+              details: bool, as_json: bool) -> None:
     """Reproduce PAPER (or all): run its figures and tables, set aimdlab's numbers beside the
     published ones with a verdict each, and write an HTML report."""
     from ..reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
-    from ..reproduce.peer import attach_peer
     from ..reproduce.report import submit_figures, write_index, write_paper_report
     from ..sweep.executor import stop_pool, submit
     from ..sweep.report import write_report
@@ -82,6 +83,11 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
         out_dir = _reproduction_folder(out_dir, names)
     except (ScenarioError, FileNotFoundError, OutputError) as e:
         raise click.ClickException(str(e)) from None
+    if explain_item is not None:
+        if paper == "all":
+            raise click.ClickException("--explain ITEM screens one item of one paper; name the paper, not all")
+        _explain(papers[0], explain_item, out_dir / papers[0].id / "explain", quick, jobs, as_json)
+        return
     t0 = time.perf_counter()
     if peer is not None:
         _measure_peer(papers, peer, peer_seeds, jobs)
@@ -91,7 +97,6 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     figures: Dict[str, Dict] = {}  # each paper's figures, drawn on the workers as soon as it is evaluated
 
     def evaluated(result) -> None:
-        attach_peer(result)  # (ns-2.35's stored values of the same set-ups, where the paper has them)
         figures[result.paper.id] = submit_figures(result, jobs)
 
     try:
@@ -166,6 +171,52 @@ def _item_json(i, peer_provenance: Dict) -> Dict:
     return out
 
 
+def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], as_json: bool) -> None:
+    """`--explain ITEM`: the item's points run as aimdlab runs them, then with each unstated
+    parameter of the paper at each of its values, then in pairs; the screen is printed and
+    stored beside the paper (explain.json), where the pages find it."""
+    from ..reproduce.explain import screen_item, screen_words, setting_words, write_screen
+    from ..sweep.executor import stop_pool
+
+    command = f"aimdlab reproduce {paper.id} --explain {item_id}" + (" --quick" if quick else "")
+    note(f"{paper.id} {item_id}: screening the unstated parameters the paper declares ({len(paper.unstated)}), one at a time, "
+         "then in pairs" + (" (quick: the sweep's [quick] seeds and durations)" if quick else ""))
+    try:
+        with SweepBar() as bar:
+            screen = screen_item(paper, item_id, out, quick=quick, jobs=jobs, progress=bar.update)
+        path = write_screen(paper, screen, command)
+    except KeyboardInterrupt:
+        stop_pool()
+        interrupted(f"interrupted: the runs finished so far are kept in {out}; run the same command again to resume")
+    except (ScenarioError, RuntimeError, OSError) as e:
+        stop_pool()
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        emit_json({"command": "reproduce --explain", "paper": paper.id, "item": item_id, "stored": path, "screen": screen.to_dict()})
+        return
+    if quiet():
+        return
+    from ..out_path import shown_path
+
+    click.echo(f"{paper.id} {item_id}: as run, {screen.as_run.verdict} — {screen.as_run.detail}")
+    click.echo(f"unstated parameters ({screen.seeds} seed{'' if screen.seeds == 1 else 's'} per point{', quick' if quick else ''}):")
+    for u in paper.unstated:
+        if u.id in screen.skipped:
+            click.echo(f"  {u.id}: {u.what} — not screened: {screen.skipped[u.id]}")
+        else:
+            shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in u.values)
+            click.echo(f"  {u.id}: {u.what} ({u.field}: {shown}) — {u.why}")
+    width = max([len(setting_words(t.setting)) for t in [screen.as_run, *screen.single, *screen.pairs]] + [7])
+    click.echo(f"  {'setting':<{width}}  {'verdict':<13} {'off the paper':>13}  means")
+    for t in [screen.as_run, *screen.single, *screen.pairs]:
+        off = f"{t.shortfall:.3g}" if t.shortfall == t.shortfall else "-"
+        means = ", ".join(f"{m:.3g}" for m in t.mean[:8]) + (", ..." if len(t.mean) > 8 else "")
+        click.echo(f"  {setting_words(t.setting):<{width}}  {t.verdict:<13} {off:>13}  {means}")
+    click.echo("off the paper: how far the means lie past the paper's band or threshold, in units of it (0: on the paper's side)")
+    click.echo(screen_words(screen))
+    click.echo(f"stored: {shown_path(path)} (the pages show it); runs: {shown_path(out / item_id)}")
+
+
 def _measure_peer(papers: List, peer: str, seeds: int, jobs: Optional[int]) -> None:
     """`--peer`: each paper's sweeps run in the peer where it can run them, stored beside the paper."""
     from ..crosscheck import PEER_NAMES
@@ -204,7 +255,7 @@ def _reproduction_folder(out_dir: Path, papers: List[str]) -> Path:
         raise OutputError(f"--out {out_dir}: is a file; expected a folder for the reproductions")
 
     def in_paper_folder(p: Path) -> bool:
-        return (p.name == "index.html" and is_aimdlab_page(p)) or (p.name == "sweeps" and p.is_dir() and not p.is_symlink())
+        return (p.name == "index.html" and is_aimdlab_page(p)) or (p.name in ("sweeps", "explain") and p.is_dir() and not p.is_symlink())
 
     def owned(p: Path) -> bool:
         if p.name == "index.html":

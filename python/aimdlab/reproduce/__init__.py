@@ -22,6 +22,7 @@ from ..sweep import Experiment, Sweep, SweepProgress, load_experiment, open_swee
 from ..sweep.experiment import axis_fields
 from ..sweep.stats import mean_std_ci95
 from .axes import axis_values, same_x, select_rows
+from .explain import Screen, read_screens, screen_words
 from .notes import PLACEHOLDER, fill
 from .paper import Item, Paper, check_fields, find_experiments, load_paper
 from .trace import trace_lines
@@ -77,6 +78,8 @@ class ItemResult:
     has them stored."""
     cause: str = ""
     """The item's note with the numbers it quotes filled from this run (`notes.fill`)."""
+    screen: Optional[Screen] = None
+    """The stored screen of the paper's unstated parameters for this item (`explain.py`), if any."""
 
 
 @dataclass
@@ -155,9 +158,16 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
     results: List[Optional[Future]] = [None] * len(papers)
 
     def evaluate_paper(k: int) -> PaperResult:
+        from .peer import attach_peer
+
         paper = papers[k][0]
-        result = PaperResult(paper, link_causes([evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items]),
+        result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items],
                              {str(path): sweeps[k][str(path)].root for path in paper.sweeps()}, quick)
+        attach_peer(result)  # (ns-2.35's stored values of the same set-ups, where the paper has them)
+        screens = read_screens(paper.folder)
+        for r in result.items:
+            r.screen = screens.get(r.item.id)
+        link_causes(result.items)
         if evaluated:
             evaluated(result)
         return result
@@ -345,16 +355,41 @@ series' spread only grows with more points)."""
 
 
 def link_causes(results: List[ItemResult]) -> List[ItemResult]:
-    """A result that differs and names the check of its cause (`cause_tested_by`, another
-    item) counts its cause as tested only when that check is reproduced; otherwise its detail
-    says the cause is not tested, and what the check gave. Returns `results`."""
+    """Says of each paper result that differs whether its cause was tested, in its detail, by
+    the first of: the check it names (`cause_tested_by`, another item), which counts only when
+    that check is reproduced ("cause not tested: its check ... is ..." otherwise); its own
+    sensitivity axis; ns-2.35 on the same set-up, when it differs from the paper too (the
+    difference is then not aimdlab's model of the stack); a stored screen of the paper's
+    unstated parameters (`explain.py`), with what it found; else "cause not tested". Call it
+    once the peer's values and the screens are attached. Returns `results`."""
     by_id = {r.item.id: r for r in results}
     for r in results:
+        if r.verdict.verdict != DIFFERS or r.item.kind != RESULT:
+            continue
         check = by_id.get(r.item.cause_tested_by or "")
-        if r.verdict.verdict == DIFFERS and r.item.kind == RESULT and check is not None and check.verdict.verdict != REPRODUCED:
-            r.verdict = dataclasses.replace(r.verdict, detail=r.verdict.detail + f"; cause not tested: its check "
-                                                                                   f"({check.item.id}) is {check.verdict.verdict}")
+        if check is not None:
+            said = "" if check.verdict.verdict == REPRODUCED else f"cause not tested: its check ({check.item.id}) is {check.verdict.verdict}"
+        elif r.item.cause_tested_by == "sensitivity":
+            said = ""
+        elif r.peer is not None and r.peer.verdict.verdict == DIFFERS:
+            said = (f"cause tested: ns-2.35 on the same set-up differs from the paper too ({_values_words(r.peer)}), so the "
+                    "difference is not aimdlab's model of the stack")
+        elif r.screen is not None:
+            said = screen_words(r.screen)
+        else:
+            said = "cause not tested"
+        if said:
+            r.verdict = dataclasses.replace(r.verdict, detail=f"{r.verdict.detail}; {said}")
     return results
+
+
+def _values_words(r: ItemResult) -> str:
+    """A judged series in a few words: `means 0.91 to 1.3`."""
+    finite = [v for v in r.mean if math.isfinite(v)]
+    if not finite:
+        return "no value"
+    low, high = min(finite), max(finite)
+    return f"mean {low:.3g}" if math.isclose(low, high) else f"means {low:.3g} to {high:.3g}"
 
 
 def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:
@@ -480,7 +515,4 @@ def _judge(item: Item, res: ItemResult, quick: bool, who: str = "aimdlab") -> Ve
             outcomes.append(check_claim(item.claim["kind"], [res.mean[i] for i in at], item.claim.get("threshold"),
                                         [res.low[i] for i in at], [res.high[i] for i in at], who, item.claim.get("negligible")))
     verdict = Verdict(worst(o.verdict for o in outcomes), detail="; ".join(o.detail for o in outcomes))
-    # ("cause not tested" is said of aimdlab's difference; a peer's verdict is a cause's test)
-    if verdict.verdict == DIFFERS and item.kind == RESULT and item.cause_tested_by is None and who == "aimdlab":
-        verdict = dataclasses.replace(verdict, detail=verdict.detail + "; cause not tested")
     return verdict

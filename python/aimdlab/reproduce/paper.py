@@ -35,6 +35,15 @@ published numbers and the tolerance that counts as reproduced — or why it cann
     [[items]]                                   # the text holding its values is missing
     text_missing = "Only the front matter and introduction survive: this table's values do not."
 
+    [[unstated]]                                # a set-up parameter the paper does not give
+    id = "buffer"
+    what = "the bottleneck's buffer"
+    field = "topology.dumbbell.bottleneck.queue.limit"
+    values = ["50pkt", "250pkt"]                # the values a careful reader would try
+    why = "The paper gives none; 50 is ns-2's default."
+
+`aimdlab reproduce PAPER --explain ITEM` screens the unstated parameters for what would close
+an item's difference (`explain.py`); a stored screen is the difference's tested cause.
 `class` says what kind of item it is (`verdict.CLASSES`): `"result"` (the default), a
 number or claim of the paper on a set-up it describes, counted by verdict; `"calibrated"`
 (a free parameter fitted to the paper's own numbers), `"sensitivity"` (another reading of a
@@ -88,6 +97,7 @@ from ..errors import ScenarioError
 from ..names import plain_name
 from ..scenario import loads
 from ..sweep.measures import checked_python_function
+from .explain import Unstated, parse_unstated
 from .notes import check_placeholders
 from .trace import TraceSpec, parse_trace
 from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
@@ -95,7 +105,7 @@ from .words import field_words
 
 __all__ = ["Item", "Paper", "load_paper", "find_experiments", "check_fields", "CLAIM_KINDS"]
 
-_PAPER_KEYS = {"id", "title", "paper", "citation", "ran_on", "summary", "items", "axis_labels"}
+_PAPER_KEYS = {"id", "title", "paper", "citation", "ran_on", "summary", "items", "axis_labels", "unstated"}
 _TEXT = (str, "text")
 _TABLE = (dict, "a table")
 _LIST = (list, "a list")
@@ -201,6 +211,9 @@ class Paper:
     citation: str = ""
     """The paper as a reader cites it: authors, title, venue, year (shown on its page and in
     the index)."""
+    unstated: List[Unstated] = field(default_factory=list)
+    """The parameters of the set-up the paper does not state, with plausible values
+    (`[[unstated]]`; what `aimdlab reproduce PAPER --explain ITEM` screens, `explain.py`)."""
 
     def sweeps(self) -> List[Path]:
         """The experiment files its items use, each once, in order."""
@@ -463,7 +476,7 @@ def load_paper(folder: Union[str, Path]) -> Paper:
         if tested == "sensitivity" and item.sensitivity is None:
             raise _err(path, f"items[{n}].cause_tested_by", "\"sensitivity\" needs the item's own sensitivity axis")
     return Paper(data["id"], data["title"], data["paper"], data.get("ran_on", ""), data.get("summary", ""), items, folder,
-                 data.get("citation", ""))
+                 data.get("citation", ""), parse_unstated(data.get("unstated"), path))
 
 
 def find_experiments(start: Optional[Path] = None) -> Path:

@@ -285,9 +285,11 @@ def item_title(it: Any) -> str:
     return it.title
 
 
-def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optional[Dict[str, Any]] = None) -> str:
+def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optional[Dict[str, Any]] = None,
+                  unstated: Optional[Dict[str, Any]] = None) -> str:
     """An item's section of its paper's page; `figures` its drawn figures by kind;
-    `peer_provenance` where its ns-2.35 values came from (shown when the item has them)."""
+    `peer_provenance` where its ns-2.35 values came from (shown when the item has them);
+    `unstated` the paper's unstated parameters by id (for the item's screen, if it has one)."""
     it = r.item
     role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
     of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
@@ -339,9 +341,35 @@ def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optio
         parts.append(f"<p><b>The same result under other readings of {_e(reading)}</b> — shown, not counted: the verdict above "
                      f"is at {_e(it.select[it.sensitivity or ''])} (<code>{_e(it.sensitivity)}</code>):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
                      f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + sensitivity_rows + "</table>")
+    if r.screen is not None:
+        parts.append(_screen_section(r, unstated or {}))
     if it.cause:
         parts.append(f"<p><b>Likely cause{'s' if r.verdict.verdict != REPRODUCED else ''} and notes.</b> {_e(r.cause or it.cause)}</p>")
     return "".join(parts)
+
+
+def _screen_section(r: ItemResult, unstated: Dict[str, Any]) -> str:
+    """The item's stored screen of the paper's unstated parameters (`explain.py`): what each
+    is, each setting's verdict and distance from the paper, the conclusion."""
+    from .explain import screen_words, setting_words
+
+    s = r.screen
+    assert s is not None
+    trials = [s.as_run, *s.single, *s.pairs]
+    closing = {id(t) for t in s.closing()}
+    rows = "".join(f"<tr><td class='text'>{'<b>' if id(t) in closing else ''}{_e(setting_words(t.setting))}{'</b>' if id(t) in closing else ''}</td>"
+                   f"<td class='text'>{badge(t.verdict, False)}</td><td>{_fmt(t.shortfall)}</td>"
+                   f"<td>{_e(', '.join(_fmt(m) for m in t.mean[:12]) + (', ...' if len(t.mean) > 12 else ''))}</td></tr>" for t in trials)
+    params = "".join(f"<li><code>{_e(k)}</code>: {_e(u.what)} (<code>{_e(u.field)}</code>) — {_e(u.why)}</li>"
+                     for k, u in unstated.items() if k not in s.skipped and any(k in t.setting for t in trials))
+    how = (f"{s.seeds} seed{'' if s.seeds == 1 else 's'} per point{', the sweep’s quick durations' if s.quick else ''}; "
+           f"<code>{_e(s.provenance.get('command', ''))}</code>, {_e(s.provenance.get('date', ''))}")
+    return (f"<p><b>What the paper leaves unstated, screened</b> — shown, not counted: the item’s points run again with each "
+            f"parameter the paper does not give at each plausible value, then in pairs ({how}). <i>Off the paper</i>: how far "
+            f"the means lie past the paper’s band or threshold, in units of it (0: on the paper’s side).</p><ul>{params}</ul>"
+            f"<table><tr><th class='text'>setting</th><th class='text'>verdict</th><th>off the paper</th>"
+            f"<th>aimdlab means along {_e(r.item.xlabel or r.item.x)}</th></tr>{rows}</table>"
+            f"<p class='muted'>{_e(screen_words(s))}.</p>")
 
 
 def _sweep_link(store: Path, out: Path) -> str:
@@ -371,7 +399,8 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
     by_item: Dict[int, Dict[str, str]] = {}
     for (i, kind), uri in drawn.items():
         by_item.setdefault(i, {})[kind] = uri
-    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {}), result.peer_provenance)
+    body = "".join(head) + "".join(_item_section(r, by_item.get(i, {}), result.peer_provenance,
+                                                       {u.id: u for u in result.paper.unstated})
                                    for i, r in enumerate(result.items))
     path = out / "index.html"
     write_atomic(path, page(p.title, body, "reproduce", _EXTRA_CSS).encode("utf-8"))

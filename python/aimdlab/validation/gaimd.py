@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 
 from ..models import gaimd as model
+
 
 def _packets_per_s(flows) -> "Any":
     """Each flow's sending rate in packets/s: its rate on the wire over its mean data packet's
