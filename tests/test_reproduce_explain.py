@@ -142,9 +142,9 @@ def test_explain_refuses_what_it_cannot_screen_in_one_line(experiments, tmp_path
                         (["all", "--explain", "full"], "screens one item of one paper; name the paper, not all")]:
         done = subprocess.run(base + args + ["--experiments", str(experiments), "--out", str(tmp_path / "r")], capture_output=True, text=True)
         assert done.returncode != 0 and words in done.stderr and "Traceback" not in done.stderr
-    model_item = next(i for i in load_paper(package_folder("experiments") / "gaimd").items if i.model)
-    done = subprocess.run(base + ["gaimd", "--explain", model_item.id, "--out", str(tmp_path / "r")], capture_output=True, text=True)
-    assert done.returncode != 0 and "a model's item" in done.stderr
+    unjudged = next(i for i in load_paper(package_folder("experiments") / "gaimd").items if i.cannot and not i.text_missing)
+    done = subprocess.run(base + ["gaimd", "--explain", unjudged.id, "--out", str(tmp_path / "r")], capture_output=True, text=True)
+    assert done.returncode != 0 and "an item nothing judges" in done.stderr
 
 
 def test_a_difference_names_the_first_tested_cause_it_has(experiments):
@@ -168,3 +168,15 @@ def test_a_difference_names_the_first_tested_cause_it_has(experiments):
     assert detail(peer=agrees, screen=none) == "d; " + screen_words(none)
     assert Screen.from_dict(json.loads(json.dumps(nearer.to_dict()))).closest().setting == {"buffer": "9pkt"}
     assert math.isnan(Screen.from_dict({**none.to_dict(), "as_run": {**none.to_dict()["as_run"], "shortfall": None}}).as_run.shortfall)
+
+
+def test_a_models_unstated_arguments_are_screened_without_runs(tmp_path):
+    """GAIMD Fig. 10 is the paper's model: the screen calls it with each declared argument
+    (a longer timeout brings eq. (7)'s α nearer the optimum), and runs nothing."""
+    from aimdlab.reproduce.explain import screen_item
+
+    screen = screen_item(load_paper(package_folder("experiments") / "gaimd"), "fig10-to-bounds-optimum", tmp_path)
+    assert screen.seeds == 0 and {k for t in screen.single for k in t.setting} == {"acks_per_packet", "timeout"}
+    by = {json.dumps(t.setting): t for t in screen.single}
+    assert by['{"timeout": 8.0}'].shortfall < screen.as_run.shortfall < by['{"timeout": 2.0}'].shortfall
+    assert "mss" in screen.skipped and not list(tmp_path.iterdir())

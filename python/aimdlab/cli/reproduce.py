@@ -198,14 +198,20 @@ def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], a
         return
     from ..out_path import shown_path
 
+    params = {u.id for u in paper.unstated}
     click.echo(f"{paper.id} {item_id}: as run, {screen.as_run.verdict} — {screen.as_run.detail}")
-    click.echo(f"unstated parameters ({screen.seeds} seed{'' if screen.seeds == 1 else 's'} per point{', quick' if quick else ''}):")
+    runs = (f"{screen.seeds} seed{'' if screen.seeds == 1 else 's'} per point{', quick' if screen.quick else ''}" if screen.seeds
+            else "the paper's model, evaluated: no runs")
+    click.echo(f"unstated parameters ({runs}):")
     for u in paper.unstated:
         if u.id in screen.skipped:
             click.echo(f"  {u.id}: {u.what} — not screened: {screen.skipped[u.id]}")
         else:
             shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in u.values)
             click.echo(f"  {u.id}: {u.what} ({u.field}: {shown}) — {u.why}")
+    for key, why in screen.skipped.items():
+        if key not in params:
+            click.echo(f"  {key}: not run — {why}")
     width = max([len(setting_words(t.setting)) for t in [screen.as_run, *screen.single, *screen.pairs]] + [7])
     click.echo(f"  {'setting':<{width}}  {'verdict':<13} {'off the paper':>13}  means")
     for t in [screen.as_run, *screen.single, *screen.pairs]:
@@ -214,7 +220,7 @@ def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], a
         click.echo(f"  {setting_words(t.setting):<{width}}  {t.verdict:<13} {off:>13}  {means}")
     click.echo("off the paper: how far the means lie past the paper's band or threshold, in units of it (0: on the paper's side)")
     click.echo(screen_words(screen))
-    click.echo(f"stored: {shown_path(path)} (the pages show it); runs: {shown_path(out / item_id)}")
+    click.echo(f"stored: {shown_path(path)} (the pages show it)" + (f"; runs: {shown_path(out / item_id)}" if screen.seeds else ""))
 
 
 def _measure_peer(papers: List, peer: str, seeds: int, jobs: Optional[int]) -> None:

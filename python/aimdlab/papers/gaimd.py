@@ -103,19 +103,19 @@ def rate_ratio_td():
     return _ratio(float(model.tcp_friendly_alpha_td(0.875)), 0.875)
 
 
-def alpha_star_eq2():
+def alpha_star_eq2(t0_over_rtt: float = T0_OVER_RTT, b: int = 1):
     """Fig. 9: the α* minimizing eq. (8) for β = 7/8, T0 = 4 RTT, against the weight
-    threshold, with T from eq. (2)."""
+    threshold, with T from eq. (2); `b` packets per ACK (the paper's b, not given for Fig. 9)."""
     from ..models import gaimd as model
 
-    return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, T0_OVER_RTT) for th in THRESHOLDS]}
+    return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, t0_over_rtt, b) for th in THRESHOLDS]}
 
 
-def alpha_star_full():
+def alpha_star_full(t0_over_rtt: float = T0_OVER_RTT, b: int = 1):
     """The same with T from the Appendix's full eq. (55)."""
     from ..models import gaimd as model
 
-    return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, T0_OVER_RTT, full=True) for th in THRESHOLDS]}
+    return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, t0_over_rtt, b, full=True) for th in THRESHOLDS]}
 
 
 def td_minus_to():
@@ -132,12 +132,14 @@ def to_minus_optimum():
     return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) - model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) for b in BETAS]}
 
 
-def to_over_optimum():
+def to_over_optimum(t0_over_rtt: float = T0_OVER_RTT, b: int = 1):
     """Fig. 10: eq. (7)'s α over the error-minimizing α* at a 40 % threshold, minus 1 (the
-    relative gap), against β."""
+    relative gap), against β; T0 = `t0_over_rtt` RTT and `b` packets per ACK (Fig. 10 gives
+    neither: Fig. 9's 4 RTT and one ACK per packet by default)."""
     from ..models import gaimd as model
 
-    return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) / model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) - 1 for b in BETAS]}
+    return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(beta)) / model.tcp_friendly_alpha_error_min(beta, 0.4, t0_over_rtt, b) - 1
+                              for beta in BETAS]}
 
 
 def _normalized(result, group: str) -> float:

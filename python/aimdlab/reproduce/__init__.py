@@ -357,7 +357,8 @@ series' spread only grows with more points)."""
 def link_causes(results: List[ItemResult]) -> List[ItemResult]:
     """Says of each paper result that differs whether its cause was tested, in its detail, by
     the first of: the check it names (`cause_tested_by`, another item), which counts only when
-    that check is reproduced ("cause not tested: its check ... is ..." otherwise); its own
+    that check is reproduced (else the next are tried, and without any the detail says "cause
+    not tested: its check ... is ..."); its own
     sensitivity axis; ns-2.35 on the same set-up, when it differs from the paper too (the
     difference is then not aimdlab's model of the stack); a stored screen of the paper's
     unstated parameters (`explain.py`), with what it found; else "cause not tested". Call it
@@ -367,8 +368,9 @@ def link_causes(results: List[ItemResult]) -> List[ItemResult]:
         if r.verdict.verdict != DIFFERS or r.item.kind != RESULT:
             continue
         check = by_id.get(r.item.cause_tested_by or "")
-        if check is not None:
-            said = "" if check.verdict.verdict == REPRODUCED else f"cause not tested: its check ({check.item.id}) is {check.verdict.verdict}"
+        failed = "" if check is None else f"its check ({check.item.id}) is {check.verdict.verdict}"
+        if check is not None and check.verdict.verdict == REPRODUCED:
+            said = ""
         elif r.item.cause_tested_by == "sensitivity":
             said = ""
         elif r.peer is not None and r.peer.verdict.verdict == DIFFERS:
@@ -377,7 +379,7 @@ def link_causes(results: List[ItemResult]) -> List[ItemResult]:
         elif r.screen is not None:
             said = screen_words(r.screen)
         else:
-            said = "cause not tested"
+            said = f"cause not tested: {failed}" if failed else "cause not tested"
         if said:
             r.verdict = dataclasses.replace(r.verdict, detail=f"{r.verdict.detail}; {said}")
     return results

@@ -11,6 +11,10 @@ would find plausible (paper.toml):
     values = ["50pkt", "125pkt", "250pkt"]           # the plausible range (linked: a list each)
     why = "The paper gives no buffer; 50 packets is ns-2's default queue limit."
     sweeps = ["accuracy.toml"]                       # optional: the sweeps it applies to
+    items = ["fig4"]                                 # optional: the items it applies to
+
+A parameter of a paper's analytic model is declared as `field = "model.NAME"`: it applies to
+the items judged on a `model`, whose function is called with `NAME = value`.
 
 The screen runs the item's own points (its sweep restricted to the item's `select`, its x
 values and its groups) as aimdlab runs them, then again with each declared parameter set to
@@ -72,6 +76,13 @@ class Unstated:
     why: str
     sweeps: Optional[List[str]] = None
     """The experiment files it applies to (default: every sweep of the paper)."""
+    items: Optional[List[str]] = None
+    """The items it applies to (default: every item it can)."""
+
+    @property
+    def model_argument(self) -> Optional[str]:
+        """The model's keyword argument it sets (`field = "model.NAME"`), or None for a scenario field."""
+        return self.field[len("model."):] if self.field.startswith("model.") else None
 
 
 def parse_unstated(data: Any, path: Path) -> List[Unstated]:
@@ -81,7 +92,7 @@ def parse_unstated(data: Any, path: Path) -> List[Unstated]:
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise ScenarioError(f"{path}: unstated: expected [[unstated]] tables, one per parameter the paper does not give")
     out = []
-    keys = {"id", "what", "field", "values", "why", "sweeps"}
+    keys = {"id", "what", "field", "values", "why", "sweeps", "items"}
     for i, d in enumerate(data):
         at = f"unstated[{i}]"
         for k in d:
@@ -92,7 +103,7 @@ def parse_unstated(data: Any, path: Path) -> List[Unstated]:
                 raise ScenarioError(f"{path}: {at}.{k}: is missing or not text")
         try:
             plain_name(d["id"], f"{at}.id")
-            for f in axis_fields(d["field"]):
+            for f in axis_fields(d["field"]) if not d["field"].startswith("model.") else []:
                 _parse_path(f, f"{at}.field ")
         except ScenarioError as e:
             raise ScenarioError(f"{path}: {e}") from None
@@ -108,7 +119,10 @@ def parse_unstated(data: Any, path: Path) -> List[Unstated]:
         for s in sweeps or []:
             if not (path.parent / s).is_file():
                 raise ScenarioError(f"{path}: {at}.sweeps: {s!r} is not an experiment file beside paper.toml")
-        out.append(Unstated(d["id"], d["what"], d["field"], list(values), d["why"], sweeps))
+        chosen = d.get("items")
+        if chosen is not None and not (isinstance(chosen, list) and all(isinstance(s, str) for s in chosen)):
+            raise ScenarioError(f"{path}: {at}.items: expected a list of the paper's item ids")
+        out.append(Unstated(d["id"], d["what"], d["field"], list(values), d["why"], sweeps, chosen))
     if len({u.id for u in out}) != len(out):
         raise ScenarioError(f"{path}: unstated: two parameters share an id")
     return out
@@ -136,7 +150,7 @@ class Screen:
     single: List[Trial]
     pairs: List[Trial]
     skipped: Dict[str, str]
-    """Parameter id -> why it does not apply to the item's sweep."""
+    """Parameter id (or `id = value`) -> why it does not apply to the item's sweep (there)."""
     seeds: int
     quick: bool
     provenance: Dict[str, Any] = field(default_factory=dict)
@@ -215,8 +229,14 @@ def _with(exp: Experiment, setting: List[Tuple[Unstated, Any]], name: str) -> Ex
     return out
 
 
-def _applies(u: Unstated, item: Any, exp: Experiment) -> Optional[str]:
-    """Why `u` does not apply to the item's sweep, or None."""
+def _applies(u: Unstated, item: Any, exp: Optional[Experiment]) -> Optional[str]:
+    """Why `u` does not apply to the item (`exp`: the item's points, None for a model's item), or None."""
+    if u.items is not None and item.id not in u.items:
+        return f"declared for {', '.join(u.items)}"
+    if exp is None:
+        return None if u.model_argument is not None else "a set-up's parameter: the item is the paper's model"
+    if u.model_argument is not None:
+        return "a parameter of the paper's model: the item is judged on a sweep"
     if u.sweeps is not None and Path(item.sweep).name not in u.sweeps:
         return f"declared for {', '.join(u.sweeps)}"
     axis_paths = {f for key in exp.axes for f in axis_fields(key)}
@@ -262,6 +282,23 @@ def _trial(item: Any, setting: Dict[str, Any], sweep: Any) -> Trial:
     return Trial(setting, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
 
 
+def _model_trial(item: Any, setting: List[Tuple[Unstated, Any]]) -> Trial:
+    """The item's model evaluated with its unstated arguments set, judged by the item's rule."""
+    from ..imports import USER_CODE_ERRORS, raised
+    from ..sweep.measures import python_measure
+    from . import ItemResult, _judge
+
+    kwargs = {str(u.model_argument): v for u, v in setting}
+    try:
+        values = python_measure(item.model)(**kwargs)
+    except USER_CODE_ERRORS as e:
+        raise ScenarioError(f"{item.id}: model {item.model} failed with {kwargs}: {raised(e)[:200]}") from None
+    res = ItemResult(item, x=list(values["x"]), mean=[float(v) * item.scale for v in values["y"]])
+    res.low = res.high = [math.nan] * len(res.x)
+    res.verdict = _judge(item, res, quick=False)
+    return Trial({u.id: v for u, v in setting}, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
+
+
 def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: Optional[int] = None,
                 progress: Optional[Callable[[Any], None]] = None) -> Screen:
     """Screens the paper's declared unstated parameters for item `item_id` (see the module doc):
@@ -273,30 +310,36 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
     if item_id not in items:
         raise ScenarioError(f"--explain: {item_id!r} is not an item of {paper.id}; expected one of {', '.join(items)}")
     item = items[item_id]
-    if item.sweep is None or item.cannot is not None or item.model is not None:
-        why = "a model's item: its parameters are the model's, not a set-up's" if item.model else "an item no sweep judges"
-        raise ScenarioError(f"--explain {item_id}: {why}; --explain screens the set-up of an item judged on a sweep")
+    if item.model is None and (item.sweep is None or item.cannot is not None):
+        raise ScenarioError(f"--explain {item_id}: an item nothing judges ({item.cannot or 'no sweep'}); --explain screens the "
+                            "set-up of an item judged on a sweep or a model")
     if not paper.unstated:
         raise ScenarioError(f"--explain: {paper.id} declares no unstated parameters ([[unstated]] in its paper.toml)")
-    base = item_experiment(item, quick)
+    base = item_experiment(item, quick) if item.model is None else None
     reasons = {u.id: _applies(u, item, base) for u in paper.unstated}
     skipped = {k: why for k, why in reasons.items() if why is not None}
     params = [u for u in paper.unstated if u.id not in skipped]
     if not params:
-        raise ScenarioError(f"--explain {item_id}: none of {paper.id}'s unstated parameters applies to its sweep: "
+        raise ScenarioError(f"--explain {item_id}: none of {paper.id}'s unstated parameters applies to it: "
                             + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
     folder = Path(out) / item.id
 
-    def run(settings: List[List[Tuple[Unstated, Any]]], tag: str) -> List[Trial]:
-        batch = []
-        for k, s in enumerate(settings):
-            name = "as-run" if not s else f"{tag}-{k}"
-            batch.append((_with(base, s, f"{base.name}-{name}") if s else base, folder / name))
+    def run(settings: List[List[Tuple[Unstated, Any]]]) -> List[Trial]:
+        if base is None:
+            return [_model_trial(item, s) for s in settings]
+        batch, kept = [], []
+        for s in settings:
+            name = "+".join(f"{u.id}-{u.values.index(v)}" for u, v in s) or "as-run"
+            try:
+                batch.append((_with(base, s, f"{base.name}-{name}") if s else base, folder / name))
+                kept.append(s)
+            except ScenarioError as e:  # (a value the sweep's scenario cannot take there, e.g. a field of a named controller)
+                skipped[", ".join(f"{u.id} = {_shown(v)}" for u, v in s)] = str(e)
         sweeps = run_sweeps(batch, jobs=jobs, progress=progress)
-        return [_trial(item, {u.id: v for u, v in s}, sw) for s, sw in zip(settings, sweeps)]
+        return [_trial(item, {u.id: v for u, v in s}, sw) for s, sw in zip(kept, sweeps)]
 
     singles_of = [[(u, v)] for u in params for v in u.values]
-    first = run([[]] + singles_of, "single")
+    first = run([[]] + singles_of)
     as_run, single = first[0], first[1:]
     reference = as_run.shortfall
     moving: List[Tuple[float, Unstated, List[Any]]] = []
@@ -308,8 +351,8 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
     moving.sort(key=lambda m: m[0])
     pair_settings = [[(a, va), (b, vb)] for (_, a, avs), (_, b, bvs) in itertools.combinations(moving[:PAIRED], 2)
                      for va in avs for vb in bvs]
-    pairs = run(pair_settings, "pair") if pair_settings else []
-    return Screen(item.id, as_run, single, pairs, skipped, len(base.seeds), quick)
+    pairs = run(pair_settings) if pair_settings else []
+    return Screen(item.id, as_run, single, pairs, skipped, len(base.seeds) if base is not None else 0, quick and base is not None)
 
 
 def _shown(value: Any) -> str:

@@ -362,7 +362,8 @@ def _screen_section(r: ItemResult, unstated: Dict[str, Any]) -> str:
                    f"<td>{_e(', '.join(_fmt(m) for m in t.mean[:12]) + (', ...' if len(t.mean) > 12 else ''))}</td></tr>" for t in trials)
     params = "".join(f"<li><code>{_e(k)}</code>: {_e(u.what)} (<code>{_e(u.field)}</code>) — {_e(u.why)}</li>"
                      for k, u in unstated.items() if k not in s.skipped and any(k in t.setting for t in trials))
-    how = (f"{s.seeds} seed{'' if s.seeds == 1 else 's'} per point{', the sweep’s quick durations' if s.quick else ''}; "
+    how = ((f"{s.seeds} seed{'' if s.seeds == 1 else 's'} per point{', the sweep’s quick durations' if s.quick else ''}" if s.seeds
+            else "the paper’s model, evaluated") + "; "
            f"<code>{_e(s.provenance.get('command', ''))}</code>, {_e(s.provenance.get('date', ''))}")
     return (f"<p><b>What the paper leaves unstated, screened</b> — shown, not counted: the item’s points run again with each "
             f"parameter the paper does not give at each plausible value, then in pairs ({how}). <i>Off the paper</i>: how far "
