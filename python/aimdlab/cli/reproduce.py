@@ -23,6 +23,7 @@ Examples:
   aimdlab reproduce all --quick --jobs 2
   aimdlab reproduce new-aimd-utilization --out results/reproduce --dask
   aimdlab reproduce gaimd --peer ns2 --peer-seeds 3
+  aimdlab reproduce gaimd --explain fig4-accuracy-beta-0.875 --quick
 
 \b
 Each paper's definition is experiments/<paper>/paper.toml: its figures, tables and claims, the
@@ -38,6 +39,9 @@ prints one line per paper and the totals; --details adds every item's verdict.
 With --peer ns2, the papers' sweeps are first run in ns-2.35 where it can run them (the same
 set-ups, the first --peer-seeds seeds) and stored beside the paper (peer-ns2.json, with the
 ns-2 version, date and command); every page then shows ns-2.35's value beside aimdlab's.
+With --explain ITEM, the item's points run again with each parameter the paper leaves unstated
+(its [[unstated]] tables) at each plausible value, then in pairs; the screen says which values
+would close the gap, is stored beside the paper (explain.json) and shown on its page.
 """
 
 
