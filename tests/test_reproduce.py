@@ -253,8 +253,8 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     # The paper cited as a reader cites it, with no path to a file a user does not have.
     assert "Journal of Computer Science 5(12): 1055-1059" in page and "shared/papers" not in page
     assert "Journal of Computer Science 5(12)" in (tmp_path / "r" / "index.html").read_text()
-    # Five items' figures, and Fig. 3-6's per-second trace drawn from the runs.
-    assert "Quick run" in page and page.count("data:image/png;base64,") == 6
+    # Seven items' figures, and Fig. 3-6's per-second trace drawn from the runs.
+    assert "Quick run" in page and page.count("data:image/png;base64,") == 8
     assert (tmp_path / "r" / "index.html").is_file()
     # The sweeps' own reports only on request (--sweep-reports): the page links their folders.
     assert "href='sweeps/table1/'" in page and not list((tmp_path / "r").rglob("sweeps/*/report.html"))
@@ -262,12 +262,12 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     from test_report import browse, chromium
 
     seen = browse(tmp_path / "r" / "new-aimd-utilization" / "index.html", tmp_path, chromium())
-    assert len(seen["images"]) == 6 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
+    assert len(seen["images"]) == 8 and all(i["ok"] for i in seen["images"]) and seen["errors"] == []
     # Again: every run is in the store; nothing executes, the verdicts are the same.
     # (--details also prints every item's verdict)
     again = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--details",
                             "--out", str(tmp_path / "r"), "--experiments", str(package_folder("experiments"))], capture_output=True, text=True)
-    assert again.returncode == 0 and "nothing to run: all 40 runs are complete in the store" in again.stderr
+    assert again.returncode == 0 and "nothing to run: all 80 runs are complete in the store" in again.stderr
     assert lines[0] in again.stdout.splitlines() and lines[2] in again.stdout.splitlines()
     assert again.stdout.startswith("new-aimd-utilization:\n  ") and "Table 1" in again.stdout
     as_json = subprocess.run([sys.executable, "-m", "aimdlab.cli", "reproduce", "new-aimd-utilization", "--quick", "--json", "-q",
@@ -357,10 +357,10 @@ def test_an_item_whose_point_the_sweep_lacks_says_so(tmp_path):
     result = reproduce_paper(paper, tmp_path / "u", quick=True, jobs=1)
     item = next(i for i in paper.items if i.id == "claim-above-94")
     item.select = {"flows[0].count": 9}
-    # The busy time is aimdlab's own measure, and the per-second reading a stricter reading of
-    # the averaged claim: shown, not counted among the paper's results.
-    assert result.shown() == {"calibrated": 0, "sensitivity": 1, "context": 1}
-    assert sum(result.counts().values()) == len(paper.items) - 2
+    # The busy times are aimdlab's own measure (one a check of a cause), and the per-second
+    # reading a stricter reading of the averaged claim: shown, not counted among the paper's results.
+    assert result.shown() == {"calibrated": 0, "sensitivity": 1, "context": 2}
+    assert sum(result.counts().values()) == len(paper.items) - 3
     verdict = evaluate(item, next(iter(result.sweeps.values()))).verdict
     assert verdict.verdict == CANNOT and "no point where {'flows[0].count': 9} (a --quick run has fewer points)" in verdict.detail
     # A published point a --quick run leaves out is skipped and said; the verdict is over the others.
@@ -409,7 +409,8 @@ def test_a_sensitivity_axis_judges_the_item_again_at_each_other_reading(tmp_path
     assert [v for v, _ in table.sensitivity] == ["linux", "rfc", "ns3", "ns2"]
     sweep = next(iter(result.sweeps.values()))
     for value, other in table.sensitivity:
-        direct = evaluate(dataclasses.replace(table.item, select={"tcp.profile": value}, sensitivity=None, figure=None, kind="sensitivity"), sweep)
+        direct = evaluate(dataclasses.replace(table.item, select={**table.item.select, "tcp.profile": value}, sensitivity=None, figure=None,
+                                              kind="sensitivity"), sweep)
         assert other.mean == direct.mean and other.verdict == direct.verdict
     # `values` restricts the readings shown.
     only_ns2 = dataclasses.replace(table.item, sensitivity_values=["ns2"])
