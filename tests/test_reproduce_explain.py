@@ -15,7 +15,7 @@ from aimdlab import ScenarioError
 from aimdlab.package_data import package_folder
 from aimdlab.reproduce import ItemResult, link_causes, load_paper
 from aimdlab.reproduce.explain import Screen, Trial, item_experiment, parse_unstated, screen_words, shortfall
-from aimdlab.reproduce.verdict import DIFFERS, REPRODUCED, Verdict
+from aimdlab.reproduce.verdict import DIFFERS, INCONCLUSIVE, REPRODUCED, Verdict
 
 SWEEP = """
 name = "tiny"
@@ -163,6 +163,8 @@ def test_a_difference_names_the_first_tested_cause_it_has(experiments):
     assert "no declared unstated parameter closes the gap or moves it towards the paper (1 setting tried)" in screen_words(none)
     nearer = Screen("full", Trial({}, DIFFERS, shortfall=0.5), [Trial({"buffer": "9pkt"}, DIFFERS, shortfall=0.2)], [], {}, 2, False)
     assert "the closest, buffer = 9pkt, brings it from 0.5 to 0.2" in screen_words(nearer)
+    within = Screen("full", Trial({}, DIFFERS, shortfall=0.5), [Trial({"buffer": "9pkt"}, INCONCLUSIVE, shortfall=0.0)], [], {}, 2, False)
+    assert "buffer = 9pkt puts the means on the paper's side, inconclusive (the intervals reach across" in screen_words(within)
     # The peer agreeing with aimdlab comes first; a peer that reproduces the paper is no cause.
     agrees = ItemResult(item, x=[1], mean=[0.99], verdict=Verdict(REPRODUCED))
     assert detail(peer=agrees, screen=none) == "d; " + screen_words(none)

@@ -373,6 +373,10 @@ def screen_words(screen: Screen) -> str:
         shown = "; ".join(setting_words(t.setting) for t in closing[:3]) + ("; ..." if len(closing) > 3 else "")
         return f"cause screened: the paper's unstated set-up would close the gap ({shown} reproduces it; {tried})"
     best = screen.closest()
+    if best is not None and best.shortfall == 0:
+        return (f"cause screened: no declared unstated parameter closes the gap for certain ({tried}); "
+                f"{setting_words(best.setting)} puts the means on the paper's side, {best.verdict} (the intervals reach across "
+                "the bound: more seeds would tell)")
     if best is not None:
         return (f"cause screened: no declared unstated parameter closes the gap ({tried}); the closest, "
                 f"{setting_words(best.setting)}, brings it from {screen.as_run.shortfall:.3g} to {best.shortfall:.3g} of the band off the paper")
