@@ -182,3 +182,12 @@ def test_a_models_unstated_arguments_are_screened_without_runs(tmp_path):
     by = {json.dumps(t.setting): t for t in screen.single}
     assert by['{"timeout": 8.0}'].shortfall < screen.as_run.shortfall < by['{"timeout": 2.0}'].shortfall
     assert "mss" in screen.skipped and not list(tmp_path.iterdir())
+
+
+def test_a_values_label_is_what_the_screen_records_and_pairs_find_the_value_again(tmp_path):
+    (tmp_path / "s.toml").write_text(SWEEP)
+    good = {"id": "red", "what": "w", "field": "a, b", "values": [[1, 2], [3, 4]], "labels": ["one", "two"], "why": "y"}
+    u = parse_unstated([good], tmp_path / "paper.toml")[0]
+    assert u.label([3, 4]) == "two" and u.value_of("two") == [3, 4]
+    with pytest.raises(ScenarioError, match=r"unstated\[0\]\.labels: expected a name for each of the 2 values"):
+        parse_unstated([{**good, "labels": ["one"]}], tmp_path / "paper.toml")

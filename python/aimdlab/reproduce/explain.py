@@ -9,6 +9,7 @@ would find plausible (paper.toml):
     what = "the bottleneck's buffer"                 # in words, for the table
     field = "topology.dumbbell.bottleneck.queue.limit"   # a scenario field (or linked: "a, b")
     values = ["50pkt", "125pkt", "250pkt"]           # the plausible range (linked: a list each)
+    labels = ["ns-2's 50", "125", "250"]             # optional: a name for each value, shown
     why = "The paper gives no buffer; 50 packets is ns-2's default queue limit."
     sweeps = ["accuracy.toml"]                       # optional: the sweeps it applies to
     items = ["fig4"]                                 # optional: the items it applies to
@@ -78,6 +79,16 @@ class Unstated:
     """The experiment files it applies to (default: every sweep of the paper)."""
     items: Optional[List[str]] = None
     """The items it applies to (default: every item it can)."""
+    labels: Optional[List[str]] = None
+    """A name for each value, shown instead of it (e.g. "ns-2 classic" for a linked list)."""
+
+    def label(self, value: Any) -> Any:
+        """The value as a screen records it: its label if it has one, else itself."""
+        return self.labels[self.values.index(value)] if self.labels else value
+
+    def value_of(self, recorded: Any) -> Any:
+        """The inverse of `label`."""
+        return self.values[self.labels.index(recorded)] if self.labels else recorded
 
     @property
     def model_argument(self) -> Optional[str]:
@@ -92,7 +103,7 @@ def parse_unstated(data: Any, path: Path) -> List[Unstated]:
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise ScenarioError(f"{path}: unstated: expected [[unstated]] tables, one per parameter the paper does not give")
     out = []
-    keys = {"id", "what", "field", "values", "why", "sweeps", "items"}
+    keys = {"id", "what", "field", "values", "why", "sweeps", "items", "labels"}
     for i, d in enumerate(data):
         at = f"unstated[{i}]"
         for k in d:
@@ -122,7 +133,10 @@ def parse_unstated(data: Any, path: Path) -> List[Unstated]:
         chosen = d.get("items")
         if chosen is not None and not (isinstance(chosen, list) and all(isinstance(s, str) for s in chosen)):
             raise ScenarioError(f"{path}: {at}.items: expected a list of the paper's item ids")
-        out.append(Unstated(d["id"], d["what"], d["field"], list(values), d["why"], sweeps, chosen))
+        labels = d.get("labels")
+        if labels is not None and not (isinstance(labels, list) and len(labels) == len(values) and all(isinstance(x, str) for x in labels)):
+            raise ScenarioError(f"{path}: {at}.labels: expected a name for each of the {len(values)} values")
+        out.append(Unstated(d["id"], d["what"], d["field"], list(values), d["why"], sweeps, chosen, labels))
     if len({u.id for u in out}) != len(out):
         raise ScenarioError(f"{path}: unstated: two parameters share an id")
     return out
@@ -296,7 +310,7 @@ def _model_trial(item: Any, setting: List[Tuple[Unstated, Any]]) -> Trial:
     res = ItemResult(item, x=list(values["x"]), mean=[float(v) * item.scale for v in values["y"]])
     res.low = res.high = [math.nan] * len(res.x)
     res.verdict = _judge(item, res, quick=False)
-    return Trial({u.id: v for u, v in setting}, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
+    return Trial({u.id: u.label(v) for u, v in setting}, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
 
 
 def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: Optional[int] = None,
@@ -336,7 +350,7 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
             except ScenarioError as e:  # (a value the sweep's scenario cannot take there, e.g. a field of a named controller)
                 skipped[", ".join(f"{u.id} = {_shown(v)}" for u, v in s)] = str(e)
         sweeps = run_sweeps(batch, jobs=jobs, progress=progress)
-        return [_trial(item, {u.id: v for u, v in s}, sw) for s, sw in zip(kept, sweeps)]
+        return [_trial(item, {u.id: u.label(v) for u, v in s}, sw) for s, sw in zip(kept, sweeps)]
 
     singles_of = [[(u, v)] for u in params for v in u.values]
     first = run([[]] + singles_of)
@@ -347,7 +361,7 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
         mine = sorted((t for t in single if u.id in t.setting and math.isfinite(t.shortfall)), key=lambda t: t.shortfall)
         better = [t for t in mine if math.isfinite(reference) and t.shortfall <= IMPROVES * reference]
         if better:
-            moving.append((better[0].shortfall, u, [t.setting[u.id] for t in better[:VALUES_PAIRED]]))
+            moving.append((better[0].shortfall, u, [u.value_of(t.setting[u.id]) for t in better[:VALUES_PAIRED]]))
     moving.sort(key=lambda m: m[0])
     pair_settings = [[(a, va), (b, vb)] for (_, a, avs), (_, b, bvs) in itertools.combinations(moving[:PAIRED], 2)
                      for va in avs for vb in bvs]
