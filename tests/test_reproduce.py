@@ -571,3 +571,14 @@ def test_a_malformed_item_names_its_field_before_anything_runs(tmp_path):
     with pytest.raises(ScenarioError) as e:
         check_fields(paper, paper.items[0].sweep, ["flows[0].count"], ["jain_index"])
     assert "items[0].measure: 'x' is not a measure of s.toml; it aggregates jain_index" in str(e.value)
+
+
+def test_a_scatter_figure_takes_log_axes_and_a_shaded_band_and_names_a_wrong_one():
+    from aimdlab.reproduce.trace import draw_trace, parse_trace
+
+    spec = parse_trace({"series": "timeseries", "y": "r", "x": "p", "style": "points", "log": "xy", "band": [0.8, 1.25]}, "figure")
+    assert spec.log == "xy" and spec.band == (0.8, 1.25)
+    assert draw_trace([("a", "", [0.01, 0.1], [1.0, 3.0]), ("b", "", [0.02], [1.1])], spec, "t").startswith("data:image/png;base64,")
+    for bad, words in [({"log": "z"}, r"figure\.log: 'z' is not accepted"), ({"band": [2, 1]}, r"figure\.band: expected \[low, high\]")]:
+        with pytest.raises(ScenarioError, match=words):
+            parse_trace({"series": "timeseries", "y": "r", **bad}, "figure")

@@ -14,7 +14,8 @@ instead of lines (a scatter). `panels` draws one panel per value of an axis (tit
 line per value of another within a panel; the flows of a per-flow table are drawn `each`
 (the first `max_flows`), or their `sum` or `mean` at each sample. `cumulative` draws the
 running sum of `y` times the sample interval (goodput in bit/s becomes data delivered).
-`flow_ids = [0, 4]` picks the flows drawn; `diagonal = true` draws y = x;
+`flow_ids = [0, 4]` picks the flows drawn; `diagonal = true` draws y = x; `log = "x"`, `"y"` or
+`"xy"` draws those axes on a log scale; `band = [low, high]` shades the y values a claim accepts;
 `window = [from_s, to_s]` limits the time axis; `select` picks the runs when they are not the
 item's own (e.g. both protocols beside an item about one). Each line is the first seed of its
 point.
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["TraceSpec", "parse_trace", "trace_lines", "draw_trace"]
 
 SERIES = ("timeseries", "link_timeseries", "cwnd_trace", "queuing_delay_per_rtt")
-_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select", "style", "diagonal", "flow_ids"}
+_KEYS = {"series", "y", "x", "scale", "label", "panels", "panel_label", "lines", "line_label", "flows", "max_flows", "cumulative", "window", "xlabel", "hline", "select", "style", "diagonal", "flow_ids", "log", "band"}
 
 
 @dataclass
@@ -68,6 +69,10 @@ class TraceSpec:
     """Draw the line y = x (e.g. Fig. 12's equal-window line)."""
     flow_ids: Optional[List[int]] = None
     """With `flows = "each"`: these flows rather than the first `max_flows`."""
+    log: str = ""
+    """The axes drawn on a log scale: "x", "y" or "xy" (e.g. loss rates and ratios, as GAIMD's Fig. 6-7)."""
+    band: Optional[Tuple[float, float]] = None
+    """A band of y values shaded in every panel (e.g. the 0.8-1.25 a claim accepts)."""
 
 
 def parse_trace(d: Any, where: str) -> TraceSpec:
@@ -97,13 +102,19 @@ def parse_trace(d: Any, where: str) -> TraceSpec:
     window = d.get("window")
     if window is not None and (not isinstance(window, list) or len(window) != 2):
         raise ScenarioError(f"{where}.window: expected [from_s, to_s]")
+    if d.get("log", "") not in ("", "x", "y", "xy"):
+        raise ScenarioError(f"{where}.log: {d.get('log')!r} is not accepted; expected \"x\", \"y\" or \"xy\"")
+    band = d.get("band")
+    if band is not None and not (isinstance(band, list) and len(band) == 2 and all(isinstance(v, (int, float)) for v in band) and band[0] < band[1]):
+        raise ScenarioError(f"{where}.band: expected [low, high] with low < high")
     x = d.get("x", "round" if d["series"] == "queuing_delay_per_rtt" else "time_s")
     return TraceSpec(series=d["series"], y=d["y"], x=x, scale=float(d.get("scale", 1.0)), label=d.get("label", ""),
                      xlabel=d.get("xlabel", ""), panels=d.get("panels"), panel_label=d.get("panel_label", ""), lines=d.get("lines"),
                      line_label=d.get("line_label", ""), flows=flows, max_flows=int(d.get("max_flows", 4)),
                      cumulative=bool(d.get("cumulative", False)), window=(float(window[0]), float(window[1])) if window else None,
                      hline=d.get("hline"), select=d.get("select"), style=d.get("style", "lines"),
-                     diagonal=bool(d.get("diagonal", False)), flow_ids=d.get("flow_ids"))
+                     diagonal=bool(d.get("diagonal", False)), flow_ids=d.get("flow_ids"), log=d.get("log", ""),
+                     band=(float(band[0]), float(band[1])) if band else None)
 
 
 def _series(folder: Path, spec: TraceSpec) -> "pd.DataFrame":
@@ -175,9 +186,10 @@ def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: Tra
     plt = _matplotlib()
     panel_values = list(dict.fromkeys(json.dumps(p) for p, *_ in lines)) or ["null"]
     n = len(panel_values)
-    cols = 1 if n == 1 else 2
+    cols = 1 if n == 1 or spec.style == "points" else 2  # (a scatter gets the page's width per panel)
     rows = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(6.4 if cols == 1 else 9.6, 3.2 * rows), squeeze=False, sharey=True)
+    tall = 4.2 if spec.style == "points" else 3.2  # (a scatter of many points needs the room)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.4 if cols == 1 else 11.0, tall * rows), squeeze=False, sharey=True)
     for k, pv in enumerate(panel_values):
         ax = axes[k // cols][k % cols]
         for p, label, x, y in lines:
@@ -186,8 +198,14 @@ def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: Tra
                     ax.plot(x, y, "o", ms=3, alpha=0.8, label=label or None)
                 else:
                     ax.plot(x, y, lw=1.0, label=label or None)
+        if spec.band is not None:
+            ax.axhspan(*spec.band, color="tab:gray", alpha=0.12, lw=0)
         if spec.hline is not None:
             ax.axhline(spec.hline, ls="--", lw=0.8, color="tab:gray")
+        for axis in spec.log:  # (plain tick labels: mathtext is off, scenario text being text)
+            getattr(ax, f"set_{axis}scale")("log")
+            getattr(ax, f"{axis}axis").set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
+            getattr(ax, f"{axis}axis").set_minor_formatter(plt.NullFormatter())
         if spec.diagonal:
             ax.axline((0, 0), slope=1, ls="--", lw=0.8, color="tab:gray", label="equal")
         if pv != "null":
