@@ -191,3 +191,11 @@ def test_a_values_label_is_what_the_screen_records_and_pairs_find_the_value_agai
     assert u.label([3, 4]) == "two" and u.value_of("two") == [3, 4]
     with pytest.raises(ScenarioError, match=r"unstated\[0\]\.labels: expected a name for each of the 2 values"):
         parse_unstated([{**good, "labels": ["one"]}], tmp_path / "paper.toml")
+
+
+def test_a_ratio_items_screen_runs_its_baseline_rows_too():
+    """An item divided by another configuration (baseline) needs both on its points: GAIMD on
+    SACK over GAIMD on Reno runs both recoveries."""
+    item = {i.id: i for i in load_paper(package_folder("experiments") / "gaimd").items}["gaimd-on-sack-more-aggressive"]
+    exp = item_experiment(item)
+    assert sorted(set(exp.axes["flows[0].tcp.recovery"])) == ["reno", "sack"] and len(exp.axis_points()) == 12

@@ -211,14 +211,16 @@ def item_experiment(item: Any, quick: bool = False) -> Experiment:
     elif item.points is not None:
         wanted = list(item.points) + list(item.published_x)
 
+    wanted_values: Dict[str, List[Any]] = {}  # each selected axis or field: the value it selects, and the baseline's
+    for name, chosen in list(item.select.items()) + list((item.baseline or {}).items()):
+        wanted_values.setdefault(name, []).append(chosen)
+
     def keeps(key: str, value: Any) -> bool:
         fields = axis_fields(key)
-        for name, chosen in list(item.select.items()) + list((item.baseline or {}).items()):
+        for name, accepted in wanted_values.items():
             if name == key or (name in fields and len(fields) > 1):
                 v = value if name == key else value[fields.index(name)]
-                own = same_x(v, chosen)
-                other = item.baseline is not None and name in item.baseline and name in item.select and same_x(v, item.select[name])
-                if not (own or other):
+                if not any(same_x(v, a) for a in accepted):
                     return False
         if key == item.x and wanted is not None:
             return any(same_x(value, w) for w in wanted)
@@ -355,6 +357,8 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
     singles_of = [[(u, v)] for u in params for v in u.values]
     first = run([[]] + singles_of)
     as_run, single = first[0], first[1:]
+    if as_run.verdict == CANNOT:
+        raise ScenarioError(f"--explain {item_id}: the item cannot be judged on its own points as run ({as_run.detail}); nothing to screen")
     reference = as_run.shortfall
     moving: List[Tuple[float, Unstated, List[Any]]] = []
     for u in params:
