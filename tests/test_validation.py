@@ -35,6 +35,11 @@ def test_the_measure_is_eq2_from_the_gaimd_groups_mean_loss_rate_rtt_and_t0(mss)
     measured = g["data_pkts_sent"].mean() / (result.summary["duration_s"] - result.summary["warmup_s"])
     assert 0.005 < p < 0.1, "40 ON/OFF sources make a few per cent of loss"
     assert v.eq2_ratio(result) == pytest.approx(model.sending_rate(0.5, 0.875, p, rtt_s, t0_s) / measured, rel=1e-12)
+    # The comparison TCP flows' accuracy (Fig. 6-7 draw it beside GAIMD's): TCP is GAIMD(1, 1/2).
+    r = result.flows.to_pandas().query("group_name == 'reno'")
+    tcp_measured = r["data_pkts_sent"].mean() / (result.summary["duration_s"] - result.summary["warmup_s"])
+    tcp_predicted = model.sending_rate(1.0, 0.5, r["loss_event_rate"].mean(), r["rtt_mean_ms"].mean() / 1e3, r["rto_first_mean_ms"].mean() / 1e3)
+    assert v.eq2_ratio_tcp(result) == pytest.approx(tcp_predicted / tcp_measured, rel=1e-12)
     per_flow = v.per_flow_accuracy(result)
     assert len(per_flow) == 16 and per_flow["loss_rate"].between(0.001, 0.2).all()
 

@@ -38,12 +38,13 @@ LEVEL_AXES = {"onoff": "flows[2].count", "random-loss": "topology.dumbbell.bottl
 """The axis that sets the loss rate in each sweep: ON/OFF sources, or the loss probability."""
 
 
-def prediction(result, alpha: float, beta: float) -> Dict[str, float]:
+def prediction(result, alpha: float, beta: float, group: str = "gaimd") -> Dict[str, float]:
     """The paper's measurement of one run: the loss rate, RTT and T0 averaged over the flow
-    group named "gaimd", the rate eq. (2) predicts from them for GAIMD(`alpha`, `beta`), and
-    the measured mean sending rate (packets/s, retransmissions included — the model's T)."""
+    group named `group` ("gaimd"), the rate eq. (2) predicts from them for GAIMD(`alpha`,
+    `beta`), and the measured mean sending rate (packets/s, retransmissions included — the
+    model's T)."""
     f = result.flows.to_pandas()
-    g = f[f["group_name"] == "gaimd"]
+    g = f[f["group_name"] == group]
     p = float(np.nanmean(g["loss_event_rate"])) if g["loss_event_rate"].notna().any() else 0.0
     rtt_s = float(np.nanmean(g["rtt_mean_ms"])) / 1e3 if g["rtt_mean_ms"].notna().any() else math.nan
     t0_s = float(np.nanmean(g["rto_first_mean_ms"])) / 1e3 if g["rto_first_mean_ms"].notna().any() else 1.0
@@ -69,6 +70,12 @@ def eq2_ratio(result) -> float:
     flow group named "gaimd"."""
     alpha, beta = _gaimd_params(result)
     return prediction(result, alpha, beta)["ratio"]
+
+
+def eq2_ratio_tcp(result) -> float:
+    """`eq2_ratio` for the run's comparison TCP flows (the group named "reno", as TCP is
+    GAIMD(1, 1/2)): the accuracy Fig. 6-7 draw beside GAIMD's (§2.4.3)."""
+    return prediction(result, 1.0, 0.5, group="reno")["ratio"]
 
 
 def per_flow_accuracy(result):
