@@ -582,3 +582,19 @@ def test_a_scatter_figure_takes_log_axes_and_a_shaded_band_and_names_a_wrong_one
     for bad, words in [({"log": "z"}, r"figure\.log: 'z' is not accepted"), ({"band": [2, 1]}, r"figure\.band: expected \[low, high\]")]:
         with pytest.raises(ScenarioError, match=words):
             parse_trace({"series": "timeseries", "y": "r", **bad}, "figure")
+
+
+def test_fig12s_window_measures_count_crossings_and_the_distance_from_the_equal_window_line():
+    """GAIMD Fig. 12's measures on a made-up trace: two windows that swap the lead twice, and
+    keep 4 packets apart around a mean of 8 in the second half."""
+    import pyarrow as pa
+    from aimdlab.papers.gaimd import equal_window_crossings, equal_window_gap
+
+    times = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    gaimd, tcp = [10, 6, 10, 10, 10, 10], [6, 10, 6, 6, 6, 6]
+    run = type("Run", (), {})()
+    run.flows = pa.table({"flow": [0, 1], "group_name": ["gaimd", "tcp"]})
+    run.timeseries = pa.table({"time_s": times * 2, "flow": [0] * 6 + [1] * 6, "cwnd_pkts": gaimd + tcp})
+    run.summary = {"warmup_s": 0.0}
+    assert equal_window_crossings(run) == 2.0
+    assert equal_window_gap(run) == pytest.approx(4 / 8)  # samples after 3 s: |10 - 6| over (10 + 6) / 2

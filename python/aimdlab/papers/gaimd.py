@@ -59,6 +59,17 @@ def equal_window_crossings(result: Any) -> float:
     return float(sum(1 for a, b in zip(signs, signs[1:]) if a != b))
 
 
+def equal_window_gap(result: Any) -> float:
+    """Fig. 12's "the trace will not converge to the equal window size curve" (a sweep
+    measure): over the second half of the run, the mean distance between the GAIMD and the TCP
+    window of `window_phase`, as a fraction of their mean window (0: the trace sits on the line)."""
+    phase = window_phase(result)
+    start = float(result.summary.get("warmup_s", 0.0))
+    half = phase[phase["time_s"] > start + (float(phase["time_s"].max()) - start) / 2]
+    mean = float((half["gaimd_cwnd_pkts"] + half["tcp_cwnd_pkts"]).mean()) / 2
+    return float((half["gaimd_cwnd_pkts"] - half["tcp_cwnd_pkts"]).abs().mean()) / mean if mean > 0 else float("nan")
+
+
 def synchronous_window_ratio():
     """Fig. 12's model with synchronous feedback (§3.1 and its [5], Chiu-Jain eq. (1) with a
     rule per user): a GAIMD(0.31, 0.875) user and a TCP user told the same congestion signal;
