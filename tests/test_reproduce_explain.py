@@ -117,7 +117,7 @@ def test_explain_finds_the_unstated_setting_that_closes_a_gap_and_the_page_shows
     cmd = [sys.executable, "-m", "aimdlab", "reproduce", "p", "--experiments", str(experiments), "--out", str(out), "--jobs", "2"]
     done = subprocess.run(cmd + ["--explain", "full"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "buffer = 60pkt" in done.stdout and "flows: the number of flows — not screened: the sweep varies flows[0].count" in done.stdout
+    assert "buffer = 60pkt" in done.stdout and "not screened, the sweep varies flows[0].count (an axis): the item's own points set it: flows" in done.stdout
     assert "would close the gap (buffer = 60pkt reproduces it" in done.stdout
     stored = json.loads((experiments / "p" / "explain.json").read_text())["items"]["full"]
     assert stored["as_run"]["verdict"] == DIFFERS and stored["provenance"]["command"] == "aimdlab reproduce p --explain full"

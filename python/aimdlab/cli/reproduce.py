@@ -208,11 +208,15 @@ def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], a
             else "the paper's model, evaluated: no runs")
     click.echo(f"unstated parameters ({runs}):")
     for u in paper.unstated:
-        if u.id in screen.skipped:
-            click.echo(f"  {u.id}: {u.what} — not screened: {screen.skipped[u.id]}")
-        else:
-            shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in u.values)
+        if u.id not in screen.skipped:
+            shown = ", ".join(str(x) for x in u.labels) if u.labels else ", ".join(v if isinstance(v, str) else json.dumps(v) for v in u.values)
             click.echo(f"  {u.id}: {u.what} ({u.field}: {shown}) — {u.why}")
+    reasons: Dict[str, List[str]] = {}
+    for u in paper.unstated:
+        if u.id in screen.skipped:
+            reasons.setdefault(screen.skipped[u.id], []).append(u.id)
+    for why, ids in reasons.items():
+        click.echo(f"  not screened, {why}: {', '.join(ids)}")
     for key, why in screen.skipped.items():
         if key not in params:
             click.echo(f"  {key}: not run — {why}")
