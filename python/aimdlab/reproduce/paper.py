@@ -97,9 +97,9 @@ from ..errors import ScenarioError
 from ..names import plain_name
 from ..scenario import loads
 from ..sweep.measures import checked_python_function
-from .explain import Unstated, parse_unstated
 from .notes import check_placeholders
 from .trace import TraceSpec, parse_trace
+from .unstated import Unstated, parse_unstated
 from .verdict import CALIBRATED, CLASSES, RESULT, SENSITIVITY, Tolerance
 from .words import field_words
 

@@ -146,7 +146,7 @@ def peer_results(paper: Any, paper_folder: Path, peer: str = "ns2") -> Tuple[Dic
     import pyarrow as pa  # type: ignore[import-untyped]
 
     from ..sweep.store import _column, aggregate
-    from . import _evaluate, _SeedSubset
+    from .evaluation import _evaluate, _SeedSubset
 
     path = peer_file(paper_folder, peer)
     if not path.is_file():
