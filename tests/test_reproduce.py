@@ -252,7 +252,10 @@ def test_a_quick_reproduction_runs_end_to_end_with_the_papers_numbers_beside(tmp
     assert "<th class='text'>paper</th><th class='text'>aimdlab</th>" in page and "2: 94.74; 3: 94.69" in page
     # The paper cited as a reader cites it, with no path to a file a user does not have.
     assert "Journal of Computer Science 5(12): 1055-1059" in page and "shared/papers" not in page
-    assert "Journal of Computer Science 5(12)" in (tmp_path / "r" / "index.html").read_text()
+    index = (tmp_path / "r" / "index.html").read_text()
+    assert "Journal of Computer Science 5(12)" in index
+    # Each difference names its tested cause (New-AIMD's: the stacks' sensitivity rows, Reno's busy link).
+    assert re.search(r"Of the (\d+) differences, \1 name a tested cause on their page", index), index
     # Seven items' figures, and Fig. 3-6's per-second trace drawn from the runs.
     assert "Quick run" in page and page.count("data:image/png;base64,") == 8
     assert (tmp_path / "r" / "index.html").is_file()

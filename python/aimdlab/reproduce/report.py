@@ -408,6 +408,20 @@ def write_paper_report(result: PaperResult, out: Path, jobs: Optional[int] = Non
     return path
 
 
+def _causes_sentence(results: List[PaperResult]) -> str:
+    """How many of the differences name a tested cause (a check, ns-2.35 on the same set-up, a
+    screen of what the paper leaves unstated), as a paragraph of the index; empty without any."""
+    differ = [i for r in results for i in r.items if i.item.kind == RESULT and i.verdict.verdict == DIFFERS]
+    if not differ:
+        return ""
+    untested = sum("cause not tested" in i.verdict.detail for i in differ)
+    return (f"<p>Of the {len(differ)} differences, {len(differ) - untested} name a tested cause on their page: a check of "
+            "the cause that holds, their own sensitivity rows, ns-2.35 differing too on the same set-up, or a screen of what the "
+            "paper leaves unstated "
+            "(<code>aimdlab reproduce PAPER --explain ITEM</code>)" + (f"; {untested} say their cause is not tested" if untested else "")
+            + ".</p>")
+
+
 def write_index(results: List[PaperResult], out: Path) -> Path:
     """Writes `out/index.html`: every paper reproduced, with its verdict counts."""
     rows = []
@@ -425,7 +439,7 @@ def write_index(results: List[PaperResult], out: Path) -> Path:
             "their values is missing, and, in a quick run, results <i>not judged in quick mode</i> (it left out points that could "
             "change their verdicts). Shown beside them and never counted: <i>calibrated</i> items (a parameter fitted to the "
             "paper's numbers), <i>sensitivity</i> rows (another reading of a result) and <i>context</i> (aimdlab's own measures and "
-            "set-ups).</p>"
+            "set-ups).</p>" + _causes_sentence(results) +
             "<table><tr><th class='text' rowspan='2'>paper</th><th colspan='4'>paper results</th><th colspan='2'>counted apart</th>"
             "<th colspan='3'>shown, not counted</th></tr>"
             "<tr>" + "".join(f"<th>{_e(k)}</th>" for k in totals) + "</tr>" + "".join(rows) + "</table>")
