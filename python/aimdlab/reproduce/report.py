@@ -239,7 +239,7 @@ def _items_table(rows: List[ItemResult], heading: str) -> str:
             + "".join(f"<tr><td class='text'><a href='#{_e(r.item.id)}'>{_e(item_title(r.item))}</a></td><td class='text'>{_e(r.item.where)}</td>"
                       f"<td class='text'>{_e(_paper_values(r))}</td><td class='text'>{_e(_our_values(r))}</td>"
                       f"<td class='text'>{badge(r.verdict.verdict, r.item.kind == RESULT)}{class_label(r.item.kind)}</td>"
-                      f"<td class='text'>{_e(_short(r.verdict.detail))}</td></tr>" for r in rows)
+                      f"<td class='text'>{_e(_short(r.verdict.detail))}{_cause_tag(r)}</td></tr>" for r in rows)
             + "</table>")
 
 
@@ -270,6 +270,20 @@ def _our_values(r: ItemResult) -> str:
     if r.item.published and not r.group:
         pairs = [(x, v) for x, v in pairs if any(same_x(x, px) for px in r.item.published_x)] or pairs
     return _points_text(pairs)
+
+
+_CAUSE_TAGS = (("cause not tested", "cause not tested"), ("ns-2.35 on the same set-up differs", "cause: ns-2.35 differs too"),
+               ("would close the gap", "cause: the unstated set-up would close it"), ("cause screened", "cause: screened"))
+"""Words of a difference's detail (`link_causes`) and the few the summary shows of each."""
+
+
+def _cause_tag(r: ItemResult) -> str:
+    """For a paper result that differs, its tested cause in a few words (the first clause of
+    the detail does not reach it): a check's, ns-2.35's, a screen's, or none."""
+    if r.item.kind != RESULT or r.verdict.verdict != DIFFERS:
+        return ""
+    words = next((tag for key, tag in _CAUSE_TAGS if key in r.verdict.detail), "cause: its check or sensitivity rows (below)")
+    return f"<br><i>{_e(words)}</i>"
 
 
 def _short(detail: str) -> str:
