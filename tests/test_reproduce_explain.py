@@ -199,3 +199,10 @@ def test_a_ratio_items_screen_runs_its_baseline_rows_too():
     item = {i.id: i for i in load_paper(package_folder("experiments") / "gaimd").items}["gaimd-on-sack-more-aggressive"]
     exp = item_experiment(item)
     assert sorted(set(exp.axes["flows[0].tcp.recovery"])) == ["reno", "sack"] and len(exp.axis_points()) == 12
+
+
+def test_an_untested_quick_difference_says_to_judge_it_in_full_first(experiments):
+    item = {i.id: i for i in load_paper(experiments / "p").items}["full"]
+    r = ItemResult(item, x=[1], mean=[0.5], verdict=Verdict(DIFFERS, detail="d"))
+    assert link_causes([r], quick=True)[0].verdict.detail == (
+        "d; cause not tested in this quick run (fewer seeds, shorter runs): judge it without --quick first")

@@ -80,7 +80,7 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         screens = read_screens(paper.folder)
         for r in result.items:
             r.screen = screens.get(r.item.id)
-        link_causes(result.items)
+        link_causes(result.items, quick)
         if evaluated:
             evaluated(result)
         return result
@@ -102,14 +102,15 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         evaluator.shutdown(wait=False, cancel_futures=True)
 
 
-def link_causes(results: List[ItemResult]) -> List[ItemResult]:
+def link_causes(results: List[ItemResult], quick: bool = False) -> List[ItemResult]:
     """Says of each paper result that differs whether its cause was tested, in its detail, by
     the first of: the check it names (`cause_tested_by`, another item), which counts only when
     that check is reproduced (else the next are tried, and without any the detail says "cause
     not tested: its check ... is ..."); its own
     sensitivity axis; ns-2.35 on the same set-up, when it differs from the paper too (the
     difference is then not aimdlab's model of the stack); a stored screen of the paper's
-    unstated parameters (`explain.py`), with what it found; else "cause not tested". Call it
+    unstated parameters (`explain.py`), with what it found; else "cause not tested" (which in a
+    `quick` run says to judge the item without --quick first). Call it
     once the peer's values and the screens are attached. Returns `results`."""
     by_id = {r.item.id: r for r in results}
     for r in results:
@@ -128,6 +129,8 @@ def link_causes(results: List[ItemResult]) -> List[ItemResult]:
             said = screen_words(r.screen)
         else:
             said = f"cause not tested: {failed}" if failed else "cause not tested"
+            if quick:  # (a first look: the difference itself may not stand with the sweep's own seeds and lengths)
+                said += " in this quick run (fewer seeds, shorter runs): judge it without --quick first"
         if said:
             r.verdict = dataclasses.replace(r.verdict, detail=f"{r.verdict.detail}; {said}")
     return results
