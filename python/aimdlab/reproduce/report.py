@@ -433,6 +433,7 @@ def _causes_sentence(results: List[PaperResult]) -> str:
             "the cause that holds, their own sensitivity rows, ns-2.35 differing too on the same set-up, or a screen of what the "
             "paper leaves unstated "
             "(<code>aimdlab reproduce PAPER --explain ITEM</code>)" + (f"; {untested} say their cause is not tested" if untested else "")
+            + (", differences of this quick run that the full run (without --quick) judges with the sweeps' own seeds" if untested and any(r.quick for r in results) else "")
             + ".</p>")
 
 
