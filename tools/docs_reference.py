@@ -2,7 +2,7 @@
 it: every scenario field from the engine's JSON Schema (its type, default and description),
 every result column from the engine's column registry, every command from the CLI.
 
-    python tools/docs_reference.py          # writes docs/reference/{scenario,columns,cli}.md
+    python tools/docs_reference.py          # writes docs/reference/{scenario,columns,cli,components,paper-toml}.md
     python tools/docs_reference.py --check  # exits 1 if a page differs from what the code gives
 
 (`tests/test_docs.py` runs the check.)
@@ -223,9 +223,70 @@ def components_page() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def _field_docs(path: Path, cls: str) -> Dict[str, str]:
+    """A dataclass's fields and the docstring under each (`field: type` then `\"\"\"...\"\"\"`)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    docs: Dict[str, str] = {}
+    body = node.body
+    for k, stmt in enumerate(body):
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            after = body[k + 1] if k + 1 < len(body) else None
+            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
+                docs[stmt.target.id] = " ".join(after.value.value.split())
+            else:
+                docs[stmt.target.id] = ""
+    return docs
+
+
+_PAPER_EXTRA = {"axis_labels": ("a table", 'The axes in words for every item that gives none: `{ "flows[0].count" = "flows" }`.'),
+                "unstated": ("[[unstated]] tables", "The parameters of the set-up the paper does not give (below).")}
+"""Top-level keys of paper.toml that are not a field of `Paper` as such."""
+_ITEM_FIELD = {"class": "kind", "published": "published"}
+"""Item keys whose `Item` field has another name."""
+
+
+def paper_page() -> str:
+    """The paper.toml format: its top-level keys, an item's keys with their types and meaning,
+    the claims and the unstated parameters, from the code that reads them."""
+    from aimdlab.reproduce import paper as paper_module
+    from aimdlab.reproduce.verdict import check_claim
+
+    folder = ROOT / "python" / "aimdlab" / "reproduce"
+    paper_docs = _field_docs(folder / "paper.py", "Paper")
+    item_docs = _field_docs(folder / "paper.py", "Item")
+    unstated_docs = _field_docs(folder / "unstated.py", "Unstated")
+    out = [HEADER + "# Paper definitions (paper.toml)", "",
+           "A paper's reproduction is data: `experiments/<paper>/paper.toml` lists every figure, table and claim of the paper, "
+           "the sweep that reproduces it, the published numbers and what counts as reproduced — or why it cannot be. "
+           "`aimdlab reproduce PAPER` reads it; an unknown key or a wrong type is one line naming the file and the field. "
+           "The module `aimdlab/reproduce/paper.py` has worked examples.", "", "## Top level", "",
+           "| key | what it is |", "|---|---|"]
+    for key in sorted(paper_module._PAPER_KEYS):
+        if key in _PAPER_EXTRA:
+            out.append(f"| `{key}` | {_cell(_PAPER_EXTRA[key][1])} |")
+        else:
+            out.append(f"| `{key}` | {_cell(paper_docs.get(key, ''))} |")
+    out += ["", "## An item (`[[items]]`)", "", "| key | type | what it is |", "|---|---|---|"]
+    for key in sorted(paper_module._ITEM_TYPES):
+        words = paper_module._ITEM_TYPES[key][1]
+        out.append(f"| `{key}` | {_cell(words)} | {_cell(item_docs.get(_ITEM_FIELD.get(key, key), ''))} |")
+    out += ["", "## Claims", "", f"`claim.kind` is one of {', '.join(f'`{k}`' for k in paper_module.CLAIM_KINDS)}.", "",
+            " ".join((check_claim.__doc__ or "").split()), "",
+            "## Unstated parameters (`[[unstated]]`)", "",
+            "What `aimdlab reproduce PAPER --explain ITEM` screens ([how-to](../how-to/explain.md)).", "",
+            "| key | what it is |", "|---|---|"]
+    for key, doc in unstated_docs.items():
+        out.append(f"| `{key}` | {_cell(doc)} |")
+    return "\n".join(out).rstrip() + "\n"
+
+
 def pages() -> Dict[str, str]:
     """Each reference page's file name and text."""
-    return {"scenario.md": scenario_page(), "columns.md": columns_page(), "cli.md": cli_page(), "components.md": components_page()}
+    return {"scenario.md": scenario_page(), "columns.md": columns_page(), "cli.md": cli_page(), "components.md": components_page(),
+            "paper-toml.md": paper_page()}
 
 
 def main() -> None:

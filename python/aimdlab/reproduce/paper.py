@@ -126,8 +126,12 @@ class Item:
     """One figure, table or claim of a paper."""
 
     id: str
+    """A plain name, unique in the paper: the item's anchor on its page and its name for
+    `--explain`."""
     title: str
+    """The figure, table or claim in words, as the page heads it."""
     where: str
+    """Where it is in the paper (section, figure, the sentence quoted)."""
     kind: str = RESULT
     """The item's class (`verdict.CLASSES`, `class` in paper.toml); only results are counted."""
     of: Optional[str] = None
@@ -140,21 +144,35 @@ class Item:
     """For a result: the sensitivity or context item of it (or `"sensitivity"`, its own axis)
     that tested the cause of a difference."""
     sweep: Optional[Path] = None
+    """The experiment file (beside paper.toml) whose runs judge the item."""
     x: Optional[str] = None
+    """The sweep axis (or a field of a linked axis) the paper's numbers run along."""
     measure: Optional[str] = None
+    """A measure the sweep aggregates (`"A / B"` a ratio of two), judged at each point."""
     scale: float = 1.0
+    """What aimdlab's value is multiplied by before it is set beside the paper's (units)."""
     label: str = ""
+    """The measure in words (the figure's y axis)."""
     tolerance: Tolerance = field(default_factory=Tolerance)
+    """How far from a published number still counts as reproduced: `{ abs = 0.5 }` and/or
+    `{ rel = 0.05 }` (either suffices)."""
     published_x: List[Any] = field(default_factory=list)
+    """The x values of the paper's numbers (`published = { x = [...], value = [...] }`)."""
     published: List[float] = field(default_factory=list)
+    """The paper's numbers, one per x value."""
     claim: Optional[Dict[str, Any]] = None
+    """A qualitative claim over the points: `{ kind = "...", threshold = ..., negligible = ... }`
+    (`CLAIM_KINDS`; `verdict.check_claim`)."""
     cannot: Optional[str] = None
     """Why the item is not judged (its reason, shown on the page)."""
     text_missing: bool = False
     """Whether the reason is that the paper's text holding the values is missing (`text_missing`
     in paper.toml instead of `cannot`): the item is then "not checkable", counted apart."""
     cause: str = ""
+    """Why aimdlab differs, or what the reader should know: shown under the item; numbers of
+    the run are written as placeholders (`notes.py`)."""
     select: Dict[str, Any] = field(default_factory=dict)
+    """The rows of a sweep with more axes than `x`: axis (or field of a linked axis) = value."""
     baseline: Optional[Dict[str, Any]] = None
     """Rows to divide by, point by point: `select` with these axis values replaced (the item
     is then a ratio against another configuration of the same sweep, e.g. New-AIMD over AIMD)."""
@@ -201,13 +219,19 @@ class Paper:
     """A paper's reproduction: its metadata and items."""
 
     id: str
+    """A plain name: the paper's folder, its report's folder and its name on the command line."""
     title: str
+    """The paper's subject in words, as the index and its page head it."""
     paper: str
     """The paper's text as the project keeps it (for its developers; not shown on the pages)."""
     ran_on: str
+    """The simulator or stack the paper's own results come from."""
     summary: str
+    """What the paper does and how aimdlab reads it, the page's opening paragraph."""
     items: List[Item]
+    """Its figures, tables and claims (`[[items]]`)."""
     folder: Path
+    """Where its paper.toml and experiment files are."""
     citation: str = ""
     """The paper as a reader cites it: authors, title, venue, year (shown on its page and in
     the index)."""

@@ -22,11 +22,17 @@ class Unstated:
     """A parameter the paper does not state, with its plausible values (`[[unstated]]`)."""
 
     id: str
+    """A plain name, unique in the paper (the screen's tables name the parameter by it)."""
     what: str
+    """The parameter in words."""
     field: str
-    """A scenario field path, or several linked (`"a, b"`) that each value sets together."""
+    """A scenario field path, or several linked (`"a, b"`) that each value sets together, or
+    `model.NAME` for a keyword argument of the paper's model."""
     values: List[Any]
+    """The values a careful reader would find plausible (a list each for linked fields)."""
     why: str
+    """Why it is unstated and where the values come from (the paper's words, its simulator's
+    defaults): never the paper's own numbers."""
     sweeps: Optional[List[str]] = None
     """The experiment files it applies to (default: every sweep of the paper)."""
     items: Optional[List[str]] = None
