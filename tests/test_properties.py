@@ -31,6 +31,19 @@ from hypothesis import strategies as st
 EXAMPLES = int(os.environ.get("AIMDLAB_FUZZ_EXAMPLES", "60"))
 TALLY: collections.Counter = collections.Counter()
 
+
+def _kinds(definition: str) -> list:
+    """The `kind` values of a scenario definition's variants, from the engine's schema (a new
+    queue or application is fuzzed as soon as it is registered)."""
+    variants = aimdlab.schema()["definitions"][definition]["anyOf"]
+    return [v["properties"]["kind"]["enum"][0] for v in variants if "kind" in v.get("properties", {})]
+
+
+QUEUE_KINDS = _kinds("QueueSpec")
+APP_KINDS = [k for k in _kinds("AppSpec") if k != "trace"]  # (a trace needs a file of frame sizes: its own tests)
+PROFILES = [v["enum"][0] for v in aimdlab.schema()["definitions"]["StackProfile"]["oneOf"]]
+CONTROLLERS = [c for c in aimdlab.controllers() if c != "python"]  # (a Python controller is code: its own tests)
+
 # An error message starts with the field it is about: `flows[0].tcp.min_rto: ...`.
 FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*)*: ")
 
@@ -80,7 +93,7 @@ limits = st.one_of(
 
 @st.composite
 def queues(draw):
-    kind = draw(st.sampled_from(["droptail", "red", "codel", "fq_codel", "pie", "step"]))
+    kind = draw(st.sampled_from(QUEUE_KINDS))
     q = {"kind": kind}
     if kind == "step":
         n = draw(st.integers(1, 300))
@@ -111,10 +124,10 @@ losses = st.one_of(
 
 @st.composite
 def flow_groups(draw):
-    g = {"count": draw(st.integers(1, 4)), "cc": "reno", "start": draw(st.sampled_from(["0s", "0.1s", "0.9s"]))}
+    g = {"count": draw(st.integers(1, 4)), "cc": draw(st.sampled_from(CONTROLLERS)), "start": draw(st.sampled_from(["0s", "0.1s", "0.9s"]))}
     if draw(st.booleans()):
         g["start_jitter"] = draw(st.sampled_from(["10ms", "500ms", "2s"]))
-    app = draw(st.sampled_from(["bulk", "finite", "onoff", "cbr", "vbr", "voip"]))
+    app = draw(st.sampled_from(APP_KINDS))
     if app == "finite":
         g["app"] = {"kind": "finite", "size": draw(st.sampled_from(["1B", "999B", "1000B", "20KB", "300KB"]))}
     elif app == "onoff":
@@ -144,7 +157,7 @@ def flow_groups(draw):
     if draw(st.booleans()):
         g["access"] = {"delay": draw(delays)}
     g["tcp"] = {
-        "profile": draw(st.sampled_from(["rfc", "linux", "linux26", "ns3", "ns2"])),
+        "profile": draw(st.sampled_from(PROFILES)),
         "recovery": draw(st.sampled_from(["sack", "newreno", "reno"])),
         "cwnd_growth": draw(st.sampled_from(["per_ack", "per_segment"])),
         "cwr_freeze": draw(st.booleans()),
@@ -161,6 +174,8 @@ def flow_groups(draw):
         "ecn": draw(st.booleans()),
         "send_jitter": draw(st.sampled_from(["0s", "100us", "5ms"])),
     }
+    if g.get("cc") == "dctcp":
+        g["tcp"]["ecn"] = True  # (DCTCP needs ECN: refused without it, which the invalid-scenario tests cover)
     return g
 
 
