@@ -3,11 +3,12 @@ published ones and a verdict each."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 import click
 
@@ -72,7 +73,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     published ones with a verdict each, and write an HTML report."""
     from ..reproduce import available_papers, find_experiments, load_paper, reproduce_papers, total_tally
     from ..reproduce.report import submit_figures, write_index, write_paper_report
-    from ..sweep.executor import stop_pool, submit
+    from ..sweep.executor import submit
     from ..sweep.report import write_report
 
     check_dask_options(use_dask, scheduler)
@@ -103,7 +104,7 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
     def evaluated(result) -> None:
         figures[result.paper.id] = submit_figures(result, jobs)
 
-    try:
+    with _runs_kept_in(out_dir):
         with SweepBar() as bar:
             results = reproduce_papers([(p, out_dir / p.id) for p in papers], quick=quick, jobs=jobs, dask=use_dask,
                                        scheduler=scheduler, progress=bar.update, evaluated=evaluated)
@@ -114,12 +115,6 @@ def reproduce(paper: str, out_dir: Path, quick: bool, jobs: Optional[int], use_d
                 report.result()
         note(f"drawing {sum(len(f) for f in figures.values())} figures")
         pages = [write_paper_report(r, out_dir / r.paper.id, jobs=jobs, figures=figures.get(r.paper.id)) for r in results]
-    except KeyboardInterrupt:
-        stop_pool()
-        interrupted(f"interrupted: the runs finished so far are kept in {out_dir}; run the same command again to resume")
-    except (ScenarioError, RuntimeError, OSError) as e:
-        stop_pool()
-        raise click.ClickException(str(e)) from None
     index = write_index(results, out_dir) if results else None
     wall = time.perf_counter() - t0
     if as_json:
@@ -175,26 +170,35 @@ def _item_json(i, peer_provenance: Dict) -> Dict:
     return out
 
 
+@contextlib.contextmanager
+def _runs_kept_in(folder: Path) -> Iterator[None]:
+    """Runs a block that runs sweeps into `folder`: on Ctrl-C or a failure the worker pool is
+    stopped, and Ctrl-C says the finished runs are kept there to resume, a failure is one line."""
+    from ..sweep.executor import stop_pool
+
+    try:
+        yield
+    except KeyboardInterrupt:
+        stop_pool()
+        interrupted(f"interrupted: the runs finished so far are kept in {folder}; run the same command again to resume")
+    except (ScenarioError, RuntimeError, OSError) as e:
+        stop_pool()
+        raise click.ClickException(str(e)) from None
+
+
 def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], as_json: bool) -> None:
     """`--explain ITEM`: the item's points run as aimdlab runs them, then with each unstated
     parameter of the paper at each of its values, then in pairs; the screen is printed and
     stored beside the paper (explain.json), where the pages find it."""
     from ..reproduce.explain import screen_item, screen_words, setting_words, write_screen
-    from ..sweep.executor import stop_pool
 
     command = f"aimdlab reproduce {paper.id} --explain {item_id}" + (" --quick" if quick else "")
     note(f"{paper.id} {item_id}: screening the unstated parameters the paper declares ({len(paper.unstated)}), one at a time, "
          "then in pairs" + (" (quick: the sweep's [quick] seeds and durations)" if quick else ""))
-    try:
+    with _runs_kept_in(out):
         with SweepBar() as bar:
             screen = screen_item(paper, item_id, out, quick=quick, jobs=jobs, progress=bar.update)
         path = write_screen(paper, screen, command)
-    except KeyboardInterrupt:
-        stop_pool()
-        interrupted(f"interrupted: the runs finished so far are kept in {out}; run the same command again to resume")
-    except (ScenarioError, RuntimeError, OSError) as e:
-        stop_pool()
-        raise click.ClickException(str(e)) from None
     if as_json:
         emit_json({"command": "reproduce --explain", "paper": paper.id, "item": item_id, "stored": path, "screen": screen.to_dict()})
         return
