@@ -190,7 +190,7 @@ def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], a
     """`--explain ITEM`: the item's points run as aimdlab runs them, then with each unstated
     parameter of the paper at each of its values, then in pairs; the screen is printed and
     stored beside the paper (explain.json), where the pages find it."""
-    from ..reproduce.explain import screen_item, screen_words, setting_words, write_screen
+    from ..reproduce.explain import screen_item, screen_words, setting_words, value_words, write_screen
 
     command = f"aimdlab reproduce {paper.id} --explain {item_id}" + (" --quick" if quick else "")
     note(f"{paper.id} {item_id}: screening the unstated parameters the paper declares ({len(paper.unstated)}), one at a time, "
@@ -213,7 +213,7 @@ def _explain(paper, item_id: str, out: Path, quick: bool, jobs: Optional[int], a
     click.echo(f"unstated parameters ({runs}):")
     for u in paper.unstated:
         if u.id not in screen.skipped:
-            shown = ", ".join(str(x) for x in u.labels) if u.labels else ", ".join(v if isinstance(v, str) else json.dumps(v) for v in u.values)
+            shown = ", ".join(u.labels if u.labels else (value_words(v) for v in u.values))
             click.echo(f"  {u.id}: {u.what} ({u.field}: {shown}) — {u.why}")
     reasons: Dict[str, List[str]] = {}
     for u in paper.unstated:

@@ -191,22 +191,24 @@ def _check_stability(item: Item, res: ItemResult, sweep: Sweep) -> None:
         res.verdict = dataclasses.replace(res.verdict, detail=res.verdict.detail + f"; not stable over the seeds: {', '.join(changed)}")
 
 
-def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab") -> ItemResult:
+def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab", model_args: Optional[Dict[str, Any]] = None) -> ItemResult:
     """`evaluate` at the item's own `select`; `who` ran the sweep (aimdlab, or a peer simulator
-    whose runs make the catalog), as the verdict's words name it."""
+    whose runs make the catalog), as the verdict's words name it. A model's item calls its
+    function with `model_args` (keyword arguments: a screen's unstated ones, `explain.py`)."""
     res = ItemResult(item)
     if item.model is not None:
         from ..imports import USER_CODE_ERRORS, raised
         from ..sweep.measures import python_measure
 
         try:
-            values = python_measure(item.model)()
+            values = python_measure(item.model)(**(model_args or {}))
             res.x = list(values["x"])
             res.mean = [float(v) * item.scale for v in values["y"]]
             if len(res.x) != len(res.mean):
                 raise ValueError("x and y differ in length")
         except USER_CODE_ERRORS as e:  # the model is the user's code: its failure names the item
-            raise ScenarioError(f"{item.id}: model {item.model} failed: {raised(e)[:200]} "
+            given = f" with {model_args}" if model_args else ""
+            raise ScenarioError(f"{item.id}: model {item.model} failed{given}: {raised(e)[:200]} "
                                 "(expected a function returning {\"x\": [...], \"y\": [...]})") from None
         res.low = res.high = [math.nan] * len(res.x)
         res.runs = [0] * len(res.x)

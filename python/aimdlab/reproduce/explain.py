@@ -50,10 +50,10 @@ from ..errors import ScenarioError
 from ..sweep.experiment import Experiment, _validate_points, axis_fields, load_experiment
 from .axes import same_x
 from .unstated import Unstated, parse_unstated
-from .verdict import CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED
+from .verdict import BAND_CLAIMS, CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, claim_band
 
 __all__ = ["Unstated", "Trial", "Screen", "parse_unstated", "item_experiment", "screen_item", "shortfall", "explain_file",
-           "read_screens", "write_screen", "screen_words", "setting_words"]
+           "read_screens", "write_screen", "screen_words", "setting_words", "value_words"]
 
 IMPROVES = 0.9
 """A setting moves an item towards the paper when its shortfall is at most this fraction of the
@@ -201,9 +201,8 @@ def shortfall(item: Any, res: Any) -> float:
         kind, t = item.claim["kind"], item.claim.get("threshold")
         at = [i for i, x in enumerate(res.x) if item.at_x is None or any(same_x(x, a) for a in item.at_x)]
         means = [res.mean[i] for i in at if math.isfinite(res.mean[i])]
-        if kind in ("between", "at_least", "at_most") and means:
-            low, high = (float(t[0]), float(t[1])) if kind == "between" else \
-                (float(t), math.inf) if kind == "at_least" else (-math.inf, float(t))
+        if kind in BAND_CLAIMS and means:
+            low, high = claim_band(kind, t)
             scale = (high - low) if kind == "between" else abs(float(t)) or 1.0
             parts += [max(0.0, low - m, m - high) / scale for m in means]
         else:
@@ -212,28 +211,13 @@ def shortfall(item: Any, res: Any) -> float:
     return sum(finite) / len(finite) if finite else math.nan
 
 
-def _trial(item: Any, setting: Dict[str, Any], sweep: Any) -> Trial:
-    """The item judged on one screen sweep."""
+def _trial(item: Any, setting: List[Tuple[Unstated, Any]], sweep: Any = None) -> Trial:
+    """The item judged on one screen sweep, or, for a model's item, its model called with the
+    setting's arguments; by the item's own rule either way (`evaluation._evaluate`)."""
     from .evaluation import _evaluate
 
-    res = _evaluate(dataclasses.replace(item, figure=None, sensitivity=None), sweep)
-    return Trial(setting, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
-
-
-def _model_trial(item: Any, setting: List[Tuple[Unstated, Any]]) -> Trial:
-    """The item's model evaluated with its unstated arguments set, judged by the item's rule."""
-    from ..imports import USER_CODE_ERRORS, raised
-    from ..sweep.measures import python_measure
-    from .evaluation import ItemResult, _judge
-
-    kwargs = {str(u.model_argument): v for u, v in setting}
-    try:
-        values = python_measure(item.model)(**kwargs)
-    except USER_CODE_ERRORS as e:
-        raise ScenarioError(f"{item.id}: model {item.model} failed with {kwargs}: {raised(e)[:200]}") from None
-    res = ItemResult(item, x=list(values["x"]), mean=[float(v) * item.scale for v in values["y"]])
-    res.low = res.high = [math.nan] * len(res.x)
-    res.verdict = _judge(item, res, quick=False)
+    args = {str(u.model_argument): v for u, v in setting} if item.model is not None else None
+    res = _evaluate(dataclasses.replace(item, figure=None, sensitivity=None), sweep, model_args=args)
     return Trial({u.id: u.label(v) for u, v in setting}, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
 
 
@@ -264,7 +248,7 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
 
     def run(settings: List[List[Tuple[Unstated, Any]]]) -> List[Trial]:
         if base is None:
-            return [_model_trial(item, s) for s in settings]
+            return [_trial(item, s) for s in settings]
         batch, kept = [], []
         for s in settings:
             name = "+".join(f"{u.id}-{u.values.index(v)}" for u, v in s) or "as-run"
@@ -272,9 +256,9 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
                 batch.append((_with(base, s, f"{base.name}-{name}") if s else base, folder / name))
                 kept.append(s)
             except ScenarioError as e:  # (a value the sweep's scenario cannot take there, e.g. a field of a named controller)
-                skipped[", ".join(f"{u.id} = {_shown(v)}" for u, v in s)] = str(e)
+                skipped[", ".join(f"{u.id} = {value_words(v)}" for u, v in s)] = str(e)
         sweeps = run_sweeps(batch, jobs=jobs, progress=progress)
-        return [_trial(item, {u.id: u.label(v) for u, v in s}, sw) for s, sw in zip(kept, sweeps)]
+        return [_trial(item, s, sw) for s, sw in zip(kept, sweeps)]
 
     singles_of = [[(u, v)] for u in params for v in u.values]
     first = run([[]] + singles_of)
@@ -295,13 +279,14 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
     return Screen(item.id, as_run, single, pairs, skipped, len(base.seeds) if base is not None else 0, quick and base is not None)
 
 
-def _shown(value: Any) -> str:
+def value_words(value: Any) -> str:
+    """A parameter's value as written in a setting: text as it is, anything else as JSON."""
     return value if isinstance(value, str) else json.dumps(value)
 
 
 def setting_words(setting: Dict[str, Any]) -> str:
     """A setting in words: `buffer = 50pkt, delayed_ack = true` (the parameters' ids)."""
-    return ", ".join(f"{k} = {_shown(v)}" for k, v in setting.items()) or "as run"
+    return ", ".join(f"{k} = {value_words(v)}" for k, v in setting.items()) or "as run"
 
 
 def screen_words(screen: Screen) -> str:

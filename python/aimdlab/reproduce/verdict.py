@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 __all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "NOT_JUDGED_QUICK", "APART", "VERDICTS", "RESULT", "CALIBRATED", "SENSITIVITY", "CONTEXT", "CLASSES",
-           "Tolerance", "Verdict", "compare", "check_claim", "worst"]
+           "Tolerance", "Verdict", "compare", "check_claim", "claim_band", "BAND_CLAIMS", "worst"]
 
 REPRODUCED = "reproduced"
 DIFFERS = "differs"
@@ -130,6 +130,22 @@ def _interval(values: Sequence[float], bounds: Optional[Sequence[float]]) -> Lis
     return [bounds[i] if bounds is not None and math.isfinite(bounds[i]) else v for i, v in enumerate(values)]
 
 
+BAND_CLAIMS = ("between", "at_least", "at_most")
+"""The claims that every point lies in a band of values (`claim_band`)."""
+
+
+def claim_band(kind: str, threshold: Any) -> Tuple[float, float]:
+    """The values a band claim (`BAND_CLAIMS`) accepts at every point: (low, high), open-ended
+    for `at_least` and `at_most`. Raises ValueError without the threshold it needs."""
+    if kind == "between":
+        if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2):
+            raise ValueError("claim between needs threshold = [low, high]")
+        return float(threshold[0]), float(threshold[1])
+    if threshold is None:
+        raise ValueError(f"claim {kind} needs a threshold")
+    return (float(threshold), math.inf) if kind == "at_least" else (-math.inf, float(threshold))
+
+
 def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] = None,
                 lows: Optional[Sequence[float]] = None, highs: Optional[Sequence[float]] = None, who: str = "aimdlab",
                 negligible: Optional[float] = None) -> Verdict:
@@ -146,16 +162,11 @@ def check_claim(kind: str, values: Sequence[float], threshold: Optional[float] =
     lo, hi = _interval(xs, lows), _interval(xs, highs)
     intervals = sum(1 for i in range(len(xs)) if lows is not None and highs is not None and math.isfinite(lows[i]) and math.isfinite(highs[i]))
     note = "" if intervals == len(xs) else f"; {len(xs) - intervals} of {len(xs)} points without an interval (judged by the mean)"
-    if kind in ("between", "at_least", "at_most"):
+    if kind in BAND_CLAIMS:
+        low, high = claim_band(kind, threshold)
         if kind == "between":
-            if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2):
-                raise ValueError("claim between needs threshold = [low, high]")
-            low, high = float(threshold[0]), float(threshold[1])
             words = f"between {low:g} and {high:g}: {who}'s means run from {min(xs):.4g} to {max(xs):.4g}"
         else:
-            if threshold is None:
-                raise ValueError(f"claim {kind} needs a threshold")
-            low, high = (float(threshold), math.inf) if kind == "at_least" else (-math.inf, float(threshold))
             worst_mean = min(xs) if kind == "at_least" else max(xs)
             words = f"{kind.replace('_', ' ')} {threshold:g}: {who}'s {'lowest' if kind == 'at_least' else 'highest'} mean is {worst_mean:.6g}"
         # A point is against the claim when its whole interval lies past a bound, for it when
