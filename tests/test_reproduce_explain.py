@@ -169,6 +169,10 @@ def test_a_difference_names_the_first_tested_cause_it_has(experiments):
     agrees = ItemResult(item, x=[1], mean=[0.99], verdict=Verdict(REPRODUCED))
     assert detail(peer=agrees, screen=none) == "d; " + screen_words(none)
     assert Screen.from_dict(json.loads(json.dumps(nearer.to_dict()))).closest().setting == {"buffer": "9pkt"}
+    # Which test it was is kept beside the words (the pages' summary and index read it).
+    kinds = [link_causes([ItemResult(item, x=[1], mean=[0.5], verdict=Verdict(DIFFERS, detail="d"), peer=p, screen=sc)])[0].tested_cause
+             for p, sc in [(None, None), (ns2, None), (None, none), (agrees, None)]]
+    assert kinds == [None, "ns-2.35", "screen", None]
     assert math.isnan(Screen.from_dict({**none.to_dict(), "as_run": {**none.to_dict()["as_run"], "shortfall": None}}).as_run.shortfall)
 
 

@@ -110,22 +110,25 @@ def link_causes(results: List[ItemResult], quick: bool = False) -> List[ItemResu
     sensitivity axis; ns-2.35 on the same set-up, when it differs from the paper too (the
     difference is then not aimdlab's model of the stack); a stored screen of the paper's
     unstated parameters (`explain.py`), with what it found; else "cause not tested" (which in a
-    `quick` run says to judge the item without --quick first). Call it
-    once the peer's values and the screens are attached. Returns `results`."""
+    `quick` run says to judge the item without --quick first); `ItemResult.tested_cause` names
+    which. Call it once the peer's values and the screens are attached. Returns `results`."""
     by_id = {r.item.id: r for r in results}
     for r in results:
         if r.verdict.verdict != DIFFERS or r.item.kind != RESULT:
             continue
         check = by_id.get(r.item.cause_tested_by or "")
         failed = "" if check is None else f"its check ({check.item.id}) is {check.verdict.verdict}"
+        said = ""
         if check is not None and check.verdict.verdict == REPRODUCED:
-            said = ""
+            r.tested_cause = "check"
         elif r.item.cause_tested_by == "sensitivity":
-            said = ""
+            r.tested_cause = "sensitivity"
         elif r.peer is not None and r.peer.verdict.verdict == DIFFERS:
+            r.tested_cause = "ns-2.35"
             said = (f"cause tested: ns-2.35 on the same set-up differs from the paper too ({_values_words(r.peer)}), so the "
                     "difference is not aimdlab's model of the stack")
         elif r.screen is not None:
+            r.tested_cause = "screen"
             said = screen_words(r.screen)
         else:
             said = f"cause not tested: {failed}" if failed else "cause not tested"

@@ -75,6 +75,9 @@ class ItemResult:
     has them stored."""
     cause: str = ""
     """The item's note with the numbers it quotes filled from this run (`notes.fill`)."""
+    tested_cause: Optional[str] = None
+    """How a difference's cause was tested (set by `link_causes`): "check", "sensitivity",
+    "ns-2.35" or "screen"; None when it was not, or the item does not differ."""
     screen: Optional[Any] = None
     """The stored screen of the paper's unstated parameters for this item (an `explain.Screen`), if any."""
 

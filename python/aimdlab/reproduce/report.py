@@ -272,17 +272,19 @@ def _our_values(r: ItemResult) -> str:
     return _points_text(pairs)
 
 
-_CAUSE_TAGS = (("cause not tested", "cause not tested"), ("ns-2.35 on the same set-up differs", "cause: ns-2.35 differs too"),
-               ("would close the gap", "cause: the unstated set-up would close it"), ("cause screened", "cause: screened"))
-"""Words of a difference's detail (`link_causes`) and the few the summary shows of each."""
+_CAUSE_TAGS = {"check": "cause: its check or sensitivity rows (below)", "sensitivity": "cause: its check or sensitivity rows (below)",
+               "ns-2.35": "cause: ns-2.35 differs too", "screen": "cause: screened", None: "cause not tested"}
+"""A difference's tested cause (`ItemResult.tested_cause`) in the few words the summary shows."""
 
 
 def _cause_tag(r: ItemResult) -> str:
     """For a paper result that differs, its tested cause in a few words (the first clause of
-    the detail does not reach it): a check's, ns-2.35's, a screen's, or none."""
+    the detail does not reach it): a check's, ns-2.35's, a screen's (and whether it closes the
+    gap), or none."""
     if r.item.kind != RESULT or r.verdict.verdict != DIFFERS:
         return ""
-    words = next((tag for key, tag in _CAUSE_TAGS if key in r.verdict.detail), "cause: its check or sensitivity rows (below)")
+    closes = r.tested_cause == "screen" and r.screen is not None and bool(r.screen.closing())
+    words = "cause: the unstated set-up would close it" if closes else _CAUSE_TAGS[r.tested_cause]
     return f"<br><i>{_e(words)}</i>"
 
 
@@ -428,7 +430,7 @@ def _causes_sentence(results: List[PaperResult]) -> str:
     differ = [i for r in results for i in r.items if i.item.kind == RESULT and i.verdict.verdict == DIFFERS]
     if not differ:
         return ""
-    untested = sum("cause not tested" in i.verdict.detail for i in differ)
+    untested = sum(i.tested_cause is None for i in differ)
     return (f"<p>Of the {len(differ)} differences, {len(differ) - untested} name a tested cause on their page: a check of "
             "the cause that holds, their own sensitivity rows, ns-2.35 differing too on the same set-up, or a screen of what the "
             "paper leaves unstated "
