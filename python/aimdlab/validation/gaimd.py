@@ -89,11 +89,10 @@ def per_flow_accuracy(result):
     f = result.flows.to_pandas()
     g = f[f["group_name"] == "gaimd"]
     rows = []
-    for _, r in g.iterrows():
+    for (_, r), measured in zip(g.iterrows(), _packets_per_s(g)):  # (a flow that sent nothing: NaN, no ratio)
         p = float(r["loss_event_rate"])
         rtt_s = float(r["rtt_mean_ms"]) / 1e3
         t0_s = float(r["rto_first_mean_ms"]) / 1e3 if math.isfinite(float(r["rto_first_mean_ms"])) else 1.0
-        measured = float(r["send_rate_bps"]) * float(r["data_pkts_sent"]) / (8.0 * float(r["bytes_sent"])) if r["bytes_sent"] else 0.0
         ok = p > 0 and measured > 0 and math.isfinite(rtt_s)
         rows.append((int(r["flow"]), p, float(model.sending_rate(alpha, beta, p, rtt_s, t0_s)) / measured if ok else math.nan))
     return pd.DataFrame(rows, columns=["flow", "loss_rate", "ratio"])
