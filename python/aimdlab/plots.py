@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, TypeVar, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -31,6 +31,20 @@ def plain_text(draw: _Draw) -> _Draw:
             return draw(*args, **kwargs)
 
     return drawn  # type: ignore[return-value]
+
+
+def plain_log_axis(ax: Any, axis: str = "x", subs: Optional[Tuple[float, ...]] = None) -> None:
+    """Draws `axis` ("x" or "y") of `ax` on a log scale with plain tick labels (`0.01`, not
+    10^-2: mathtext is off under `plain_text`) and none on the minor ticks; `subs` places the
+    major ticks at those multiples of each decade (default: the decades)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    getattr(ax, f"set_{axis}scale")("log")
+    scale = getattr(ax, f"{axis}axis")
+    if subs is not None:
+        scale.set_major_locator(LogLocator(subs=subs))
+    scale.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    scale.set_minor_formatter(NullFormatter())
 
 
 def _matplotlib():

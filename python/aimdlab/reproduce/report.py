@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..html_parts import esc as _e
 from ..html_parts import num as _fmt
 from ..html_parts import page
-from ..plots import plain_text
+from ..plots import plain_log_axis, plain_text
 from ..result import write_atomic
 from ..sweep.report import axis_numbers, ci_yerr, png_data_uri, set_x_ticks
 from . import (
@@ -118,12 +118,7 @@ def item_figure(r: ItemResult) -> str:
         ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {threshold:g}")
     if r.plot_x:
         if r.item.plot_x and r.item.plot_x.get("log"):
-            from matplotlib.ticker import FuncFormatter, LogLocator
-
-            ax.set_xscale("log")
-            ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+            plain_log_axis(ax, "x", subs=(1.0, 2.0, 5.0))
         ax.set_xlabel(_plot_x_label(r.item))
     else:
         set_x_ticks(ax, xs, r.x)

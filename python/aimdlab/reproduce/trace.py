@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ..errors import ScenarioError
-from ..plots import plain_text
+from ..plots import plain_log_axis, plain_text
 from .axes import axis_values, select_rows
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -189,7 +189,7 @@ def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: Tra
     cols = 1 if n == 1 or spec.style == "points" else 2  # (a scatter gets the page's width per panel)
     rows = (n + cols - 1) // cols
     tall = 4.2 if spec.style == "points" else 3.2  # (a scatter of many points needs the room)
-    fig, axes = plt.subplots(rows, cols, figsize=(6.4 if cols == 1 else 11.0, tall * rows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.4 if cols == 1 else 9.6, tall * rows), squeeze=False, sharey=True)
     for k, pv in enumerate(panel_values):
         ax = axes[k // cols][k % cols]
         for p, label, x, y in lines:
@@ -202,10 +202,8 @@ def draw_trace(lines: List[Tuple[Any, str, List[float], List[float]]], spec: Tra
             ax.axhspan(*spec.band, color="tab:gray", alpha=0.12, lw=0)
         if spec.hline is not None:
             ax.axhline(spec.hline, ls="--", lw=0.8, color="tab:gray")
-        for axis in spec.log:  # (plain tick labels: mathtext is off, scenario text being text)
-            getattr(ax, f"set_{axis}scale")("log")
-            getattr(ax, f"{axis}axis").set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
-            getattr(ax, f"{axis}axis").set_minor_formatter(plt.NullFormatter())
+        for axis in spec.log:
+            plain_log_axis(ax, axis)
         if spec.diagonal:
             ax.axline((0, 0), slope=1, ls="--", lw=0.8, color="tab:gray", label="equal")
         if pv != "null":
