@@ -39,6 +39,20 @@ class PyReno(PyGaimd):
         return {"py_cwnd": self.cwnd}
 
 
+class RuleGaimd(aimdlab.Controller):
+    """The same GAIMD written as a rule: the transport keeps the window and the recovery gate."""
+
+    def __init__(self, alpha: float = 0.31, beta: float = 0.875) -> None:
+        super().__init__()
+        self.alpha, self.beta = alpha, beta
+
+    def cong_avoid(self, w, ack):
+        w.aimd_step(self.alpha)
+
+    def ssthresh(self, w, event):
+        return w.cwnd * (0.5 if w.in_slow_start() else self.beta)
+
+
 def per_flow(result):
     f = result.flows.to_pandas().drop(columns=["cc"]).fillna(-1.0)  # NaN != NaN
     return f.to_dict("list")
@@ -66,6 +80,43 @@ def test_the_ns2_window_rules_apply_to_a_python_controller_as_to_a_built_in_one(
     plain = run_checked(dict(sc, flows=[dict(sc["flows"][0], tcp={"profile": "ns2", "first_decrease": "controller",
                                                                  "timeout_ssthresh": "controller"})]), seed=3)
     assert per_flow(plain) != per_flow(builtin), "the rules change the run"
+
+
+@pytest.mark.parametrize("profile", ["rfc", "ns2", "linux"])
+def test_a_rule_in_python_gives_the_same_results_as_the_built_in_controller(profile):
+    # ns2: the stack's halving over the rule's cut; linux: growth per segment (the transport
+    # calls cong_avoid once a segment).
+    sc = dumbbell(flows=3, buffer="5pkt", duration="30s", warmup="2s",
+                  flow={"start_jitter": "1s", "tcp": {"profile": profile}, "cc": {"name": "gaimd", "alpha": 0.31, "beta": 0.875}})
+    builtin = run_checked(sc, seed=5)
+    rule = run_checked(dict(sc, flows=[dict(sc["flows"][0], cc=RuleGaimd())]), seed=5)
+    f = builtin.flows.to_pandas()
+    assert (f["fast_retransmits"] + f["timeouts"]).sum() > 0, "the set-up exercises the cut"
+    assert per_flow(rule) == per_flow(builtin)
+
+
+def test_a_rule_that_leaves_a_bad_window_or_threshold_is_named():
+    class Shrinks(RuleGaimd):
+        def cong_avoid(self, w, ack):
+            w.cwnd = -1.0
+
+    class Negative(RuleGaimd):
+        def ssthresh(self, w, event):
+            return -5
+
+    with pytest.raises(aimdlab.ControllerError, match=r"^controller Shrinks of flow 0: after cong_avoid: w.cwnd = -1 is not a positive"):
+        aimdlab.run(dumbbell(buffer="5pkt", duration="5s", flow={"cc": Shrinks()}))
+    with pytest.raises(aimdlab.ControllerError, match=r"^controller Negative of flow 0: after ssthresh: ssthresh\(\) returned -5; expected a positive"):
+        aimdlab.run(dumbbell(buffer="5pkt", duration="5s", flow={"cc": Negative()}))
+
+
+def test_half_a_rule_is_a_clear_error():
+    class GrowsOnly(aimdlab.Controller):
+        def cong_avoid(self, w, ack):
+            w.aimd_step(1.0)
+
+    with pytest.raises(aimdlab.ControllerError, match="^controller GrowsOnly of flow 0: defines cong_avoid but not ssthresh; a rule defines both"):
+        aimdlab.run(dumbbell(duration="1s", flow={"cc": GrowsOnly()}))
 
 
 def test_gaimd_one_half_is_reno():

@@ -19,7 +19,7 @@ from . import _startup
 _startup.guard()
 
 from . import _core, units
-from ._core import AckEvent, CongestionEvent
+from ._core import AckEvent, CongestionEvent, Window
 from .controller import Controller
 from .errors import (
     ControllerError,
@@ -41,6 +41,7 @@ from .sweep import open_sweep
 __version__ = _core.__version__
 __all__ = [
     "AckEvent",
+    "Window",
     "CongestionEvent",
     "Controller",
     "ControllerError",

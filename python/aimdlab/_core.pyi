@@ -15,6 +15,7 @@ __all__ = [
     "RunCancelled",
     "RunControl",
     "ScenarioError",
+    "Window",
     "columns",
     "controllers",
     "memory_estimate",
@@ -59,6 +60,17 @@ class AckEvent:
     ece: bool
     in_recovery: bool
     pkts_in_flight: int
+
+@final
+class Window:
+    """The window a rule reads and grows (`cong_avoid`) or reads (`ssthresh`), packets."""
+
+    cwnd: float
+    ssthresh: float
+    def in_slow_start(self) -> bool: ...
+    def slow_start(self) -> bool: ...
+    def additive_increase(self, per_rtt_pkts: float) -> None: ...
+    def aimd_step(self, per_rtt_pkts: float) -> None: ...
 
 @final
 class CongestionEvent:

@@ -1,27 +1,37 @@
 """Congestion controllers written in Python.
 
-Subclass `Controller`, keep the window in `self.cwnd` (packets) and `self.ssthresh`, and
-react in `on_ack` and `on_congestion`; pass an instance as a flow group's `cc`::
+Subclass `Controller` and write the rule, as Linux's congestion ops are written: how the
+window grows (`cong_avoid`) and the threshold after a congestion signal (`ssthresh`). The
+transport keeps the window and hands it over as `w` (an `aimdlab.Window`: `w.cwnd`,
+`w.ssthresh`, packets); pass an instance as a flow group's `cc`::
 
     class MyAimd(aimdlab.Controller):
         def __init__(self, alpha=1.0, beta=0.5):
             super().__init__()
             self.alpha, self.beta = alpha, beta
 
-        def on_ack(self, ack):
-            if ack.in_recovery or ack.newly_acked_pkts == 0:
-                return
-            if self.cwnd < self.ssthresh:
-                self.cwnd += min(ack.newly_acked_pkts, 1)                    # slow start
-            else:
-                self.cwnd += self.alpha * ack.newly_acked_pkts / self.cwnd   # alpha per RTT
+        def cong_avoid(self, w, ack):       # an ACK of new data, outside recovery
+            w.aimd_step(self.alpha)         # slow start, else alpha/cwnd an ACK
 
-        def on_congestion(self, event):                        # "loss", "timeout" or "ecn"
-            self.ssthresh = max(self.beta * self.cwnd, 2.0)
-            self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
+        def ssthresh(self, w, event):       # after a loss, timeout or ECN echo
+            return self.beta * w.cwnd
 
     scenario["flows"][0]["cc"] = MyAimd(alpha=0.31, beta=0.875)
     aimdlab.run(scenario)
+
+The transport calls `cong_avoid` only on an ACK of new data outside fast recovery and CWR,
+once a growth step: an ACK, or each segment under `tcp.cwnd_growth = "per_segment"` (in it,
+`ack.newly_acked_pkts` is the segments the step stands for). After a signal it cuts: ssthresh = max(the
+answer, 2), cwnd = ssthresh after a loss or ECN echo, 1 packet after a timeout (RFC 5681).
+`w.slow_start()` (one packet while below ssthresh; whether it applied),
+`w.additive_increase(a)` (a/cwnd) and `w.aimd_step(a)` (both) are the shared steps; anything
+else sets `w.cwnd` directly. A rule that wants every ACK (RTT samples in recovery too)
+defines `on_ack(ack)` as well.
+
+A controller may instead keep the window itself: no `cong_avoid`/`ssthresh`, but `on_ack(ack)`
+and `on_congestion(event)` over `self.cwnd` and `self.ssthresh` — every ACK and signal reaches
+it, recovery included, and the window it leaves is the flow's (the first form's rule, as
+`on_ack` must check `ack.in_recovery` and `ack.newly_acked_pkts` and cut the window itself).
 
 A scenario file, a sweep or a dict can name the class instead, with keyword arguments for
 its constructor beside it::
@@ -35,17 +45,17 @@ flows[0].cc.alpha=0.5`, a sweep axis `"flows[0].cc.alpha"`), and the flows table
 column records `mymod:MyAimd`. A run of an instance records `module:Class` of its class.
 
 A group of `count = N` flows runs N independent deep copies of the instance. The engine
-sets `cwnd`/`ssthresh` to the flow's initial window and threshold when they are None, calls
-the hooks from the simulation (each call takes the GIL: a few microseconds, see the README),
-and reads `cwnd`/`ssthresh` after each call. A controller that paces sets
+calls the hooks from the simulation (each call takes the GIL: a few microseconds, see the
+README); a controller that keeps its own window has `cwnd`/`ssthresh` set to the flow's
+initial window and threshold when they are None, and they are read after each call. A controller that paces sets
 `pacing_rate_bps`: the sender then lets packets leave no faster than that rate (one packet's
 serialization time apart), within the window. `state()` may return named numbers to record in
 the time series. An exception in a hook stops the run and is raised by `aimdlab.run`.
 
 The stack's window rules apply to a Python controller as to a built-in one: with
 `tcp.first_decrease = "half"` or `tcp.timeout_ssthresh = "half"` (the ns2 profile) the
-sender halves the window after `on_congestion` when ns-2 would, writing the result back into
-`cwnd` and `ssthresh`.
+sender halves the window after the cut when ns-2 would (into `cwnd` and `ssthresh` of a
+controller that keeps its own).
 """
 
 from __future__ import annotations
@@ -58,24 +68,42 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Controller", "build_controller", "controller_label", "engine_view", "is_class_spec", "python_controllers"]
 
 
+def _default_hook(f: Callable[..., None]) -> Callable[..., None]:
+    """Marks one of `Controller`'s do-nothing hooks: the engine does not call it."""
+    f._aimdlab_default_hook = True  # type: ignore[attr-defined]
+    return f
+
+
+def is_rule(cls: type) -> bool:
+    """Whether controller class `cls` is written as a rule (`cong_avoid` or a `ssthresh`
+    method) rather than keeping its own window."""
+    return hasattr(cls, "cong_avoid") or callable(getattr(cls, "ssthresh", None))
+
+
 class Controller:
-    """Base class of congestion controllers written in Python.
+    """Base class of congestion controllers written in Python: a rule (`cong_avoid(w, ack)`
+    and `ssthresh(w, event)` over the transport's window) or a controller that keeps its own
+    window (`on_ack`, `on_congestion` over `cwnd`, `ssthresh`); see the module's doc.
 
     Attributes:
-        cwnd: congestion window, packets (None until the engine sets the initial window).
-        ssthresh: slow-start threshold, packets (None until set; ∞ means unbounded).
+        cwnd: congestion window, packets, of a controller that keeps its own (None until the
+            engine sets the initial window).
+        ssthresh: slow-start threshold, packets, likewise (∞ means unbounded).
         pacing_rate_bps: pacing rate, bits per second (None: no pacing).
     """
 
     def __init__(self) -> None:
-        self.cwnd: Optional[float] = None
-        self.ssthresh: Optional[float] = None
+        if not is_rule(type(self)):
+            self.cwnd: Optional[float] = None
+            self.ssthresh: Optional[float] = None
         self.pacing_rate_bps: Optional[float] = None
 
+    @_default_hook
     def on_ack(self, ack: "AckEvent") -> None:
         """An ACK arrived. `ack` (an `aimdlab.AckEvent`) has `now_s`, `newly_acked_pkts` (0 for
         a duplicate), `rtt_s`, `srtt_s`, `min_rtt_s`, `ece`, `in_recovery`, `pkts_in_flight`."""
 
+    @_default_hook
     def on_congestion(self, event: "CongestionEvent") -> None:
         """A congestion signal (an `aimdlab.CongestionEvent`). `event.kind` is "loss" (fast
         retransmit), "timeout" or "ecn"; also `now_s`, `pkts_in_flight`, `srtt_s`."""

@@ -152,9 +152,7 @@ fn a_controller_for_a_flow_without_a_window_is_an_error_not_a_panic() {
     let plan = load_json(&s.to_string()).expect("valid scenario");
     assert_eq!(plan.flows.iter().map(|f| f.takes_window_controller()).collect::<Vec<_>>(), vec![true, false, false]);
     let mut sim = aimdlab_core::Simulator::new(plan, None);
-    let reno = || -> Box<dyn aimdlab_core::cc::CongestionControl> {
-        Box::new(aimdlab_core::cc::Controller::new(&aimdlab_core::cc::CcConfig::External, 10.0, f64::INFINITY))
-    };
+    let reno = || -> Box<dyn aimdlab_core::cc::CongestionControl> { Box::new(aimdlab_core::cc::Controller::new(&aimdlab_core::cc::CcConfig::External)) };
     assert_eq!(sim.set_controller(aimdlab_core::ids::FlowId(0), reno()), Ok(()));
     assert_eq!(sim.set_controller(aimdlab_core::ids::FlowId(1), reno()), Err("flow 1 runs over UDP and has no congestion controller".into()));
     assert!(sim.set_controller(aimdlab_core::ids::FlowId(2), reno()).unwrap_err().contains("CCID-3, a rate-based control"));

@@ -1,19 +1,27 @@
-//! Congestion controllers written in Python: a Python object with `on_ack(ack)`,
-//! `on_congestion(event)`, attributes `cwnd` and `ssthresh` (packets), optional
-//! `pacing_rate_bps` and `state()` (a dict of named numbers), driven through the core's
-//! `CongestionControl` trait.
+//! Congestion controllers written in Python, driven through the core's `CongestionControl`
+//! trait, in one of two forms:
 //!
-//! Each callback takes the GIL (the engine runs without it). `cwnd`/`ssthresh` are read once
-//! after each callback, checked (cwnd a positive finite number of packets, ssthresh positive,
-//! ∞ allowed) and cached, since the transport asks for them far more often. The first
-//! exception a callback raises, or the first bad value, is kept, the run is cancelled (no
-//! further callback runs), and the exception is raised to the caller; a bad value is a
-//! `ValueError` naming the controller class, the attribute and the flow. The names of
-//! `state()` are fixed by its first sample. A stack's window policy (ns-2's halving) writes
-//! the window it sets back into `cwnd` and `ssthresh` after `on_congestion`.
+//! - A rule (the object has `cong_avoid(w, ack)` and `ssthresh(w, event)`): as a built-in
+//!   controller, over the window the transport keeps. `cong_avoid` grows the `Window` it is
+//!   handed (`w.cwnd`, `w.ssthresh`, `w.slow_start()`, `w.aimd_step(alpha)`), called only on an
+//!   ACK of new data outside recovery and CWR, once a growth step (its `ack.newly_acked_pkts`:
+//!   the segments the step stands for); `ssthresh` returns the threshold after a loss,
+//!   timeout or ECN echo, and the transport cuts. An optional `on_ack(ack)` sees every ACK.
+//! - A window of its own (the object has `on_ack(ack)`, `on_congestion(event)` and attributes
+//!   `cwnd` and `ssthresh`, packets): every ACK and signal reaches it, and the window it leaves
+//!   in `cwnd`/`ssthresh` is the flow's.
+//!
+//! Either may set `pacing_rate_bps` and define `state()` (a dict of named numbers). Each
+//! callback takes the GIL (the engine runs without it). The window a callback leaves is read
+//! once after it and checked (cwnd a positive finite number of packets, ssthresh positive, ∞
+//! allowed). The first exception a callback raises, or the first bad value, is kept, the run
+//! is cancelled (no further callback runs), and the exception is raised to the caller; a bad
+//! value is a `ControllerError` naming the controller class, the attribute and the flow. The
+//! names of `state()` are fixed by its first sample. A stack's window policy (ns-2's halving)
+//! writes the window it sets back into `cwnd` and `ssthresh` of a controller that keeps its own.
 
 use crate::errors::ControllerError;
-use aimdlab_core::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use aimdlab_core::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use aimdlab_core::control::RunControl;
 use aimdlab_core::units::Rate;
 use pyo3::prelude::*;
@@ -66,6 +74,62 @@ pub struct PyCongestionEvent {
     srtt_s: f64,
 }
 
+/// The window a rule reads and grows (`cong_avoid`) or reads (`ssthresh`), packets.
+#[pyclass(name = "Window", module = "aimdlab._core")]
+pub struct PyWindow {
+    /// Congestion window, packets.
+    #[pyo3(get, set)]
+    cwnd: f64,
+    /// Slow-start threshold, packets (∞ when unset).
+    #[pyo3(get, set)]
+    ssthresh: f64,
+}
+
+impl PyWindow {
+    fn of(w: &Window) -> Self {
+        PyWindow { cwnd: w.cwnd_pkts, ssthresh: w.ssthresh_pkts }
+    }
+    fn core(&self) -> Window {
+        Window::new(self.cwnd, self.ssthresh)
+    }
+    fn apply(&mut self, f: impl FnOnce(&mut Window) -> bool) -> bool {
+        let mut w = self.core();
+        let applied = f(&mut w);
+        (self.cwnd, self.ssthresh) = (w.cwnd_pkts, w.ssthresh_pkts);
+        applied
+    }
+}
+
+#[pymethods]
+impl PyWindow {
+    /// Whether cwnd is below ssthresh.
+    fn in_slow_start(&self) -> bool {
+        self.core().in_slow_start()
+    }
+    /// RFC 5681 slow start for one step: one packet more while below ssthresh; whether it
+    /// applied.
+    fn slow_start(&mut self) -> bool {
+        self.apply(|w| w.slow_start())
+    }
+    /// `per_rtt_pkts`/cwnd more: that many packets a round trip.
+    fn additive_increase(&mut self, per_rtt_pkts: f64) {
+        self.apply(|w| {
+            w.additive_increase(per_rtt_pkts);
+            true
+        });
+    }
+    /// One AIMD step: slow start below ssthresh, else `per_rtt_pkts` a round trip.
+    fn aimd_step(&mut self, per_rtt_pkts: f64) {
+        self.apply(|w| {
+            w.aimd_step(per_rtt_pkts);
+            true
+        });
+    }
+    fn __repr__(&self) -> String {
+        format!("Window(cwnd={}, ssthresh={})", self.cwnd, self.ssthresh)
+    }
+}
+
 /// Where the first Python exception of a run is kept.
 pub type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
@@ -74,6 +138,11 @@ pub struct PyController {
     obj: Py<PyAny>,
     /// The flow it controls (for messages).
     flow: usize,
+    /// The object is a rule (`cong_avoid` and `ssthresh`); otherwise it keeps its own window.
+    rule: bool,
+    /// A rule with an `on_ack` of its own (every ACK).
+    rule_on_ack: bool,
+    /// The window the object last left (a controller that keeps its own).
     cwnd: f64,
     ssthresh: f64,
     /// `pacing_rate_bps`, when the object sets it.
@@ -133,12 +202,66 @@ fn read_number(obj: &Bound<'_, PyAny>, flow: usize, attr: &str) -> PyResult<f64>
     })
 }
 
+/// Whether `method` is one of `aimdlab.Controller`'s own do-nothing hooks (marked so).
+fn is_base_hook(method: &Bound<'_, PyAny>) -> bool {
+    method.getattr("_aimdlab_default_hook").is_ok()
+}
+
+/// The object's `pacing_rate_bps`, checked (None or absent: no pacing).
+fn read_pacing(b: &Bound<'_, PyAny>, flow: usize) -> PyResult<Option<Rate>> {
+    match b.getattr("pacing_rate_bps") {
+        Ok(v) if !v.is_none() => {
+            let bps = read_number(b, flow, "pacing_rate_bps")?;
+            if !(bps.is_finite() && (1.0..=1e15).contains(&bps)) {
+                return Err(value_error(b, flow, "pacing_rate_bps", format!("= {bps} is outside [1, 1e15]; expected a rate in bits per second, or None")));
+            }
+            Ok(Some(Rate::from_bps(bps.round() as u64)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Checks the window a rule's `cong_avoid` left in `w`.
+fn checked_window(b: &Bound<'_, PyAny>, flow: usize, w: &PyWindow) -> PyResult<Window> {
+    if !(w.cwnd.is_finite() && w.cwnd > 0.0) {
+        return Err(value_error(b, flow, "w.cwnd", format!("= {} is not a positive finite number of packets", w.cwnd)));
+    }
+    if w.ssthresh.is_nan() || w.ssthresh <= 0.0 {
+        return Err(value_error(b, flow, "w.ssthresh", format!("= {} is not a positive number of packets (∞ is allowed)", w.ssthresh)));
+    }
+    Ok(w.core())
+}
+
 impl PyController {
-    /// Wraps `obj`, the controller of flow `flow`, setting its `cwnd`/`ssthresh` to the flow's
-    /// initial values when they are None.
+    /// Wraps `obj`, the controller of flow `flow`; one that keeps its own window gets its
+    /// `cwnd`/`ssthresh` set to the flow's initial values when they are None.
     #[allow(clippy::too_many_arguments)]
     pub fn new(py: Python<'_>, obj: Py<PyAny>, flow: usize, w0: f64, ssthresh0: f64, errors: ErrorSlot, control: Arc<RunControl>) -> PyResult<Self> {
         let b = obj.bind(py);
+        let (grows, cuts) = (b.hasattr("cong_avoid")?, b.hasattr("ssthresh")? && b.getattr("ssthresh")?.is_callable());
+        if grows || cuts {
+            if !(grows && cuts) {
+                let (has, lacks) = if grows { ("cong_avoid", "ssthresh") } else { ("ssthresh", "cong_avoid") };
+                return Err(ControllerError::new_err(format!(
+                    "controller {} of flow {flow}: defines {has} but not {lacks}; a rule defines both (or keeps its own window in on_ack and on_congestion)",
+                    class_name(b)
+                )));
+            }
+            let rule_on_ack = b.getattr("on_ack").is_ok_and(|m| !is_base_hook(&m));
+            return Ok(PyController {
+                obj,
+                flow,
+                rule: true,
+                rule_on_ack,
+                cwnd: w0,
+                ssthresh: ssthresh0,
+                pacing: None,
+                names: Mutex::new(HashMap::new()),
+                state_keys: Mutex::new(None),
+                errors,
+                control,
+            });
+        }
         if b.getattr("cwnd")?.is_none() {
             b.setattr("cwnd", w0)?;
         }
@@ -148,6 +271,8 @@ impl PyController {
         let mut c = PyController {
             obj,
             flow,
+            rule: false,
+            rule_on_ack: false,
             cwnd: w0,
             ssthresh: ssthresh0,
             pacing: None,
@@ -160,9 +285,14 @@ impl PyController {
         Ok(c)
     }
 
-    /// Reads and checks `cwnd` and `ssthresh`.
+    /// Reads and checks what the object leaves after a callback: its window (one that keeps
+    /// its own) and its pacing rate.
     fn refresh(&mut self, py: Python<'_>) -> PyResult<()> {
         let b = self.obj.bind(py);
+        self.pacing = read_pacing(b, self.flow)?;
+        if self.rule {
+            return Ok(());
+        }
         let cwnd = read_number(b, self.flow, "cwnd")?;
         if !(cwnd.is_finite() && cwnd > 0.0) {
             return Err(value_error(b, self.flow, "cwnd", format!("= {cwnd} is not a positive finite number of packets")));
@@ -171,25 +301,8 @@ impl PyController {
         if ssthresh.is_nan() || ssthresh <= 0.0 {
             return Err(value_error(b, self.flow, "ssthresh", format!("= {ssthresh} is not a positive number of packets (∞ is allowed)")));
         }
-        // Optional: a controller that paces sets `pacing_rate_bps` (None: no pacing).
-        let pacing = match b.getattr("pacing_rate_bps") {
-            Ok(v) if !v.is_none() => {
-                let bps = read_number(b, self.flow, "pacing_rate_bps")?;
-                if !(bps.is_finite() && (1.0..=1e15).contains(&bps)) {
-                    return Err(value_error(
-                        b,
-                        self.flow,
-                        "pacing_rate_bps",
-                        format!("= {bps} is outside [1, 1e15]; expected a rate in bits per second, or None"),
-                    ));
-                }
-                Some(Rate::from_bps(bps.round() as u64))
-            }
-            _ => None,
-        };
         self.cwnd = cwnd;
         self.ssthresh = ssthresh;
-        self.pacing = pacing;
         Ok(())
     }
 
@@ -253,65 +366,128 @@ impl PyController {
     }
 }
 
+/// What a Python controller sees of ACK `ev`.
+fn ack_event(ev: &AckEvent) -> PyAckEvent {
+    PyAckEvent {
+        now_s: ev.now.as_secs_f64(),
+        newly_acked_pkts: ev.newly_acked_pkts,
+        rtt_s: ev.rtt_sample.map(|d| d.as_secs_f64()),
+        srtt_s: ev.srtt.as_secs_f64(),
+        min_rtt_s: ev.min_rtt.map(|d| d.as_secs_f64()),
+        ece: ev.ece,
+        in_recovery: ev.in_recovery,
+        pkts_in_flight: ev.pkts_in_flight,
+    }
+}
+
+/// What a Python controller sees of congestion signal `ev`.
+fn congestion_event(ev: &CongestionEvent) -> PyCongestionEvent {
+    PyCongestionEvent {
+        now_s: ev.now.as_secs_f64(),
+        kind: match ev.kind {
+            CongestionKind::Loss => "loss",
+            CongestionKind::Timeout => "timeout",
+            CongestionKind::Ecn => "ecn",
+        },
+        pkts_in_flight: ev.pkts_in_flight,
+        srtt_s: ev.srtt.as_secs_f64(),
+    }
+}
+
+impl PyController {
+    /// The window the object keeps, into the transport's `w` (a controller that keeps its own).
+    fn hand_over(&self, w: &mut Window) {
+        if !self.rule && !self.control.is_cancelled() {
+            *w = Window::new(self.cwnd, self.ssthresh);
+        }
+    }
+}
+
 impl CongestionControl for PyController {
     fn name(&self) -> &'static str {
         "python"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        let e = PyAckEvent {
-            now_s: ev.now.as_secs_f64(),
-            newly_acked_pkts: ev.newly_acked_pkts,
-            rtt_s: ev.rtt_sample.map(|d| d.as_secs_f64()),
-            srtt_s: ev.srtt.as_secs_f64(),
-            min_rtt_s: ev.min_rtt.map(|d| d.as_secs_f64()),
-            ece: ev.ece,
-            in_recovery: ev.in_recovery,
-            pkts_in_flight: ev.pkts_in_flight,
-        };
-        self.call("on_ack", |py, obj| obj.call_method1("on_ack", (Py::new(py, e)?,)).map(|_| ()));
+    fn init(&mut self, w: &mut Window) {
+        self.hand_over(w);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let e = PyCongestionEvent {
-            now_s: ev.now.as_secs_f64(),
-            kind: match ev.kind {
-                CongestionKind::Loss => "loss",
-                CongestionKind::Timeout => "timeout",
-                CongestionKind::Ecn => "ecn",
-            },
-            pkts_in_flight: ev.pkts_in_flight,
-            srtt_s: ev.srtt.as_secs_f64(),
-        };
-        self.call("on_congestion", |py, obj| obj.call_method1("on_congestion", (Py::new(py, e)?,)).map(|_| ()));
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-        if self.control.is_cancelled() {
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
+        if self.rule && !self.rule_on_ack {
             return;
         }
+        let e = ack_event(ev);
+        self.call("on_ack", |py, obj| obj.call_method1("on_ack", (Py::new(py, e)?,)).map(|_| ()));
+        self.hand_over(w);
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, ev: &AckEvent, acked_pkts: u64) {
+        if !self.rule {
+            return; // its `on_ack` grew its own window
+        }
+        // The rule sees the segments this growth step stands for as `newly_acked_pkts`.
+        let (e, flow) = (PyAckEvent { newly_acked_pkts: acked_pkts, ..ack_event(ev) }, self.flow);
+        let mut grown = None;
+        self.call("cong_avoid", |py, obj| {
+            let win = Py::new(py, PyWindow::of(w))?;
+            obj.call_method1("cong_avoid", (win.clone_ref(py), Py::new(py, e)?))?;
+            let left = checked_window(obj, flow, &win.borrow(py))?;
+            grown = Some(left);
+            Ok(())
+        });
+        if let Some(left) = grown {
+            *w = left;
+        }
+    }
+
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
+        let (e, flow) = (congestion_event(ev), self.flow);
+        let mut answer = w.ssthresh_pkts;
+        self.call("ssthresh", |py, obj| {
+            let v = obj.call_method1("ssthresh", (Py::new(py, PyWindow::of(w))?, Py::new(py, e)?))?;
+            let x: f64 = v.extract().map_err(|_| {
+                value_error(obj, flow, "ssthresh()", format!("returned {}; expected a number of packets", v.repr().map(|r| r.to_string()).unwrap_or_default()))
+            })?;
+            if !(x.is_finite() && x > 0.0) {
+                return Err(value_error(obj, flow, "ssthresh()", format!("returned {x}; expected a positive finite number of packets")));
+            }
+            answer = x;
+            Ok(())
+        });
+        answer
+    }
+
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        if self.rule {
+            let ssthresh = self.ssthresh(w, ev);
+            if !self.control.is_cancelled() {
+                w.cut(ssthresh, ev.kind);
+            }
+            return;
+        }
+        let e = congestion_event(ev);
+        self.call("on_congestion", |py, obj| obj.call_method1("on_congestion", (Py::new(py, e)?,)).map(|_| ()));
+        self.hand_over(w);
+    }
+
+    fn on_window_set(&mut self, w: &Window) {
+        if self.rule || self.control.is_cancelled() {
+            return;
+        }
+        (self.cwnd, self.ssthresh) = (w.cwnd_pkts, w.ssthresh_pkts);
         Python::with_gil(|py| {
             let b = self.obj.bind(py);
-            if let Err(e) = b.setattr("cwnd", cwnd_pkts).and_then(|_| b.setattr("ssthresh", ssthresh_pkts)) {
+            if let Err(e) = b.setattr("cwnd", w.cwnd_pkts).and_then(|_| b.setattr("ssthresh", w.ssthresh_pkts)) {
                 self.fail(py, "setting cwnd and ssthresh", e);
             }
         })
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
     }
 
     fn pacing_rate(&self) -> Option<Rate> {
         self.pacing
     }
 
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         if self.control.is_cancelled() {
             return;
         }

@@ -254,6 +254,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RunControl>()?;
     m.add_class::<controller::PyAckEvent>()?;
     m.add_class::<controller::PyCongestionEvent>()?;
+    m.add_class::<controller::PyWindow>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("AIMDLAB_GIT_COMMIT"))?;
     m.add("FIXED_MEMORY_BYTES", aimdlab_core::scenario::memory_estimate::FIXED_BYTES)?;

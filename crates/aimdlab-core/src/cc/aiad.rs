@@ -10,7 +10,7 @@
 //! 2); a timeout: W → 1 with ssthresh = max(W − decrease, 2). A loss in slow start halves, as
 //! TCP (our choice: the 1989 model has no slow start; the other controllers do the same).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, check_positive, Checked, ControllerParams};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -38,8 +38,8 @@ impl ControllerParams for AiadParams {
         check_positive("alpha", self.alpha)?;
         check_positive("decrease", self.decrease)
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Aiad {
-        Aiad { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts }
+    fn build(&self, _name: &'static str) -> Aiad {
+        Aiad { params: self.clone() }
     }
 }
 
@@ -47,8 +47,6 @@ impl ControllerParams for AiadParams {
 #[derive(Clone, Debug)]
 pub struct Aiad {
     params: AiadParams,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl CongestionControl for Aiad {
@@ -56,35 +54,18 @@ impl CongestionControl for Aiad {
         "aiad"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += self.params.alpha / self.cwnd;
-        }
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+                w.aimd_step(self.params.alpha);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let reduced = if self.cwnd < self.ssthresh { self.cwnd / 2.0 } else { self.cwnd - self.params.decrease };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        if w.in_slow_start() { w.cwnd_pkts / 2.0 } else { w.cwnd_pkts - self.params.decrease }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::{congestion, run_rounds};
     use super::*;
@@ -92,7 +73,7 @@ mod tests {
     #[test]
     fn adds_alpha_per_round_and_subtracts_decrease_at_a_loss() {
         let p = AiadParams { alpha: 2.0, decrease: 3.0 };
-        let mut c = p.build("aiad", 20.0, 10.0);
+        let mut c = p.build_windowed("aiad", 20.0, 10.0);
         run_rounds(&mut c, 5);
         // floor(W) ACKs of α/W each per round: just under α per round.
         assert!((c.cwnd_pkts() - 30.0).abs() < 1.0, "{}", c.cwnd_pkts());
@@ -106,7 +87,7 @@ mod tests {
     #[test]
     fn two_windows_keep_their_difference() {
         let p = AiadParams::default();
-        let (mut a, mut b) = (p.build("aiad", 40.0, 10.0), p.build("aiad", 10.0, 5.0));
+        let (mut a, mut b) = (p.build_windowed("aiad", 40.0, 10.0), p.build_windowed("aiad", 10.0, 5.0));
         for _ in 0..20 {
             run_rounds(&mut a, 1);
             run_rounds(&mut b, 1);

@@ -25,7 +25,7 @@
 //! first loss (`cnt` ≤ 20), and ns-3's fast convergence remembers β·cwnd rather than
 //! cwnd·(1 + β)/2. Slow start and timeouts are TCP's.
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_above_one, check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
@@ -86,8 +86,8 @@ impl ControllerParams for BicParams {
             StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Bic {
-        Bic { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, w_max: 0.0 }
+    fn build(&self, _name: &'static str) -> Bic {
+        Bic { params: self.clone(), w_max: 0.0 }
     }
 }
 
@@ -95,8 +95,6 @@ impl ControllerParams for BicParams {
 #[derive(Clone, Debug)]
 pub struct Bic {
     params: BicParams,
-    cwnd: f64,
-    ssthresh: f64,
     /// The window at the last loss (after fast convergence), packets; 0 before any.
     w_max: f64,
 }
@@ -128,50 +126,33 @@ impl CongestionControl for Bic {
         "bic"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // One step a call: an ACK, or a segment under `cwnd_growth = "per_segment"`.
-            self.cwnd += self.increase_per_rtt(self.cwnd) / self.cwnd;
-        }
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+                // One step a call: an ACK, or a segment under `cwnd_growth = "per_segment"`.
+        w.aimd_step(self.increase_per_rtt(w.cwnd_pkts));
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
         let p = &self.params;
-        self.w_max = if p.fast_convergence && self.cwnd < self.w_max { self.cwnd * (1.0 + p.beta) / 2.0 } else { self.cwnd };
-        let factor = if self.cwnd <= p.low_window { 0.5 } else { p.beta };
-        let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+        self.w_max = if p.fast_convergence && w.cwnd_pkts < self.w_max { w.cwnd_pkts * (1.0 + p.beta) / 2.0 } else { w.cwnd_pkts };
+        let factor = if w.cwnd_pkts <= p.low_window { 0.5 } else { p.beta };
+        w.cwnd_pkts * factor
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("w_max_pkts", self.w_max);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::{congestion, run_rounds};
     use super::*;
 
     /// The window at the end of each of `n` round trips after a loss at `w` packets.
     fn trajectory(params: &BicParams, w: f64, n: usize) -> Vec<f64> {
-        let mut c = params.build("bic", w, 2.0);
+        let mut c = params.build_windowed("bic", w, 2.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         (0..n)
             .map(|_| {
@@ -202,7 +183,7 @@ mod tests {
     #[test]
     fn above_w_max_it_probes_slowly_then_faster() {
         let p = BicParams::default();
-        let mut c = p.build("bic", 1_000.0, 2.0);
+        let mut c = p.build_windowed("bic", 1_000.0, 2.0);
         c.w_max = 1_000.0;
         // Within b of W_max: S_min; then the distance over b − 1; then S_max.
         assert_eq!(c.increase_per_rtt(1_001.0), 0.2);
@@ -217,12 +198,12 @@ mod tests {
 
     #[test]
     fn fast_convergence_and_the_reno_region() {
-        let mut c = BicParams::default().build("bic", 1_000.0, 2.0);
+        let mut c = BicParams::default().build_windowed("bic", 1_000.0, 2.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!((c.w_max, c.cwnd_pkts()), (1_000.0, 800.0));
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!(c.w_max, 800.0 * 1.8 / 2.0);
-        let mut small = BicParams::default().build("bic", 12.0, 2.0);
+        let mut small = BicParams::default().build_windowed("bic", 12.0, 2.0);
         run_rounds(&mut small, 1);
         assert!((small.cwnd_pkts() - 13.0).abs() < 0.1);
         small.on_congestion(&congestion(CongestionKind::Loss));

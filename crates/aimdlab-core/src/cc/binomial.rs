@@ -7,7 +7,7 @@
 //! timeouts (w → 1) and the loss-in-slow-start halving are TCP's. Defaults α = 1, β = 1/2
 //! (our choice, stated in the schema; the paper's comparisons vary them).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, Checked, ControllerParams, ParamError};
 use super::params::{check_fraction, check_positive};
 use schemars::JsonSchema;
@@ -21,14 +21,12 @@ pub struct Binomial {
     l: f64,
     alpha: f64,
     beta: f64,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl Binomial {
     /// Binomial(k, l) with gains α, β; `name` labels it in results.
-    pub fn new(name: &'static str, k: f64, l: f64, alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
-        Binomial { name, k, l, alpha, beta, cwnd, ssthresh }
+    pub fn new(name: &'static str, k: f64, l: f64, alpha: f64, beta: f64) -> Self {
+        Binomial { name, k, l, alpha, beta }
     }
 }
 
@@ -83,8 +81,8 @@ impl ControllerParams for BinomialParams {
         check_positive("alpha", self.alpha)?;
         check_fraction("beta", self.beta, "a decrease gain 0 < β < 1")
     }
-    fn build(&self, name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Binomial {
-        Binomial::new(name, self.k, self.l, self.alpha, self.beta, cwnd_pkts, ssthresh_pkts)
+    fn build(&self, name: &'static str) -> Binomial {
+        Binomial::new(name, self.k, self.l, self.alpha, self.beta)
     }
 }
 
@@ -93,43 +91,28 @@ impl CongestionControl for Binomial {
         self.name
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += self.alpha / self.cwnd.powf(self.k + 1.0);
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        if !w.slow_start() {
+            w.cwnd_pkts += self.alpha / w.cwnd_pkts.powf(self.k + 1.0);
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let in_slow_start = self.cwnd < self.ssthresh;
-        let reduced = if in_slow_start { self.cwnd * 0.5 } else { self.cwnd - self.beta * self.cwnd.powf(self.l) };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        let in_slow_start = w.in_slow_start();
+        if in_slow_start { w.cwnd_pkts * 0.5 } else { w.cwnd_pkts - self.beta * w.cwnd_pkts.powf(self.l) }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::windowed;
     use super::super::testing::{congestion, run_rounds};
     use super::*;
     use crate::cc::CongestionKind;
 
     #[test]
     fn iiad_increases_inversely_and_decreases_additively() {
-        let mut b = Binomial::new("iiad", 1.0, 0.0, 1.0, 0.5, 20.0, 10.0);
+        let mut b = windowed(Binomial::new("iiad", 1.0, 0.0, 1.0, 0.5), 20.0, 10.0);
         run_rounds(&mut b, 10);
         // Ten rounds of +α/w = +1/20 each: +0.5, a few percent less as w grows meanwhile.
         let gain = b.cwnd_pkts() - 20.0;
@@ -141,7 +124,7 @@ mod tests {
 
     #[test]
     fn sqrt_decreases_by_beta_root_w() {
-        let mut b = Binomial::new("sqrt", 0.5, 0.5, 1.0, 0.5, 64.0, 10.0);
+        let mut b = windowed(Binomial::new("sqrt", 0.5, 0.5, 1.0, 0.5), 64.0, 10.0);
         b.on_congestion(&congestion(CongestionKind::Loss));
         assert!((b.cwnd_pkts() - (64.0 - 0.5 * 8.0)).abs() < 1e-12);
     }

@@ -1,10 +1,21 @@
-//! The congestion-control interface: a small trait told about acknowledgements and
-//! congestion events, answering the congestion window (packets, f64) and optionally a pacing
-//! rate; plus the slow-start and window-cut rules the window controllers share.
+//! The congestion-control interface: a controller is a rule, a handful of hooks over the
+//! window the transport keeps (`super::window::Window`), as Linux's `tcp_congestion_ops`
+//! (`include/net/tcp.h`) are over `tcp_sock`'s `snd_cwnd` and `snd_ssthresh`.
 //!
-//! The transport owns loss detection, recovery and RTT estimation; a controller only reacts.
-//! Hooks take event structs so fields can be added without breaking implementors.
+//! Two hooks are required: `cong_avoid`, the growth on an ACK of new data outside recovery
+//! and CWR (the transport keeps that gate and calls it once per growth step), and `ssthresh`,
+//! the reduced window after a congestion signal (the transport then cuts: `Window::cut`).
+//! The others have defaults: `init`, `on_ack` (every ACK, before any growth: RTT and rate
+//! samples, Linux's `pkts_acked`; a controller that sets the window itself on every ACK, as
+//! BBR's `cong_control`, does it here), `on_ack_arrival`, `on_congestion` (for a cut that is
+//! not `Window::cut`), `on_recovery_exit`, `on_window_set` (the stack replaced the window),
+//! pacing and published state.
+//!
+//! The transport owns loss detection, recovery, RTT estimation and the window; a controller
+//! only reacts. Hooks take event structs so fields can be added without breaking implementors.
 
+pub use super::congestion_event::{CongestionEvent, CongestionKind};
+pub use super::window::Window;
 pub use crate::transport::tcp::delivery_rate::RateSample;
 use crate::units::{Rate, SimDuration, SimTime};
 
@@ -13,7 +24,9 @@ use crate::units::{Rate, SimDuration, SimTime};
 pub struct AckEvent {
     /// When the ACK arrived.
     pub now: SimTime,
-    /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate).
+    /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate); under
+    /// `cwnd_growth = "per_segment"` the transport hands the ACK over one segment at a time
+    /// (each with 1, the RTT sample, ECN echo and rate sample with the first).
     pub newly_acked_pkts: u64,
     /// RTT measured from this ACK, if it gave a valid sample (Karn's rule).
     pub rtt_sample: Option<SimDuration>,
@@ -23,7 +36,9 @@ pub struct AckEvent {
     pub min_rtt: Option<SimDuration>,
     /// The ACK carried an ECN-Echo.
     pub ece: bool,
-    /// The sender is in fast recovery (RFC 6675 / RFC 6582); Reno does not grow then.
+    /// The sender is in fast recovery (RFC 6675 / RFC 6582), or in CWR with `cwr_freeze`,
+    /// or on the ACK that ends a recovery whose exit does not grow the window: the transport
+    /// does not call `cong_avoid` then.
     pub in_recovery: bool,
     /// Segments in flight after this ACK (RFC 6675 `pipe`).
     pub pkts_in_flight: u64,
@@ -36,6 +51,15 @@ pub struct AckEvent {
     /// controller that asked for samples (`wants_rate_samples`) on a transport that takes
     /// them (TCP); `None` otherwise.
     pub rate: Option<RateSample>,
+}
+
+impl AckEvent {
+    /// Whether this ACK grows the window: it acknowledges new data and the sender is not in
+    /// recovery or CWR. The transport calls `cong_avoid` only then.
+    #[inline]
+    pub fn grows_window(&self) -> bool {
+        !self.in_recovery && self.newly_acked_pkts > 0
+    }
 }
 
 /// An acknowledgement as it arrives, before the sender reacts to what it signals (loss,
@@ -54,57 +78,49 @@ pub struct AckArrival {
     pub snd_nxt: u64,
 }
 
-/// The kind of congestion signal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CongestionKind {
-    /// Loss detected by duplicate ACKs / SACK: the start of fast recovery.
-    Loss,
-    /// The retransmission timer expired.
-    Timeout,
-    /// An ECN-Echo (at most once per window, RFC 3168 §6.1.2).
-    Ecn,
-}
-
-/// A congestion signal.
-#[derive(Clone, Copy, Debug)]
-pub struct CongestionEvent {
-    /// When it was detected.
-    pub now: SimTime,
-    /// Loss, timeout or ECN.
-    pub kind: CongestionKind,
-    /// Segments in flight when it was detected (RFC 5681 FlightSize).
-    pub pkts_in_flight: u64,
-    /// Smoothed RTT.
-    pub srtt: SimDuration,
-}
-
-/// A congestion controller.
+/// A congestion controller: the rule, over the window the transport keeps.
 pub trait CongestionControl: Send {
     /// Short name, e.g. `"reno"`.
     fn name(&self) -> &'static str;
+    /// Linux's `cong_avoid`: one growth step of the window `w` on the ACK `ev` of new data
+    /// (`ev.newly_acked_pkts > 0`), outside recovery and CWR. `acked_pkts`: the segments the
+    /// step stands for — the ACK's when growth counts ACKs (`cwnd_growth = "per_ack"`, one step
+    /// an ACK), 1 when it counts segments (`"per_segment"`, DCCP: one step a segment, the ACK's
+    /// samples with the first). The window's helpers (`Window::slow_start`,
+    /// `Window::aimd_step`) write the shared rules.
+    fn cong_avoid(&mut self, w: &mut Window, ev: &AckEvent, acked_pkts: u64);
+    /// Linux's `ssthresh`: the slow-start threshold after the congestion signal `ev`, packets,
+    /// from the window `w` before it (the transport floors it at 2 and sets cwnd: `Window::cut`).
+    /// The controller updates its own state here (a CUBIC's W_max).
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64;
+    /// Linux's `init`: the flow starts with window `w` (a controller that has its own initial
+    /// threshold sets it). Default: nothing.
+    fn init(&mut self, _w: &mut Window) {}
     /// Whether the controller reads delivery-rate samples (`AckEvent::rate`); the transport
     /// then keeps the per-segment records they need. Default false.
     fn wants_rate_samples(&self) -> bool {
         false
     }
-    /// An ACK arrived. Controllers that grow the window act when `newly_acked_pkts > 0`;
-    /// ECN-driven ones may read `ece` on every ACK.
-    fn on_ack(&mut self, ev: &AckEvent);
+    /// An ACK arrived, before any growth it brings (Linux's `pkts_acked`): samples of RTT,
+    /// rate and ECN, in recovery too. A controller that sets the window on every ACK
+    /// (`sets_window_in_recovery`, BBR) sets it here. Default: nothing.
+    fn on_ack(&mut self, _w: &mut Window, _ev: &AckEvent) {}
     /// An ACK arrived; called before the sender acts on the loss or ECN-Echo it reports (so
     /// before `on_congestion`), then `on_ack` follows. Default: nothing.
     fn on_ack_arrival(&mut self, _ev: &AckArrival) {}
-    /// A congestion signal arrived.
-    fn on_congestion(&mut self, ev: &CongestionEvent);
-    /// Fast recovery ended (the cumulative ACK passed the recovery point).
-    fn on_recovery_exit(&mut self, _now: SimTime) {}
+    /// A congestion signal arrived: the cut. Default: the controller's `ssthresh`, then
+    /// `Window::cut` (cwnd = ssthresh, or 1 packet after a timeout); a controller whose cut
+    /// differs (one that keeps its window at an ECN echo) overrides it.
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        let ssthresh = self.ssthresh(w, ev);
+        w.cut(ssthresh, ev.kind);
+    }
+    /// Fast recovery ended (the cumulative ACK passed the recovery point). Default: nothing.
+    fn on_recovery_exit(&mut self, _w: &mut Window, _now: SimTime) {}
     /// The stack replaced the window the last `on_congestion` left (a window policy of the
-    /// stack, e.g. ns-2's halving, `transport::tcp::window_policy`): keep the new values, and
-    /// bring any state derived from the reduced window into line with them.
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64);
-    /// Congestion window, packets.
-    fn cwnd_pkts(&self) -> f64;
-    /// Slow-start threshold, packets (∞ when unset).
-    fn ssthresh_pkts(&self) -> f64;
+    /// stack, e.g. ns-2's halving, `transport::tcp::window_policy`): bring any state derived
+    /// from the reduced window into line with `w`. Default: nothing.
+    fn on_window_set(&mut self, _w: &Window) {}
     /// Pacing rate, if the controller paces.
     fn pacing_rate(&self) -> Option<Rate> {
         None
@@ -120,8 +136,9 @@ pub trait CongestionControl: Send {
     fn sets_window_in_recovery(&self) -> bool {
         false
     }
-    /// Publishes named state variables (α, a, W_max, ...) into the time series.
-    fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
+    /// Publishes named state variables (α, a, W_max, ...) into the time series; `w` is the
+    /// window now.
+    fn state_vars(&self, _w: &Window, _publish: &mut dyn FnMut(&'static str, f64)) {}
 }
 
 /// A boxed controller is a controller: the registry keeps a controller whose state is larger
@@ -130,29 +147,32 @@ impl<T: CongestionControl + ?Sized> CongestionControl for Box<T> {
     fn name(&self) -> &'static str {
         (**self).name()
     }
+    fn cong_avoid(&mut self, w: &mut Window, ev: &AckEvent, acked_pkts: u64) {
+        (**self).cong_avoid(w, ev, acked_pkts)
+    }
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
+        (**self).ssthresh(w, ev)
+    }
+    fn init(&mut self, w: &mut Window) {
+        (**self).init(w)
+    }
     fn wants_rate_samples(&self) -> bool {
         (**self).wants_rate_samples()
+    }
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
+        (**self).on_ack(w, ev)
     }
     fn on_ack_arrival(&mut self, ev: &AckArrival) {
         (**self).on_ack_arrival(ev)
     }
-    fn on_ack(&mut self, ev: &AckEvent) {
-        (**self).on_ack(ev)
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        (**self).on_congestion(w, ev)
     }
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        (**self).on_congestion(ev)
+    fn on_recovery_exit(&mut self, w: &mut Window, now: SimTime) {
+        (**self).on_recovery_exit(w, now)
     }
-    fn on_recovery_exit(&mut self, now: SimTime) {
-        (**self).on_recovery_exit(now)
-    }
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (**self).set_window(cwnd_pkts, ssthresh_pkts)
-    }
-    fn cwnd_pkts(&self) -> f64 {
-        (**self).cwnd_pkts()
-    }
-    fn ssthresh_pkts(&self) -> f64 {
-        (**self).ssthresh_pkts()
+    fn on_window_set(&mut self, w: &Window) {
+        (**self).on_window_set(w)
     }
     fn pacing_rate(&self) -> Option<Rate> {
         (**self).pacing_rate()
@@ -163,34 +183,7 @@ impl<T: CongestionControl + ?Sized> CongestionControl for Box<T> {
     fn sets_window_in_recovery(&self) -> bool {
         (**self).sets_window_in_recovery()
     }
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-        (**self).state_vars(publish)
+    fn state_vars(&self, w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
+        (**self).state_vars(w, publish)
     }
-}
-
-/// RFC 5681 eq. 2 slow start, shared by the window controllers here: while
-/// `cwnd < ssthresh`, an ACK of N new segments adds min(N, 1). Returns whether it applied
-/// (false: the controller is in congestion avoidance).
-#[inline]
-pub fn slow_start(cwnd: &mut f64, ssthresh: f64, newly_acked_pkts: u64) -> bool {
-    if *cwnd < ssthresh {
-        *cwnd += (newly_acked_pkts as f64).min(1.0);
-        true
-    } else {
-        false
-    }
-}
-
-/// The window cut every loss-based controller here makes once it has chosen its reduced
-/// window `reduced_pkts`: ssthresh = max(reduced, 2) packets, then cwnd = ssthresh after a
-/// loss or an ECN echo, and 1 packet after a timeout (RFC 5681 §3.1 eq. 4 and the timeout
-/// rule, with the controller's own reduced window in place of FlightSize/2). A stack whose
-/// rules override the cut (ns-2's halving) applies them afterwards through `set_window`.
-#[inline]
-pub fn cut_window(cwnd: &mut f64, ssthresh: &mut f64, reduced_pkts: f64, ev: &CongestionEvent) {
-    *ssthresh = reduced_pkts.max(2.0);
-    *cwnd = match ev.kind {
-        CongestionKind::Loss | CongestionKind::Ecn => *ssthresh,
-        CongestionKind::Timeout => 1.0,
-    };
 }

@@ -14,7 +14,7 @@
 //!   hybrid slow start, `hystart.rs`; default off — RFC 9438 leaves slow start to RFC 5681 —
 //!   and on in Linux and ns-3).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::hystart::HyStart;
 use crate::transport::profile::StackProfile;
 use super::params::check_fraction;
@@ -41,8 +41,6 @@ pub fn k_of(w_max: f64, cwnd_epoch: f64) -> f64 {
 /// CUBIC.
 #[derive(Clone, Debug)]
 pub struct Cubic {
-    cwnd: f64,
-    ssthresh: f64,
     w_max: f64,
     k: f64,
     epoch_start: Option<SimTime>,
@@ -56,9 +54,9 @@ pub struct Cubic {
 }
 
 impl Cubic {
-    /// CUBIC with RFC 9438's defaults starting at `cwnd` packets with threshold `ssthresh`.
-    pub fn new(cwnd: f64, ssthresh: f64) -> Self {
-        CubicParams::default().build("cubic", cwnd, ssthresh)
+    /// CUBIC with RFC 9438's defaults.
+    pub fn rfc9438() -> Self {
+        CubicParams::default().build("cubic")
     }
 }
 
@@ -105,14 +103,12 @@ impl ControllerParams for CubicParams {
             StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Cubic {
+    fn build(&self, _name: &'static str) -> Cubic {
         Cubic {
-            cwnd: cwnd_pkts,
-            ssthresh: ssthresh_pkts,
             w_max: 0.0,
             k: 0.0,
             epoch_start: None,
-            w_est: cwnd_pkts,
+            w_est: 0.0,
             beta: self.beta,
             fast_convergence: self.fast_convergence,
             hystart: self.hystart.then(HyStart::default),
@@ -126,50 +122,58 @@ impl CongestionControl for Cubic {
         "cubic"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn init(&mut self, w: &mut Window) {
+        self.w_est = w.cwnd_pkts;
+    }
+
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
         if let Some(h) = self.hystart.as_mut() {
             // Linux runs HyStart from `pkts_acked`, on every ACK with an RTT sample.
             let settling = self.reduced_at.is_some_and(|t| ev.now.saturating_since(t) < SimDuration::from_secs(1));
-            if h.on_ack(ev, self.cwnd, self.cwnd < self.ssthresh, settling).is_some() {
-                self.ssthresh = self.cwnd;
+            if h.on_ack(ev, w.cwnd_pkts, w.in_slow_start(), settling).is_some() {
+                w.ssthresh_pkts = w.cwnd_pkts;
             }
         }
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, ev: &AckEvent, acked_pkts: u64) {
+        if w.slow_start() {
             return;
         }
         let start = *self.epoch_start.get_or_insert_with(|| {
             // A new epoch (after slow start or a timeout): W_max is where we were.
-            if self.w_max < self.cwnd {
-                self.w_max = self.cwnd;
+            if self.w_max < w.cwnd_pkts {
+                self.w_max = w.cwnd_pkts;
             }
-            self.k = k_of(self.w_max, self.cwnd);
-            self.w_est = self.cwnd;
+            self.k = k_of(self.w_max, w.cwnd_pkts);
+            self.w_est = w.cwnd_pkts;
             ev.now
         });
         let t = ev.now.saturating_since(start).as_secs_f64();
         let rtt = ev.srtt.as_secs_f64();
         let alpha = 3.0 * (1.0 - self.beta) / (1.0 + self.beta);
-        self.w_est += alpha * ev.newly_acked_pkts as f64 / self.cwnd;
+        self.w_est += alpha * acked_pkts as f64 / w.cwnd_pkts;
         let cubic_now = w_cubic(t, self.k, self.w_max);
         if cubic_now < self.w_est {
-            self.cwnd = self.w_est;
+            w.cwnd_pkts = self.w_est;
         } else {
-            let target = w_cubic(t + rtt, self.k, self.w_max).clamp(self.cwnd, 1.5 * self.cwnd);
-            self.cwnd += (target - self.cwnd) / self.cwnd;
+            let target = w_cubic(t + rtt, self.k, self.w_max).clamp(w.cwnd_pkts, 1.5 * w.cwnd_pkts);
+            w.cwnd_pkts += (target - w.cwnd_pkts) / w.cwnd_pkts;
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        self.w_max = if self.fast_convergence && self.cwnd < self.w_max { self.cwnd * (1.0 + self.beta) / 2.0 } else { self.cwnd };
-        let reduced = self.cwnd * self.beta;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        self.w_max = if self.fast_convergence && w.cwnd_pkts < self.w_max { w.cwnd_pkts * (1.0 + self.beta) / 2.0 } else { w.cwnd_pkts };
+        w.cwnd_pkts * self.beta
+    }
+
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        let ssthresh = self.ssthresh(w, ev);
+        w.cut(ssthresh, ev.kind);
         match ev.kind {
             CongestionKind::Loss | CongestionKind::Ecn => {
-                self.k = k_of(self.w_max, self.cwnd);
-                self.w_est = self.cwnd;
+                self.k = k_of(self.w_max, w.cwnd_pkts);
+                self.w_est = w.cwnd_pkts;
                 self.epoch_start = Some(ev.now);
                 self.reduced_at = Some(ev.now);
             }
@@ -183,24 +187,15 @@ impl CongestionControl for Cubic {
         }
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+    fn on_window_set(&mut self, w: &Window) {
         // After a loss or ECN cut (a running epoch), the curve starts from the new window.
         if self.epoch_start.is_some() {
-            self.k = k_of(self.w_max, self.cwnd);
-            self.w_est = self.cwnd;
+            self.k = k_of(self.w_max, w.cwnd_pkts);
+            self.w_est = w.cwnd_pkts;
         }
     }
 
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("w_max_pkts", self.w_max);
         publish("k_s", self.k);
     }
@@ -208,6 +203,7 @@ impl CongestionControl for Cubic {
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::windowed;
     use super::super::testing::{ack_at, congestion};
     use super::*;
 
@@ -223,7 +219,7 @@ mod tests {
 
     #[test]
     fn after_a_loss_the_window_climbs_back_to_w_max_in_k_seconds() {
-        let mut c = Cubic::new(100.0, 10.0);
+        let mut c = windowed(Cubic::rfc9438(), 100.0, 10.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert!((c.cwnd_pkts() - 70.0).abs() < 1e-9);
         // ACK a window every 100 ms RTT for K seconds.

@@ -16,7 +16,7 @@
 //! counts delivered segments (cumulative and SACKed) as here, and updates α before the
 //! sender acts on the ACK's ECN-Echo (`in_ack_event`, here `on_ack_arrival`).
 
-use super::congestion_control::{cut_window, slow_start, AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, Checked, ControllerParams, Names, ParamError};
 use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
@@ -56,8 +56,8 @@ impl ControllerParams for DctcpParams {
         }
         Ok(())
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Dctcp {
-        Dctcp { g: self.g, alpha: self.alpha_init, cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, window_end: 0, delivered_pkts: 0, marked_pkts: 0 }
+    fn build(&self, _name: &'static str) -> Dctcp {
+        Dctcp { g: self.g, alpha: self.alpha_init, window_end: 0, delivered_pkts: 0, marked_pkts: 0 }
     }
 }
 
@@ -67,8 +67,6 @@ pub struct Dctcp {
     g: f64,
     /// The estimate of the fraction of data marked.
     alpha: f64,
-    cwnd: f64,
-    ssthresh: f64,
     /// The window ends when the cumulative ACK passes this segment.
     window_end: u64,
     /// Segments delivered in this window, and those among them marked.
@@ -101,42 +99,25 @@ impl CongestionControl for Dctcp {
         }
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // Reno's step: an ACK, or a segment under `cwnd_growth = "per_segment"`.
-            self.cwnd += 1.0 / self.cwnd;
-        }
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+                // Reno's step: an ACK, or a segment under `cwnd_growth = "per_segment"`.
+        w.aimd_step(1.0);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         // §3.3: cwnd·(1 − α/2) at an echo; §3.5: a loss halves.
         let keep = if ev.kind == CongestionKind::Ecn { 1.0 - self.alpha / 2.0 } else { 0.5 };
-        let reduced = self.cwnd * keep;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+        w.cwnd_pkts * keep
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("alpha", self.alpha);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::testing::congestion;
     use super::*;
     use crate::units::SimTime;
@@ -157,7 +138,7 @@ mod tests {
     #[test]
     fn alpha_converges_to_the_marked_fraction() {
         for f in [0.0, 0.05, 0.3, 1.0] {
-            let mut c = DctcpParams::default().build("dctcp", 100.0, 2.0);
+            let mut c = DctcpParams::default().build_windowed("dctcp", 100.0, 2.0);
             stream(&mut c, 20_000, f);
             assert!((c.alpha() - f).abs() < 0.01, "F = {f}: α = {}", c.alpha());
         }
@@ -166,7 +147,7 @@ mod tests {
     #[test]
     fn alpha_moves_once_a_window_by_g() {
         // From α = 0 with every segment marked: α = 1 − (15/16)^k after the k-th window.
-        let mut c = DctcpParams { alpha_init: 0.0, ..Default::default() }.build("dctcp", 100.0, 2.0);
+        let mut c = DctcpParams { alpha_init: 0.0, ..Default::default() }.build_windowed("dctcp", 100.0, 2.0);
         let trace = stream(&mut c, 1_000, 1.0);
         let mut values: Vec<f64> = trace.clone();
         values.dedup();
@@ -178,7 +159,7 @@ mod tests {
 
     #[test]
     fn an_echo_cuts_by_alpha_over_two_and_a_loss_halves() {
-        let mut c = DctcpParams::default().build("dctcp", 100.0, 2.0);
+        let mut c = DctcpParams::default().build_windowed("dctcp", 100.0, 2.0);
         stream(&mut c, 30_000, 0.1);
         let a = c.alpha();
         c.on_congestion(&congestion(CongestionKind::Ecn));

@@ -14,7 +14,7 @@
 //! GAIMD(1, 1/2) is TCP Reno. TCP-friendly α for a given β: eq. (6) α = 3(1 − β)/(1 + β)
 //! (the TD curve) and eq. (7) α = 4(1 − β²)/3 (the TO curve, giving α = 0.31 at β = 7/8).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, Checked, ControllerParams, ParamError};
 use super::params::check_fraction;
 use schemars::JsonSchema;
@@ -35,14 +35,12 @@ pub fn tcp_friendly_alpha_to(beta: f64) -> f64 {
 pub struct Gaimd {
     alpha: f64,
     beta: f64,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl Gaimd {
     /// GAIMD with increase `alpha` (packets per RTT) and decrease factor `beta`.
-    pub fn new(alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
-        Gaimd { alpha, beta, cwnd, ssthresh }
+    pub fn new(alpha: f64, beta: f64) -> Self {
+        Gaimd { alpha, beta }
     }
 }
 
@@ -112,8 +110,8 @@ impl ControllerParams for GaimdParams {
             _ => Ok(()),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Gaimd {
-        Gaimd::new(self.alpha_pkts_per_rtt(), self.beta, cwnd_pkts, ssthresh_pkts)
+    fn build(&self, _name: &'static str) -> Gaimd {
+        Gaimd::new(self.alpha_pkts_per_rtt(), self.beta)
     }
 }
 
@@ -122,37 +120,20 @@ impl CongestionControl for Gaimd {
         "gaimd"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += self.alpha / self.cwnd;
-        }
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+                w.aimd_step(self.alpha);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let in_slow_start = self.cwnd < self.ssthresh;
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        let in_slow_start = w.in_slow_start();
         let factor = if in_slow_start { 0.5 } else { self.beta };
-        let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+        w.cwnd_pkts * factor
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::windowed;
     use super::super::testing::{ack, congestion, run_rounds};
     use super::*;
     use crate::cc::CongestionKind;
@@ -167,7 +148,7 @@ mod tests {
 
     #[test]
     fn grows_alpha_per_round_and_cuts_to_beta() {
-        let mut g = Gaimd::new(0.31, 0.875, 40.0, 20.0);
+        let mut g = windowed(Gaimd::new(0.31, 0.875), 40.0, 20.0);
         run_rounds(&mut g, 10);
         // Ten rounds of one ACK per packet: +0.31 per round (the window's own growth inside
         // a round makes it a hair less).
@@ -181,7 +162,7 @@ mod tests {
 
     #[test]
     fn the_first_loss_in_slow_start_halves() {
-        let mut g = Gaimd::new(0.31, 0.875, 64.0, f64::INFINITY);
+        let mut g = windowed(Gaimd::new(0.31, 0.875), 64.0, f64::INFINITY);
         g.on_ack(&ack(1));
         g.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!(g.cwnd_pkts(), 32.5);

@@ -18,7 +18,7 @@
 //! `linux`, `linux26` and `ns3` profiles do. Slow start, timeouts and losses in slow start are
 //! TCP's (RFC 5681; the RFC's Limited Slow-Start, RFC 3742, is not modelled).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
@@ -107,8 +107,8 @@ impl ControllerParams for HighSpeedParams {
         }
         Ok(())
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> HighSpeed {
-        HighSpeed { curve: Curve::new(self), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts }
+    fn build(&self, _name: &'static str) -> HighSpeed {
+        HighSpeed { curve: Curve::new(self) }
     }
 }
 
@@ -116,8 +116,6 @@ impl ControllerParams for HighSpeedParams {
 #[derive(Clone, Debug)]
 pub struct HighSpeed {
     curve: Curve,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl HighSpeedParams {
@@ -197,49 +195,32 @@ impl CongestionControl for HighSpeed {
         "highspeed"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // §4: cwnd ← cwnd + a(w)/cwnd per ACK.
-            self.cwnd += self.curve.a(self.cwnd) / self.cwnd;
-        }
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+                // §4: cwnd ← cwnd + a(w)/cwnd per ACK.
+        w.aimd_step(self.curve.a(w.cwnd_pkts));
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
         // §4: cwnd ← (1 − b(w))·cwnd; a loss in slow start halves, as TCP.
-        let factor = if self.cwnd < self.ssthresh { 0.5 } else { 1.0 - self.curve.b(self.cwnd) };
-        let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+        let factor = if w.in_slow_start() { 0.5 } else { 1.0 - self.curve.b(w.cwnd_pkts) };
+        w.cwnd_pkts * factor
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-        publish("a_pkts", self.curve.a(self.cwnd));
-        publish("b", self.curve.b(self.cwnd));
+    fn state_vars(&self, w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
+        publish("a_pkts", self.curve.a(w.cwnd_pkts));
+        publish("b", self.curve.b(w.cwnd_pkts));
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::congestion;
     use super::*;
 
     fn mean_window_under_periodic_loss(p: f64) -> f64 {
-        let mut c = HighSpeedParams::default().build("highspeed", response_function(p), 2.0);
+        let mut c = HighSpeedParams::default().build_windowed("highspeed", response_function(p), 2.0);
         super::super::testing::mean_window_under_periodic_loss(&mut c, p, 30, 10)
     }
 
@@ -301,7 +282,7 @@ mod tests {
     #[test]
     fn a_loss_takes_b_of_the_window_and_a_timeout_restarts_from_one() {
         let p = HighSpeedParams::default();
-        let mut c = p.build("highspeed", 1_000.0, 2.0);
+        let mut c = p.build_windowed("highspeed", 1_000.0, 2.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert!((c.cwnd_pkts() - 1_000.0 * (1.0 - p.b(1_000.0))).abs() < 1e-9);
         c.on_congestion(&congestion(CongestionKind::Timeout));

@@ -27,7 +27,7 @@
 //! event; and its window grows by α bytes (not α·MSS²/cwnd) beside Reno's MSS²/cwnd per
 //! ACK — a different law, not reproduced here (see the side-by-side table).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use crate::transport::profile::StackProfile;
 use crate::units::SimTime;
@@ -80,11 +80,9 @@ impl ControllerParams for HtcpParams {
             _ => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Htcp {
+    fn build(&self, _name: &'static str) -> Htcp {
         Htcp {
             params: self.clone(),
-            cwnd: cwnd_pkts,
-            ssthresh: ssthresh_pkts,
             beta: self.beta_min,
             adaptive: false,
             last_congestion: SimTime::ZERO,
@@ -111,8 +109,6 @@ struct Throughput {
 #[derive(Clone, Debug)]
 pub struct Htcp {
     params: HtcpParams,
-    cwnd: f64,
-    ssthresh: f64,
     /// The β the next congestion event applies.
     beta: f64,
     /// β adapts from the second congestion event on (Linux's `modeswitch`).
@@ -151,8 +147,8 @@ impl Htcp {
     }
 
     /// Takes `ev` into the throughput measurement; `alpha` is α(Δ) at `ev.now`.
-    fn measure_throughput(&mut self, ev: &AckEvent, alpha: f64) {
-        let slack = self.cwnd - alpha.floor().max(1.0);
+    fn measure_throughput(&mut self, w: &Window, ev: &AckEvent, alpha: f64) {
+        let slack = w.cwnd_pkts - alpha.floor().max(1.0);
         let m = &mut self.meter;
         if ev.in_recovery {
             (m.pkts, m.since) = (0.0, ev.now);
@@ -196,50 +192,35 @@ impl CongestionControl for Htcp {
         "htcp"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
         // α once per ACK, after the sample has updated RTT_min (its scaling reads it).
         self.measure_rtt(ev);
         let alpha = self.alpha(ev.now);
-        self.measure_throughput(ev, alpha);
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // §3: cwnd ← cwnd + 2(1 − β)·α(Δ)/cwnd per acknowledgement (a segment under
-            // `cwnd_growth = "per_segment"`, as Linux counts).
-            let per_rtt = 2.0 * (1.0 - self.beta) * alpha;
-            self.cwnd += per_rtt / self.cwnd;
-        }
+        self.measure_throughput(w, ev, alpha);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: &AckEvent, _acked_pkts: u64) {
+        // §3: cwnd ← cwnd + 2(1 − β)·α(Δ)/cwnd per acknowledgement (a segment under
+        // `cwnd_growth = "per_segment"`, as Linux counts).
+        w.aimd_step(2.0 * (1.0 - self.beta) * self.alpha(ev.now));
+    }
+
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         self.update_beta();
-        let reduced = self.cwnd * self.beta;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
         self.last_congestion = ev.now;
         self.meter.since = ev.now;
         self.meter.pkts = 0.0;
+        w.cwnd_pkts * self.beta
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("beta", self.beta);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::Pipe;
     use super::*;
@@ -251,7 +232,7 @@ mod tests {
 
     #[test]
     fn alpha_is_one_for_delta_l_then_grows_as_the_paper_says() {
-        let mut c = HtcpParams { rtt_scaling: false, ..Default::default() }.build("htcp", 100.0, 2.0);
+        let mut c = HtcpParams { rtt_scaling: false, ..Default::default() }.build_windowed("htcp", 100.0, 2.0);
         c.on_congestion(&loss_at(SimTime::from_millis(10_000)));
         assert_eq!(c.alpha(SimTime::from_millis(10_900)), 1.0);
         // Δ − Δ_L = 2 s: 1 + 20 + 1 = 22; at 4 s: 1 + 40 + 4 = 45.
@@ -261,7 +242,7 @@ mod tests {
 
     /// The window `secs` seconds after a loss at `w` packets, at round-trip time `rtt`.
     fn window_after(params: &HtcpParams, rtt: SimDuration, secs: f64) -> f64 {
-        let mut c = params.build("htcp", 200.0, 2.0);
+        let mut c = params.build_windowed("htcp", 200.0, 2.0);
         let mut pipe = Pipe::new(200);
         pipe.run_round(&mut c, rtt);
         c.on_congestion(&loss_at(pipe.now));
@@ -288,7 +269,7 @@ mod tests {
     #[test]
     fn the_adaptive_backoff_is_rtt_min_over_rtt_max_within_its_bounds() {
         let p = HtcpParams { bandwidth_switch: false, ..Default::default() };
-        let mut c = p.build("htcp", 100.0, 2.0);
+        let mut c = p.build_windowed("htcp", 100.0, 2.0);
         let mut pipe = Pipe::new(100);
         // The first event backs off by 0.5 and turns the adaptive β on.
         let w = pipe.run_round(&mut c, SimDuration::from_millis(100));
@@ -312,7 +293,7 @@ mod tests {
 
     #[test]
     fn a_throughput_change_over_20_percent_backs_off_by_half() {
-        let mut c = HtcpParams::default().build("htcp", 100.0, 2.0);
+        let mut c = HtcpParams::default().build_windowed("htcp", 100.0, 2.0);
         (c.adaptive, c.min_rtt_s, c.max_rtt_s) = (true, Some(0.1), 0.12);
         (c.old_max_pps, c.meter.max_pps) = (1000.0, 1100.0);
         c.update_beta();

@@ -18,7 +18,7 @@
 //! 15, and after d_a first rises above d_1, α returns to α_max only after θ = 5 rounds in a
 //! row below d_1 (one quiet round does not make it jump).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
 use crate::transport::profile::StackProfile;
@@ -71,11 +71,9 @@ impl ControllerParams for IllinoisParams {
         }
         check_positive("win_thresh", self.win_thresh)
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Box<Illinois> {
+    fn build(&self, _name: &'static str) -> Box<Illinois> {
         Box::new(Illinois {
             params: self.clone(),
-            cwnd: cwnd_pkts,
-            ssthresh: ssthresh_pkts,
             alpha: self.alpha_max,
             beta: self.beta_max,
             round: RttRound::default(),
@@ -90,8 +88,6 @@ impl ControllerParams for IllinoisParams {
 #[derive(Clone, Debug)]
 pub struct Illinois {
     params: IllinoisParams,
-    cwnd: f64,
-    ssthresh: f64,
     alpha: f64,
     beta: f64,
     round: RttRound,
@@ -131,9 +127,9 @@ impl IllinoisParams {
 
 impl Illinois {
     /// Once a round: α and β from the round's delays.
-    fn update(&mut self, s: &RoundSample) {
+    fn update(&mut self, w: &Window, s: &RoundSample) {
         let p = &self.params;
-        if self.cwnd < p.win_thresh {
+        if w.cwnd_pkts < p.win_thresh {
             (self.alpha, self.beta) = (1.0, 0.5);
             return;
         }
@@ -164,44 +160,30 @@ impl CongestionControl for Illinois {
         "illinois"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
         if let Some(rtt) = ev.rtt_sample {
             self.max_rtt_s = self.max_rtt_s.max(rtt.as_secs_f64());
         }
         if let Some(s) = self.round.on_ack(ev) {
-            self.update(&s);
-        }
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // α/cwnd a step: an ACK, or a segment under `cwnd_growth = "per_segment"`.
-            self.cwnd += self.alpha / self.cwnd;
+            self.update(w, &s);
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let reduced = self.cwnd * (1.0 - self.beta);
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        // α/cwnd a step: an ACK, or a segment under `cwnd_growth = "per_segment"`.
+        w.aimd_step(self.alpha);
+    }
+
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
+        let reduced = w.cwnd_pkts * (1.0 - self.beta);
         if ev.kind == CongestionKind::Timeout {
             // Linux's Loss state: back to Reno's values until the delays say otherwise.
             (self.alpha, self.beta, self.rtt_low, self.rtt_above) = (1.0, 0.5, 0, false);
         }
+        reduced
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("alpha", self.alpha);
         publish("beta", self.beta);
     }
@@ -209,6 +191,7 @@ impl CongestionControl for Illinois {
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::testing::{congestion, Pipe};
     use super::*;
     use crate::units::SimDuration;
@@ -228,7 +211,7 @@ mod tests {
 
     #[test]
     fn with_an_empty_queue_it_grows_ten_a_round_and_a_loss_takes_an_eighth() {
-        let mut c = IllinoisParams::default().build("illinois", 100.0, 2.0);
+        let mut c = IllinoisParams::default().build_windowed("illinois", 100.0, 2.0);
         let mut pipe = Pipe::new(100);
         let rtt = SimDuration::from_millis(100);
         let before = pipe.run_round(&mut c, rtt);
@@ -240,7 +223,7 @@ mod tests {
 
     #[test]
     fn a_full_queue_slows_growth_to_alpha_min_and_a_loss_halves() {
-        let mut c = IllinoisParams::default().build("illinois", 100.0, 2.0);
+        let mut c = IllinoisParams::default().build_windowed("illinois", 100.0, 2.0);
         let mut pipe = Pipe::new(100);
         pipe.run_round(&mut c, SimDuration::from_millis(100));
         for _ in 0..3 {

@@ -13,7 +13,7 @@
 //! W → max(decrease·W, 2); a timeout: W → 1 with ssthresh = max(decrease·W, 2). A loss in
 //! slow start halves, as TCP.
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, check_above_one, check_fraction, Checked, ControllerParams};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,8 +41,8 @@ impl ControllerParams for MimdParams {
         check_above_one("increase", self.increase, "a growth factor per RTT > 1")?;
         check_fraction("decrease", self.decrease, "a decrease factor 0 < b_D < 1")
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Mimd {
-        Mimd { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts }
+    fn build(&self, _name: &'static str) -> Mimd {
+        Mimd { params: self.clone() }
     }
 }
 
@@ -50,8 +50,6 @@ impl ControllerParams for MimdParams {
 #[derive(Clone, Debug)]
 pub struct Mimd {
     params: MimdParams,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl CongestionControl for Mimd {
@@ -59,43 +57,28 @@ impl CongestionControl for Mimd {
         "mimd"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += (self.params.increase - 1.0) * ev.newly_acked_pkts as f64;
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, acked_pkts: u64) {
+        if !w.slow_start() {
+            w.cwnd_pkts += (self.params.increase - 1.0) * acked_pkts as f64;
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let factor = if self.cwnd < self.ssthresh { 0.5 } else { self.params.decrease };
-        let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        let factor = if w.in_slow_start() { 0.5 } else { self.params.decrease };
+        w.cwnd_pkts * factor
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::{congestion, run_rounds};
     use super::*;
 
     #[test]
     fn multiplies_per_round_and_at_a_loss() {
-        let mut c = MimdParams { increase: 1.5, decrease: 0.25 }.build("mimd", 20.0, 10.0);
+        let mut c = MimdParams { increase: 1.5, decrease: 0.25 }.build_windowed("mimd", 20.0, 10.0);
         run_rounds(&mut c, 1);
         assert_eq!(c.cwnd_pkts(), 30.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
@@ -107,7 +90,7 @@ mod tests {
     #[test]
     fn two_windows_keep_their_ratio() {
         let p = MimdParams::default();
-        let (mut a, mut b) = (p.build("mimd", 400.0, 10.0), p.build("mimd", 100.0, 5.0));
+        let (mut a, mut b) = (p.build_windowed("mimd", 400.0, 10.0), p.build_windowed("mimd", 100.0, 5.0));
         for _ in 0..10 {
             // Seven rounds of ×1.1 then a halving: ×0.97 per cycle.
             run_rounds(&mut a, 7);

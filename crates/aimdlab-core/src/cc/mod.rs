@@ -9,6 +9,7 @@
 //! `registry!` list below.
 
 pub mod congestion_control;
+pub mod congestion_event;
 pub mod hystart;
 pub mod params;
 pub mod rate_control;
@@ -18,8 +19,10 @@ pub mod spec;
 #[cfg(test)]
 pub mod testing;
 pub mod tfrc;
+pub mod window;
 
-pub use congestion_control::{cut_window, slow_start, AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+pub use congestion_control::{AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+pub use window::Window;
 
 // The built-in controllers, `module::Variant(ParamsStruct)`: one line each.
 registry::registry! {
@@ -50,9 +53,9 @@ mod tests {
     use super::*;
     #[test]
     fn one_ack_is_one_step_of_growth_whatever_it_acknowledges() {
-        // `cwnd_growth = "per_ack"` (RFC 5681) hands a controller one call per ACK with the
-        // segments it covers; `per_segment` one call per segment. So a controller grows by
-        // the call, not by `newly_acked_pkts`: an ACK of two segments (delayed ACKs) in
+        // The transport makes one growth step of an ACK under `cwnd_growth = "per_ack"` (RFC
+        // 5681), one of each segment under `per_segment`. So a controller grows by the step,
+        // not by the segments it stands for: an ACK of two segments (delayed ACKs) in
         // congestion avoidance grows the window as an ACK of one does. Two count segments by
         // their definition: CUBIC's Reno estimate (RFC 9438 §4.3: W_est += α·segments_acked
         // / cwnd) and MIMD (×increase a round trip whatever the ACK ratio; mimd.rs).
@@ -60,7 +63,7 @@ mod tests {
         for name in controller_names().into_iter().filter(|n| !["cubic", "mimd"].contains(n)) {
             let cfg = resolve_registered(name, &[], "cc", crate::transport::profile::StackProfile::Rfc).unwrap().unwrap();
             let after = |last: u64| {
-                let mut cc = Controller::new(&cfg, 100.0, 50.0);
+                let mut cc = testing::windowed(Controller::new(&cfg), 100.0, 50.0);
                 for _ in 0..3 {
                     cc.on_ack(&testing::ack(1));
                 }

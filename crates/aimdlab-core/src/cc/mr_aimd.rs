@@ -15,7 +15,7 @@
 //! Choices where the paper is silent: slow start as TCP (a loss in slow start halves cwnd
 //! and leaves `a` alone); `a` is kept at or above 1/64 so it can recover.
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{Names, Checked, ControllerParams, ParamError};
 use super::params::{check_fraction, check_positive};
 use schemars::JsonSchema;
@@ -55,8 +55,8 @@ impl ControllerParams for MrAimdParams {
         }
         Ok(())
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> MrAimd {
-        MrAimd::new(self, cwnd_pkts, ssthresh_pkts)
+    fn build(&self, _name: &'static str) -> MrAimd {
+        MrAimd::new(self)
     }
 }
 
@@ -75,15 +75,13 @@ pub struct MrAimd {
     prm: MrAimdParams,
     a: f64,
     a_prime: f64,
-    cwnd: f64,
-    ssthresh: f64,
     last_mark: Option<SimTime>,
 }
 
 impl MrAimd {
     /// MR-AIMD with parameters `prm`.
-    pub fn new(prm: &MrAimdParams, cwnd: f64, ssthresh: f64) -> Self {
-        MrAimd { a: prm.a_init, a_prime: prm.a_prime_init, cwnd, ssthresh, last_mark: None, prm: prm.clone() }
+    pub fn new(prm: &MrAimdParams) -> Self {
+        MrAimd { a: prm.a_init, a_prime: prm.a_prime_init, last_mark: None, prm: prm.clone() }
     }
     /// The additive increase factor a.
     pub fn a(&self) -> f64 {
@@ -100,7 +98,7 @@ impl CongestionControl for MrAimd {
         "mr_aimd"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn on_ack(&mut self, _w: &mut Window, ev: &AckEvent) {
         if ev.ece {
             self.a_prime = self.prm.a_prime_ecn;
             self.last_mark = Some(ev.now);
@@ -111,46 +109,33 @@ impl CongestionControl for MrAimd {
                 self.last_mark = None;
             }
         }
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.a += self.a_prime / self.cwnd;
-            self.cwnd += self.a / self.cwnd;
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        if !w.slow_start() {
+            self.a += self.a_prime / w.cwnd_pkts;
+            w.additive_increase(self.a);
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         match ev.kind {
-            CongestionKind::Ecn => {} // a' was lowered by the marked ACK; cwnd is not reduced
-            CongestionKind::Loss => {
-                if self.cwnd >= self.ssthresh {
-                    self.a = (self.a * (1.0 - self.prm.b)).max(A_MIN);
-                }
-                let reduced = self.cwnd * 0.5;
-                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-            }
-            CongestionKind::Timeout => {
-                self.a_prime = self.prm.a_prime_init;
-                let reduced = self.cwnd * 0.5;
-                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-            }
+            CongestionKind::Loss if !w.in_slow_start() => self.a = (self.a * (1.0 - self.prm.b)).max(A_MIN),
+            CongestionKind::Timeout => self.a_prime = self.prm.a_prime_init,
+            _ => {}
+        }
+        w.cwnd_pkts * 0.5
+    }
+
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        // At an ECN echo a' was lowered by the marked ACK; cwnd is not reduced.
+        if ev.kind != CongestionKind::Ecn {
+            let ssthresh = self.ssthresh(w, ev);
+            w.cut(ssthresh, ev.kind);
         }
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("a", self.a);
         publish("a_prime", self.a_prime);
     }
@@ -158,13 +143,14 @@ impl CongestionControl for MrAimd {
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::windowed;
     use super::super::testing::{ack_at, congestion, run_rounds};
     use super::*;
     use crate::units::SimDuration;
 
     #[test]
     fn a_grows_by_a_prime_per_rtt_and_halves_on_loss() {
-        let mut m = MrAimd::new(&MrAimdParams::default(), 50.0, 10.0);
+        let mut m = windowed(MrAimd::new(&MrAimdParams::default()), 50.0, 10.0);
         run_rounds(&mut m, 4);
         // Four rounds: a ≈ 1 + 4·0.5 = 3 (a hair less: cwnd grows within each round).
         assert!((m.a() - 3.0).abs() < 0.15, "a = {}", m.a());
@@ -178,7 +164,7 @@ mod tests {
     #[test]
     fn an_ecn_mark_slows_a_but_keeps_cwnd_and_quiet_restores_it_with_a_reset_period() {
         let prm = MrAimdParams { a_prime_reset_rtts: 1.0, ..Default::default() };
-        let mut m = MrAimd::new(&prm, 50.0, 10.0);
+        let mut m = windowed(MrAimd::new(&prm), 50.0, 10.0);
         let t0 = SimTime::ZERO + SimDuration::from_secs(1);
         m.on_ack(&ack_at(1, t0, true));
         assert_eq!(m.a_prime(), 0.005);
@@ -193,7 +179,7 @@ mod tests {
 
     #[test]
     fn by_default_only_a_timeout_resets_a_prime() {
-        let mut m = MrAimd::new(&MrAimdParams::default(), 50.0, 10.0);
+        let mut m = windowed(MrAimd::new(&MrAimdParams::default()), 50.0, 10.0);
         m.on_ack(&ack_at(1, SimTime::ZERO, true));
         m.on_ack(&ack_at(1, SimTime::ZERO + SimDuration::from_secs(10), false));
         assert_eq!(m.a_prime(), 0.005, "as §3.1 writes it, only a timeout restores a'");

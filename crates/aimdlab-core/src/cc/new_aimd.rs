@@ -21,7 +21,7 @@
 //! Slow start, timeouts (W → 1) and the increase (α per RTT, α/W per ACK) are TCP's; a loss in
 //! slow start halves, as TCP. ECN-Echo counts as a loss.
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{Names, Checked, ControllerParams};
 use super::params::{check_fraction, check_positive};
 use schemars::JsonSchema;
@@ -43,8 +43,6 @@ pub struct NewAimd {
     reading: NewAimdReading,
     alpha: f64,
     beta: f64,
-    cwnd: f64,
-    ssthresh: f64,
     /// Epoch: the window at the start of the cycle. Literal: the carried (halved) part x.
     carried: f64,
     /// Literal: all increments since the start (t of the pseudocode).
@@ -53,8 +51,8 @@ pub struct NewAimd {
 
 impl NewAimd {
     /// New-AIMD with increase `alpha`, decrease `beta` of the carried window.
-    pub fn new(reading: NewAimdReading, alpha: f64, beta: f64, cwnd: f64, ssthresh: f64) -> Self {
-        NewAimd { reading, alpha, beta, cwnd, ssthresh, carried: cwnd, increments: 0.0 }
+    pub fn new(reading: NewAimdReading, alpha: f64, beta: f64) -> Self {
+        NewAimd { reading, alpha, beta, carried: 0.0, increments: 0.0 }
     }
 }
 
@@ -83,8 +81,8 @@ impl ControllerParams for NewAimdParams {
         check_positive("alpha", self.alpha)?;
         check_fraction("beta", self.beta, "a decrease factor 0 < β < 1")
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> NewAimd {
-        NewAimd::new(self.reading, self.alpha, self.beta, cwnd_pkts, ssthresh_pkts)
+    fn build(&self, _name: &'static str) -> NewAimd {
+        NewAimd::new(self.reading, self.alpha, self.beta)
     }
 }
 
@@ -93,72 +91,59 @@ impl CongestionControl for NewAimd {
         "new_aimd"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.carried = self.cwnd - self.increments;
+    fn init(&mut self, w: &mut Window) {
+        self.carried = w.cwnd_pkts;
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        if w.slow_start() {
+            self.carried = w.cwnd_pkts - self.increments;
         } else {
-            let inc = self.alpha / self.cwnd;
-            self.cwnd += inc;
+            let inc = self.alpha / w.cwnd_pkts;
+            w.cwnd_pkts += inc;
             if self.reading == NewAimdReading::Literal {
                 self.increments += inc;
             }
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let in_slow_start = self.cwnd < self.ssthresh;
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         match ev.kind {
-            CongestionKind::Loss | CongestionKind::Ecn => {
-                let w = if in_slow_start {
-                    self.cwnd * 0.5
-                } else {
-                    match self.reading {
-                        NewAimdReading::Epoch => self.beta * self.carried + (self.cwnd - self.carried),
-                        NewAimdReading::Literal => self.beta * self.carried + self.increments,
-                    }
-                };
-                cut_window(&mut self.cwnd, &mut self.ssthresh, w, ev);
-                match self.reading {
-                    NewAimdReading::Epoch => self.carried = self.cwnd,
-                    NewAimdReading::Literal => self.carried = self.cwnd - self.increments,
-                }
-            }
-            CongestionKind::Timeout => {
-                let reduced = self.cwnd * 0.5;
-                cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-                self.carried = 1.0;
-                self.increments = 0.0;
-            }
+            CongestionKind::Loss | CongestionKind::Ecn if !w.in_slow_start() => match self.reading {
+                NewAimdReading::Epoch => self.beta * self.carried + (w.cwnd_pkts - self.carried),
+                NewAimdReading::Literal => self.beta * self.carried + self.increments,
+            },
+            _ => w.cwnd_pkts * 0.5,
         }
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        let ssthresh = self.ssthresh(w, ev);
+        w.cut(ssthresh, ev.kind);
+        if ev.kind == CongestionKind::Timeout {
+            self.carried = 1.0;
+            self.increments = 0.0;
+        } else {
+            self.on_window_set(w);
+        }
+    }
+
+    fn on_window_set(&mut self, w: &Window) {
         // The window carried into the next epoch is the one the cut left.
         self.carried = match self.reading {
-            NewAimdReading::Epoch => self.cwnd,
-            NewAimdReading::Literal => self.cwnd - self.increments,
+            NewAimdReading::Epoch => w.cwnd_pkts,
+            NewAimdReading::Literal => w.cwnd_pkts - self.increments,
         };
     }
 
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("carried_pkts", self.carried);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::windowed;
     use super::super::testing::{congestion, run_rounds};
     use super::*;
 
@@ -166,7 +151,7 @@ mod tests {
     fn epoch_reading_halves_only_the_carried_window() {
         // Cycle starts at 30 (after a reduction), gains 10 packets, then a loss:
         // 30/2 + 10 = 25.
-        let mut n = NewAimd::new(NewAimdReading::Epoch, 1.0, 0.5, 30.0, 30.0);
+        let mut n = windowed(NewAimd::new(NewAimdReading::Epoch, 1.0, 0.5), 30.0, 30.0);
         run_rounds(&mut n, 10);
         let w = n.cwnd_pkts();
         n.on_congestion(&congestion(CongestionKind::Loss));
@@ -176,7 +161,7 @@ mod tests {
     #[test]
     fn epoch_reading_converges_to_two_thirds_of_the_peak() {
         // Always congested at W = 60: the cycle start converges to W/(2 − β) = 40.
-        let mut n = NewAimd::new(NewAimdReading::Epoch, 1.0, 0.5, 60.0, 10.0);
+        let mut n = windowed(NewAimd::new(NewAimdReading::Epoch, 1.0, 0.5), 60.0, 10.0);
         for _ in 0..60 {
             while n.cwnd_pkts() < 60.0 {
                 run_rounds(&mut n, 1);
@@ -188,7 +173,7 @@ mod tests {
 
     #[test]
     fn literal_reading_never_gives_back_its_increments() {
-        let mut n = NewAimd::new(NewAimdReading::Literal, 1.0, 0.5, 20.0, 10.0);
+        let mut n = windowed(NewAimd::new(NewAimdReading::Literal, 1.0, 0.5), 20.0, 10.0);
         for _ in 0..5 {
             run_rounds(&mut n, 10);
             n.on_congestion(&congestion(CongestionKind::Loss));

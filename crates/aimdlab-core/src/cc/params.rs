@@ -35,9 +35,8 @@ pub trait ControllerParams: Clone + Debug + PartialEq + Serialize + DeserializeO
     /// Checks the values serde accepted: ranges and combinations.
     /// `name` is the name it was chosen under (one of `NAMES`).
     fn check(&self, name: &'static str) -> Checked;
-    /// A controller for one flow, chosen under `name` (one of `NAMES`), starting at `cwnd_pkts`
-    /// with threshold `ssthresh_pkts`.
-    fn build(&self, name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Self::Controller;
+    /// A controller for one flow, chosen under `name` (one of `NAMES`).
+    fn build(&self, name: &'static str) -> Self::Controller;
     /// Defaults a stack profile gives some parameters (e.g. Linux's CUBIC runs HyStart),
     /// applied under the fields a scenario gives. None unless a controller says.
     fn profile_defaults(_profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {

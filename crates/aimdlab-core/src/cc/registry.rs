@@ -120,11 +120,11 @@ macro_rules! registry {
         }
 
         impl Controller {
-            /// A new controller with the flow's initial window and threshold, packets.
-            pub fn new(cfg: &CcConfig, cwnd_pkts: f64, ssthresh_pkts: f64) -> Self {
+            /// A new controller of the flow for the choice `cfg`.
+            pub fn new(cfg: &CcConfig) -> Self {
                 match cfg {
-                    $( CcConfig::$variant(c) => Controller::$variant(<$params as $crate::cc::params::ControllerParams>::build(&c.params, c.name, cwnd_pkts, ssthresh_pkts)), )*
-                    CcConfig::External => Controller::Reno(<RenoParams as $crate::cc::params::ControllerParams>::build(&RenoParams::default(), "reno", cwnd_pkts, ssthresh_pkts)),
+                    $( CcConfig::$variant(c) => Controller::$variant(<$params as $crate::cc::params::ControllerParams>::build(&c.params, c.name)), )*
+                    CcConfig::External => Controller::Reno(<RenoParams as $crate::cc::params::ControllerParams>::build(&RenoParams::default(), "reno")),
                 }
             }
         }
@@ -133,31 +133,34 @@ macro_rules! registry {
             fn name(&self) -> &'static str {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.name())
             }
+            #[inline]
+            fn cong_avoid(&mut self, w: &mut $crate::cc::window::Window, ev: &$crate::cc::congestion_control::AckEvent, acked_pkts: u64) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.cong_avoid(w, ev, acked_pkts))
+            }
+            fn ssthresh(&mut self, w: &$crate::cc::window::Window, ev: &$crate::cc::congestion_control::CongestionEvent) -> f64 {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.ssthresh(w, ev))
+            }
+            fn init(&mut self, w: &mut $crate::cc::window::Window) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.init(w))
+            }
             fn wants_rate_samples(&self) -> bool {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.wants_rate_samples())
             }
             #[inline]
-            fn on_ack(&mut self, ev: &$crate::cc::congestion_control::AckEvent) {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack(ev))
+            fn on_ack(&mut self, w: &mut $crate::cc::window::Window, ev: &$crate::cc::congestion_control::AckEvent) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack(w, ev))
             }
             fn on_ack_arrival(&mut self, ev: &$crate::cc::congestion_control::AckArrival) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_ack_arrival(ev))
             }
-            fn on_congestion(&mut self, ev: &$crate::cc::congestion_control::CongestionEvent) {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_congestion(ev))
+            fn on_congestion(&mut self, w: &mut $crate::cc::window::Window, ev: &$crate::cc::congestion_control::CongestionEvent) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_congestion(w, ev))
             }
-            fn on_recovery_exit(&mut self, now: $crate::units::SimTime) {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_recovery_exit(now))
+            fn on_recovery_exit(&mut self, w: &mut $crate::cc::window::Window, now: $crate::units::SimTime) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_recovery_exit(w, now))
             }
-            fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.set_window(cwnd_pkts, ssthresh_pkts))
-            }
-            #[inline]
-            fn cwnd_pkts(&self) -> f64 {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.cwnd_pkts())
-            }
-            fn ssthresh_pkts(&self) -> f64 {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.ssthresh_pkts())
+            fn on_window_set(&mut self, w: &$crate::cc::window::Window) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_window_set(w))
             }
             fn pacing_rate(&self) -> Option<$crate::units::Rate> {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.pacing_rate())
@@ -168,8 +171,8 @@ macro_rules! registry {
             fn sets_window_in_recovery(&self) -> bool {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.sets_window_in_recovery())
             }
-            fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.state_vars(publish))
+            fn state_vars(&self, w: &$crate::cc::window::Window, publish: &mut dyn FnMut(&'static str, f64)) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.state_vars(w, publish))
             }
         }
 

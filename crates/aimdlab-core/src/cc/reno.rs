@@ -11,17 +11,15 @@
 //! papers halve cwnd. `halve = "cwnd"` (the default) halves cwnd, `"flight"` the packets in
 //! flight when the loss is detected; both floored at 2.
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, Checked, ControllerParams};
 use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Reno's state.
-#[derive(Clone, Debug)]
+/// Reno's rule: only what it halves.
+#[derive(Clone, Debug, Default)]
 pub struct Reno {
-    cwnd: f64,
-    ssthresh: f64,
     halve: Halve,
 }
 
@@ -29,13 +27,6 @@ pub struct Reno {
 pub const BETA: f64 = 0.5;
 /// Additive increase α, packets per RTT.
 pub const ALPHA: f64 = 1.0;
-
-impl Reno {
-    /// A Reno controller starting at `cwnd` packets with threshold `ssthresh` packets.
-    pub fn new(cwnd: f64, ssthresh: f64) -> Self {
-        Reno { cwnd, ssthresh, halve: Halve::Cwnd }
-    }
-}
 
 /// What Reno halves at a loss or an ECN echo.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -71,8 +62,8 @@ impl ControllerParams for RenoParams {
             StackProfile::Rfc | StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Reno {
-        Reno { halve: self.halve, ..Reno::new(cwnd_pkts, ssthresh_pkts) }
+    fn build(&self, _name: &'static str) -> Reno {
+        Reno { halve: self.halve }
     }
 }
 
@@ -81,35 +72,17 @@ impl CongestionControl for Reno {
         "reno"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        // RFC 5681 eq. 2: cwnd += min(N, SMSS) in slow start ...
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // ... eq. 3: cwnd += SMSS·SMSS/cwnd, i.e. α/cwnd packets per ACK.
-            self.cwnd += ALPHA / self.cwnd;
-        }
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        // RFC 5681 eq. 2: cwnd += min(N, SMSS) in slow start; eq. 3: cwnd += SMSS·SMSS/cwnd,
+        // i.e. α/cwnd packets per ACK.
+        w.aimd_step(ALPHA);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let reduced = match self.halve {
-            Halve::Cwnd => self.cwnd * BETA,
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
+        match self.halve {
+            Halve::Cwnd => w.cwnd_pkts * BETA,
             Halve::Flight => ev.pkts_in_flight as f64 * BETA,
-        };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+        }
     }
 }
 
@@ -118,11 +91,11 @@ mod tests {
     use super::*;
     use crate::cc::CongestionKind;
 
-    use super::super::testing::{ack, congestion};
+    use super::super::testing::{ack, congestion, windowed};
 
     #[test]
     fn slow_start_doubles_per_round() {
-        let mut r = Reno::new(2.0, f64::INFINITY);
+        let mut r = windowed(Reno::default(), 2.0, f64::INFINITY);
         for _round in 0..3 {
             let w = r.cwnd_pkts() as u64;
             for _ in 0..w {
@@ -134,7 +107,7 @@ mod tests {
 
     #[test]
     fn congestion_avoidance_adds_one_packet_per_round() {
-        let mut r = Reno::new(20.0, 10.0);
+        let mut r = windowed(Reno::default(), 20.0, 10.0);
         for _ in 0..20 {
             r.on_ack(&ack(1));
         }
@@ -144,7 +117,7 @@ mod tests {
 
     #[test]
     fn loss_halves_and_timeout_resets_to_one() {
-        let mut r = Reno::new(40.0, f64::INFINITY);
+        let mut r = windowed(Reno::default(), 40.0, f64::INFINITY);
         r.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (20.0, 20.0));
         r.on_congestion(&congestion(CongestionKind::Timeout));
@@ -155,7 +128,7 @@ mod tests {
 
     #[test]
     fn halving_the_flight_follows_rfc_5681_eq_4() {
-        let mut r = RenoParams { halve: Halve::Flight }.build("reno", 40.0, f64::INFINITY);
+        let mut r = windowed(RenoParams { halve: Halve::Flight }.build("reno"), 40.0, f64::INFINITY);
         let mut loss = congestion(CongestionKind::Loss);
         loss.pkts_in_flight = 30;
         r.on_congestion(&loss);
@@ -167,7 +140,7 @@ mod tests {
 
     #[test]
     fn no_growth_during_recovery() {
-        let mut r = Reno::new(10.0, 5.0);
+        let mut r = windowed(Reno::default(), 10.0, 5.0);
         let mut a = ack(1);
         a.in_recovery = true;
         r.on_ack(&a);

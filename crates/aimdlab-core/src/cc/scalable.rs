@@ -20,7 +20,7 @@
 //! those. The paper's own legacy window is 16 packets (`legacy_window = 16`), with a = 0.01
 //! above it. Slow start, timeouts and losses in slow start are TCP's (RFC 5681).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use schemars::JsonSchema;
@@ -68,8 +68,8 @@ impl ControllerParams for ScalableParams {
             StackProfile::Rfc | StackProfile::Linux | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Scalable {
-        Scalable { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts }
+    fn build(&self, _name: &'static str) -> Scalable {
+        Scalable { params: self.clone() }
     }
 }
 
@@ -77,8 +77,6 @@ impl ControllerParams for ScalableParams {
 #[derive(Clone, Debug)]
 pub struct Scalable {
     params: ScalableParams,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl CongestionControl for Scalable {
@@ -86,45 +84,30 @@ impl CongestionControl for Scalable {
         "scalable"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        if !w.slow_start() {
             // §2: cwnd ← cwnd + a per ACK; Reno's 1/cwnd below the legacy window.
-            self.cwnd += if self.cwnd < self.params.legacy_window { 1.0 / self.cwnd } else { self.params.a };
+            w.cwnd_pkts += if w.cwnd_pkts < self.params.legacy_window { 1.0 / w.cwnd_pkts } else { self.params.a };
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
         // §2: cwnd ← cwnd − b·cwnd; a loss in slow start halves, as TCP.
-        let factor = if self.cwnd < self.ssthresh { 0.5 } else { 1.0 - self.params.b };
-        let reduced = self.cwnd * factor;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+        let factor = if w.in_slow_start() { 0.5 } else { 1.0 - self.params.b };
+        w.cwnd_pkts * factor
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::{congestion, run_rounds};
     use super::*;
 
     /// Round trips to grow back to the window a loss at `w` packets cut.
     fn recovery_rtts(params: &ScalableParams, w: f64) -> u32 {
-        let mut c = params.build("scalable", w, 2.0);
+        let mut c = params.build_windowed("scalable", w, 2.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         let mut rounds = 0;
         while c.cwnd_pkts() < w {
@@ -151,7 +134,7 @@ mod tests {
         let p = ScalableParams::default();
         for loss in [1e-4, 1e-5] {
             let model = p.a / (loss * (1.0 / (1.0 - p.b)).ln());
-            let mut c = p.build("scalable", model, 2.0);
+            let mut c = p.build_windowed("scalable", model, 2.0);
             let mean = super::super::testing::mean_window_under_periodic_loss(&mut c, loss, 30, 10);
             assert!((mean / model - 1.0).abs() < 0.05, "p = {loss}: {mean:.0} packets, the model's {model:.0}");
         }
@@ -160,17 +143,17 @@ mod tests {
     #[test]
     fn below_the_legacy_window_it_grows_as_reno_and_above_by_a_per_ack() {
         let p = ScalableParams::default();
-        let mut small = p.build("scalable", 40.0, 2.0);
+        let mut small = p.build_windowed("scalable", 40.0, 2.0);
         run_rounds(&mut small, 1);
         assert!((small.cwnd_pkts() - 41.0).abs() < 0.02, "{}", small.cwnd_pkts());
-        let mut large = p.build("scalable", 400.0, 2.0);
+        let mut large = p.build_windowed("scalable", 400.0, 2.0);
         run_rounds(&mut large, 1);
         assert!((large.cwnd_pkts() - 404.0).abs() < 1e-9, "{}", large.cwnd_pkts());
     }
 
     #[test]
     fn a_loss_takes_an_eighth_and_a_timeout_restarts_from_one() {
-        let mut c = ScalableParams::default().build("scalable", 800.0, 2.0);
+        let mut c = ScalableParams::default().build_windowed("scalable", 800.0, 2.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!((c.cwnd_pkts(), c.ssthresh_pkts()), (700.0, 700.0));
         c.on_congestion(&congestion(CongestionKind::Timeout));
@@ -186,7 +169,7 @@ mod tests {
             }
             serde_json::from_value(v).unwrap()
         };
-        let mut c = old.build("scalable", 400.0, 2.0);
+        let mut c = old.build_windowed("scalable", 400.0, 2.0);
         run_rounds(&mut c, 1);
         assert!((c.cwnd_pkts() - 408.0).abs() < 1e-9, "{}", c.cwnd_pkts());
         assert_eq!(ScalableParams::profile_defaults(StackProfile::Linux), Vec::new());

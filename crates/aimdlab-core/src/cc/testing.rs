@@ -2,7 +2,14 @@
 //! `TestSender`).
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::params::ControllerParams;
+use crate::transport::congestion_window::CongestionWindow;
 use crate::units::{SimDuration, SimTime};
+
+/// Controller `cc` driven as a transport drives it, from window `cwnd_pkts`/`ssthresh_pkts`.
+pub fn windowed<C: CongestionControl>(cc: C, cwnd_pkts: f64, ssthresh_pkts: f64) -> CongestionWindow<C> {
+    CongestionWindow::new(cc, cwnd_pkts, ssthresh_pkts)
+}
 
 /// An ACK of `n` new packets at time zero with a 100 ms RTT.
 pub fn ack(n: u64) -> AckEvent {
@@ -32,7 +39,7 @@ pub fn congestion(kind: CongestionKind) -> CongestionEvent {
 }
 
 /// Delivers `rounds` rounds of one ACK per packet of the window (rounds 100 ms apart).
-pub fn run_rounds(cc: &mut dyn CongestionControl, rounds: u32) {
+pub fn run_rounds(cc: &mut CongestionWindow<impl CongestionControl>, rounds: u32) {
     for r in 0..rounds {
         let now = SimTime::from_millis(100 * r as u64);
         let w = cc.cwnd_pkts().floor() as u64;
@@ -45,7 +52,7 @@ pub fn run_rounds(cc: &mut dyn CongestionControl, rounds: u32) {
 /// The time-average window of `cc` under one loss every 1/`p` acknowledged packets (the
 /// deterministic model behind a response function): `cycles` loss cycles, the first `settle`
 /// not counted; each round trip is a window of packets, each acknowledged.
-pub fn mean_window_under_periodic_loss(cc: &mut dyn CongestionControl, p: f64, cycles: u32, settle: u32) -> f64 {
+pub fn mean_window_under_periodic_loss(cc: &mut CongestionWindow<impl CongestionControl>, p: f64, cycles: u32, settle: u32) -> f64 {
     let every = (1.0 / p).round() as u64;
     let (mut sum, mut rounds) = (0.0, 0u64);
     for cycle in 0..cycles {
@@ -121,7 +128,7 @@ impl Pipe {
     }
 
     /// One round trip of `cc` (see `round_with`); returns the window at its end.
-    pub fn run_round(&mut self, cc: &mut dyn CongestionControl, rtt: SimDuration) -> f64 {
+    pub fn run_round(&mut self, cc: &mut CongestionWindow<impl CongestionControl>, rtt: SimDuration) -> f64 {
         self.round_with(rtt, |ev| {
             cc.on_ack(ev);
             cc.cwnd_pkts()
@@ -129,3 +136,13 @@ impl Pipe {
         cc.cwnd_pkts()
     }
 }
+
+/// Builds a controller from its parameters and drives it from a window, as a transport does.
+pub trait BuildWindowed: ControllerParams {
+    /// The controller chosen under `name`, from window `cwnd_pkts`/`ssthresh_pkts`.
+    fn build_windowed(&self, name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> CongestionWindow<Self::Controller> {
+        CongestionWindow::new(self.build(name), cwnd_pkts, ssthresh_pkts)
+    }
+}
+
+impl<P: ControllerParams> BuildWindowed for P {}

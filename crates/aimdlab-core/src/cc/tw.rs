@@ -22,7 +22,7 @@
 //! reproducing a figure. With `ss_growth = 2`, `decrease = 0.5` and an unbounded threshold
 //! it is Reno.
 
-use super::congestion_control::{cut_window, AckEvent, CongestionControl, CongestionEvent};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_above_one, check_fraction, Checked, ControllerParams, Names, ParamError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -57,8 +57,8 @@ impl ControllerParams for TwParams {
         check_above_one("ss_growth", self.ss_growth, "a factor above 1 (2 doubles cwnd every round trip, as TCP)")?;
         check_fraction("decrease", self.decrease, "the fraction of cwnd dropped at a congestion event (TCP: 0.5)")
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, _ssthresh_pkts: f64) -> Tw {
-        Tw { params: self.clone(), cwnd: cwnd_pkts, ssthresh: self.initial_ssthresh }
+    fn build(&self, _name: &'static str) -> Tw {
+        Tw { params: self.clone() }
     }
 }
 
@@ -66,8 +66,6 @@ impl ControllerParams for TwParams {
 #[derive(Clone, Debug)]
 pub struct Tw {
     params: TwParams,
-    cwnd: f64,
-    ssthresh: f64,
 }
 
 impl CongestionControl for Tw {
@@ -75,37 +73,28 @@ impl CongestionControl for Tw {
         "tw"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (self.params.ss_growth - 1.0) * (ev.newly_acked_pkts as f64).min(1.0);
+    fn init(&mut self, w: &mut Window) {
+        // The thesis's own initial threshold, in place of the flow's.
+        w.ssthresh_pkts = self.params.initial_ssthresh;
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        if w.in_slow_start() {
+            // ×ss_growth a round trip: ss_growth − 1 packets a step.
+            w.cwnd_pkts += self.params.ss_growth - 1.0;
         } else {
-            self.cwnd += 1.0 / self.cwnd;
+            w.additive_increase(1.0);
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let reduced = if self.cwnd < self.ssthresh { self.cwnd / 2.0 } else { self.cwnd * (1.0 - self.params.decrease) };
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        if w.in_slow_start() { w.cwnd_pkts / 2.0 } else { w.cwnd_pkts * (1.0 - self.params.decrease) }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::*;
     use crate::cc::testing::{ack, congestion};
     use crate::cc::CongestionKind;
@@ -113,7 +102,7 @@ mod tests {
     #[test]
     fn slow_start_grows_by_the_factor_per_window_and_avoidance_drops_the_fraction() {
         let p = TwParams { initial_ssthresh: 1000.0, ss_growth: 1.5, decrease: 0.05 };
-        let mut tw = p.build("tw", 10.0, f64::INFINITY);
+        let mut tw = p.build_windowed("tw", 10.0, f64::INFINITY);
         // One window of 10 packets, each acknowledged: 10 → 15.
         for _ in 0..10 {
             tw.on_ack(&ack(1));
@@ -131,7 +120,7 @@ mod tests {
 
     #[test]
     fn its_threshold_replaces_the_flows() {
-        let tw = TwParams::default().build("tw", 3.0, f64::INFINITY);
+        let tw = TwParams::default().build_windowed("tw", 3.0, f64::INFINITY);
         assert_eq!(tw.ssthresh_pkts(), 200.0);
     }
 }

@@ -21,7 +21,7 @@
 //! whole packets, and on a loss keeps min(ssthresh, cwnd − 1) with ssthresh ≥ 3/4·cwnd
 //! (not modelled).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
 use crate::transport::profile::StackProfile;
@@ -76,8 +76,8 @@ impl ControllerParams for VegasParams {
             StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Vegas {
-        Vegas { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, round: RttRound::default(), diff_pkts: 0.0 }
+    fn build(&self, _name: &'static str) -> Vegas {
+        Vegas { params: self.clone(), round: RttRound::default(), diff_pkts: 0.0 }
     }
 }
 
@@ -85,8 +85,6 @@ impl ControllerParams for VegasParams {
 #[derive(Clone, Debug)]
 pub struct Vegas {
     params: VegasParams,
-    cwnd: f64,
-    ssthresh: f64,
     round: RttRound,
     /// Diff at the last round, packets.
     diff_pkts: f64,
@@ -94,30 +92,30 @@ pub struct Vegas {
 
 impl Vegas {
     /// Once a round: §3.2's decision.
-    fn adjust(&mut self, s: &RoundSample) {
+    fn adjust(&mut self, w: &mut Window, s: &RoundSample) {
         if s.count <= 2 {
             return;
         }
         let p = &self.params;
         let rtt = s.min_rtt_s;
-        let queued = self.cwnd * (rtt - s.base_rtt_s);
+        let queued = w.cwnd_pkts * (rtt - s.base_rtt_s);
         self.diff_pkts = match p.diff {
             VegasDiff::Paper => queued / rtt,
             VegasDiff::Linux => queued / s.base_rtt_s,
         };
-        if self.cwnd < self.ssthresh {
+        if w.in_slow_start() {
             if self.diff_pkts > p.gamma {
                 // §3.3: leave slow start at the window the actual rate fills.
-                self.cwnd = self.cwnd.min(self.cwnd * s.base_rtt_s / rtt + 1.0);
-                self.ssthresh = self.cwnd;
+                w.cwnd_pkts = w.cwnd_pkts.min(w.cwnd_pkts * s.base_rtt_s / rtt + 1.0);
+                w.ssthresh_pkts = w.cwnd_pkts;
             }
         } else if self.diff_pkts > p.beta {
-            self.cwnd -= 1.0;
-            self.ssthresh = self.cwnd;
+            w.cwnd_pkts -= 1.0;
+            w.ssthresh_pkts = w.cwnd_pkts;
         } else if self.diff_pkts < p.alpha {
-            self.cwnd += 1.0;
+            w.cwnd_pkts += 1.0;
         }
-        self.cwnd = self.cwnd.max(2.0);
+        w.cwnd_pkts = w.cwnd_pkts.max(2.0);
     }
 }
 
@@ -126,43 +124,33 @@ impl CongestionControl for Vegas {
         "vegas"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
+        // Once a round, in the open state, on any ACK: §3.2's decision moves the window.
         if let Some(s) = self.round.on_ack_when_open(ev) {
-            self.adjust(&s);
+            self.adjust(w, &s);
         }
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        let reduced = self.cwnd / 2.0;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
+        // Between decisions only slow start grows the window.
+        w.slow_start();
+    }
+
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         if ev.kind == CongestionKind::Timeout {
             self.round.pause();
         }
+        w.cwnd_pkts / 2.0
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("diff_pkts", self.diff_pkts);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::testing::Pipe;
     use super::*;
     use crate::units::SimDuration;
@@ -177,7 +165,7 @@ mod tests {
     #[test]
     fn it_holds_between_alpha_and_beta_packets_in_the_queue() {
         for params in [VegasParams::default(), VegasParams { alpha: 2.0, beta: 4.0, ..Default::default() }] {
-            let mut c = params.build("vegas", 2.0, 1e9);
+            let mut c = params.build_windowed("vegas", 2.0, 1e9);
             let mut pipe = Pipe::new(2);
             let mut queue = Vec::new();
             for _ in 0..200 {
@@ -194,7 +182,7 @@ mod tests {
 
     #[test]
     fn slow_start_ends_at_the_window_the_actual_rate_fills_once_a_queue_shows() {
-        let mut c = VegasParams::default().build("vegas", 2.0, 1e9);
+        let mut c = VegasParams::default().build_windowed("vegas", 2.0, 1e9);
         let mut pipe = Pipe::new(2);
         let mut windows = vec![c.cwnd_pkts()];
         while c.ssthresh_pkts() >= 1e9 && windows.len() < 30 {
@@ -213,10 +201,12 @@ mod tests {
     fn linux_counts_more_queued_packets_than_the_paper() {
         // 150 packets at 150 ms over 100 ms: the paper's Diff is 50, Linux's 75.
         let s = RoundSample { base_rtt_s: 0.1, min_rtt_s: 0.15, max_rtt_s: 0.15, mean_rtt_s: 0.15, count: 10 };
-        let mut paper = VegasParams::default().build("vegas", 150.0, 2.0);
-        paper.adjust(&s);
-        let mut linux = VegasParams { diff: VegasDiff::Linux, ..Default::default() }.build("vegas", 150.0, 2.0);
-        linux.adjust(&s);
+        let mut paper = VegasParams::default().build_windowed("vegas", 150.0, 2.0);
+        let (w, c) = paper.parts();
+        c.adjust(w, &s);
+        let mut linux = VegasParams { diff: VegasDiff::Linux, ..Default::default() }.build_windowed("vegas", 150.0, 2.0);
+        let (w, c) = linux.parts();
+        c.adjust(w, &s);
         assert!((paper.diff_pkts - 50.0).abs() < 1e-9 && (linux.diff_pkts - 75.0).abs() < 1e-9);
         assert_eq!((paper.cwnd_pkts(), linux.cwnd_pkts()), (149.0, 149.0));
     }

@@ -18,7 +18,7 @@
 //! increase is NewReno's, and only its decrease (4/5 or 1/2 from the latest sample's N) is
 //! Veno's. Neither is modelled; N here is once a round, as Vegas takes Diff.
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use super::rtt_round::RttRound;
 use schemars::JsonSchema;
@@ -47,8 +47,8 @@ impl ControllerParams for VenoParams {
         check_positive("beta", self.beta)?;
         check_fraction("random_loss_keep", self.random_loss_keep, "the fraction of the window kept at a random loss")
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Veno {
-        Veno { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, round: RttRound::default(), backlog_pkts: 0.0, acked_this_rtt: 0.0, skip_next: false }
+    fn build(&self, _name: &'static str) -> Veno {
+        Veno { params: self.clone(), round: RttRound::default(), backlog_pkts: 0.0, acked_this_rtt: 0.0, skip_next: false }
     }
 }
 
@@ -56,8 +56,6 @@ impl ControllerParams for VenoParams {
 #[derive(Clone, Debug)]
 pub struct Veno {
     params: VenoParams,
-    cwnd: f64,
-    ssthresh: f64,
     round: RttRound,
     /// N, the backlog at the last round, packets.
     backlog_pkts: f64,
@@ -78,68 +76,57 @@ impl CongestionControl for Veno {
         "veno"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
         if let Some(s) = self.round.on_ack_when_open(ev) {
             if s.count > 2 {
-                self.backlog_pkts = self.cwnd * (s.min_rtt_s - s.base_rtt_s) / s.min_rtt_s;
+                self.backlog_pkts = w.cwnd_pkts * (s.min_rtt_s - s.base_rtt_s) / s.min_rtt_s;
             }
         }
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
-        if slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, acked_pkts: u64) {
+        if w.slow_start() {
             return;
         }
         // §II.C: one packet a window of ACKs; every other window when congestive.
-        self.acked_this_rtt += ev.newly_acked_pkts as f64;
-        if self.acked_this_rtt >= self.cwnd {
+        self.acked_this_rtt += acked_pkts as f64;
+        if self.acked_this_rtt >= w.cwnd_pkts {
             self.acked_this_rtt = 0.0;
             if self.congestive() && self.skip_next {
                 self.skip_next = false;
             } else {
-                self.cwnd += 1.0;
+                w.cwnd_pkts += 1.0;
                 self.skip_next = self.congestive();
             }
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        // §II.B: a random loss keeps 4/5, a congestive one halves.
-        let keep = if self.congestive() { 0.5 } else { self.params.random_loss_keep };
-        let reduced = self.cwnd * keep;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         if ev.kind == CongestionKind::Timeout {
             self.round.pause();
         }
+        // §II.B: a random loss keeps 4/5, a congestive one halves.
+        let keep = if self.congestive() { 0.5 } else { self.params.random_loss_keep };
+        w.cwnd_pkts * keep
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("backlog_pkts", self.backlog_pkts);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
+    use crate::transport::congestion_window::CongestionWindow;
     use super::super::testing::{congestion, Pipe};
     use super::*;
     use crate::units::SimDuration;
 
     /// A Veno flow at a window of 100 packets after `rounds` rounds at `rtt_ms` (the first
     /// two at the path's 100 ms).
-    fn veno_at(rtt_ms: u64, rounds: u32) -> (Veno, Vec<f64>) {
-        let mut c = VenoParams::default().build("veno", 100.0, 2.0);
+    fn veno_at(rtt_ms: u64, rounds: u32) -> (CongestionWindow<Veno>, Vec<f64>) {
+        let mut c = VenoParams::default().build_windowed("veno", 100.0, 2.0);
         let mut pipe = Pipe::new(100);
         let mut w = Vec::new();
         for r in 0..rounds {

@@ -23,7 +23,7 @@
 //! the window to b̂ · RTT_min when the recovery ends (`filter = "linux"`, the Linux profiles;
 //! the cut here is at the event).
 
-use super::congestion_control::{slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use crate::units::SimTime;
@@ -69,11 +69,9 @@ impl ControllerParams for WestwoodParams {
             StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Westwood {
+    fn build(&self, _name: &'static str) -> Westwood {
         Westwood {
             filter: self.filter,
-            cwnd: cwnd_pkts,
-            ssthresh: ssthresh_pkts,
             window_start: None,
             acked_pkts: 0.0,
             accounted_pkts: 0.0,
@@ -89,8 +87,6 @@ impl ControllerParams for WestwoodParams {
 #[derive(Clone, Debug)]
 pub struct Westwood {
     filter: BandwidthFilter,
-    cwnd: f64,
-    ssthresh: f64,
     /// Start of the current measurement window.
     window_start: Option<SimTime>,
     /// Packets acknowledged in the window.
@@ -175,57 +171,50 @@ impl CongestionControl for Westwood {
         "westwood"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn on_ack(&mut self, _w: &mut Window, ev: &AckEvent) {
         self.measure(ev);
-        if ev.in_recovery || ev.newly_acked_pkts == 0 {
-            return;
-        }
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {
         // Reno's increase: 1/cwnd an ACK (a segment under `cwnd_growth = "per_segment"`).
-        if !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            self.cwnd += 1.0 / self.cwnd;
+        w.aimd_step(1.0);
+    }
+
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        // §2: ssthresh = BWE · RTT_min (Reno's half before the first estimate).
+        match self.min_rtt_s {
+            Some(rtt) if self.bwe_pps > 0.0 => self.bwe_pps * rtt,
+            _ => w.cwnd_pkts / 2.0,
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
-        // §2: ssthresh = BWE · RTT_min (Reno's half before the first estimate).
-        self.ssthresh = match self.min_rtt_s {
-            Some(rtt) if self.bwe_pps > 0.0 => self.bwe_pps * rtt,
-            _ => self.cwnd / 2.0,
-        }
-        .max(2.0);
-        self.cwnd = match ev.kind {
-            CongestionKind::Loss | CongestionKind::Ecn => self.cwnd.min(self.ssthresh),
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
+        // The window falls to the new threshold only if above it (Linux's `tcp_westwood`
+        // CA_EVENT_COMPLETE_CWR / CA_EVENT_LOSS).
+        w.ssthresh_pkts = self.ssthresh(w, ev).max(2.0);
+        w.cwnd_pkts = match ev.kind {
+            CongestionKind::Loss | CongestionKind::Ecn => w.cwnd_pkts.min(w.ssthresh_pkts),
             CongestionKind::Timeout => 1.0,
         };
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("bwe_pps", self.bwe_pps);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
+    use crate::transport::congestion_window::CongestionWindow;
     use super::super::testing::{congestion, Pipe};
     use super::*;
     use crate::units::SimDuration;
 
     /// A Westwood+ sender held at a window of `w` packets: the estimate after `rounds` round
     /// trips of `rtt_ms`, the first at the path's RTT of 100 ms.
-    fn estimate(filter: BandwidthFilter, w: f64, rtt_ms: u64, rounds: u32) -> Westwood {
-        let mut c = WestwoodParams { filter }.build("westwood", w, 1e9);
+    fn estimate(filter: BandwidthFilter, w: f64, rtt_ms: u64, rounds: u32) -> CongestionWindow<Westwood> {
+        let mut c = WestwoodParams { filter }.build_windowed("westwood", w, 1e9);
         let mut pipe = Pipe::new(w as u64);
         pipe.round_with(SimDuration::from_millis(100), |ev| {
             c.measure(ev);
@@ -255,12 +244,12 @@ mod tests {
     fn a_loss_sets_the_window_to_the_pipe_not_to_half() {
         // 75 packets in flight at 150 ms over a 100 ms path: 50 in the pipe, 25 queued.
         let mut c = estimate(BandwidthFilter::Ewma, 75.0, 150, 80);
-        c.cwnd = 75.0;
+        c.set_window(75.0, c.ssthresh_pkts());
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert!((c.cwnd_pkts() - 50.0).abs() < 1.5, "{}", c.cwnd_pkts());
         // A random loss with an empty queue keeps the window (Reno would halve it).
         let mut c = estimate(BandwidthFilter::Ewma, 50.0, 100, 80);
-        c.cwnd = 50.0;
+        c.set_window(50.0, c.ssthresh_pkts());
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert!(c.cwnd_pkts() > 48.0, "{}", c.cwnd_pkts());
         c.on_congestion(&congestion(CongestionKind::Timeout));
@@ -270,7 +259,7 @@ mod tests {
 
     #[test]
     fn duplicate_acks_count_as_delivered_and_are_taken_back() {
-        let mut c = WestwoodParams::default().build("westwood", 10.0, 1e9);
+        let mut c = WestwoodParams::default().build_windowed("westwood", 10.0, 1e9);
         let mut ev = super::super::testing::ack(0);
         assert_eq!((c.delivered(&ev), c.delivered(&ev), c.delivered(&ev)), (1.0, 1.0, 1.0));
         ev.newly_acked_pkts = 5;

@@ -19,7 +19,7 @@
 //! fewer makes no decision, and rounds pause through a recovery (as Vegas's, whose code YeAH
 //! shares in both).
 
-use super::congestion_control::{cut_window, slow_start, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_positive, Checked, ControllerParams, Names};
 use super::rtt_round::{RoundSample, RttRound};
 use schemars::JsonSchema;
@@ -59,8 +59,8 @@ impl ControllerParams for YeahParams {
         check_positive("gamma", self.gamma)?;
         check_positive("phy", self.phy)
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, ssthresh_pkts: f64) -> Box<Yeah> {
-        Box::new(Yeah { params: self.clone(), cwnd: cwnd_pkts, ssthresh: ssthresh_pkts, round: RttRound::default(), last_queue_pkts: 0.0, slow_rounds: 0, fast_rounds: 0, reno_count: 2.0 })
+    fn build(&self, _name: &'static str) -> Box<Yeah> {
+        Box::new(Yeah { params: self.clone(), round: RttRound::default(), last_queue_pkts: 0.0, slow_rounds: 0, fast_rounds: 0, reno_count: 2.0 })
     }
 }
 
@@ -68,8 +68,6 @@ impl ControllerParams for YeahParams {
 #[derive(Clone, Debug)]
 pub struct Yeah {
     params: YeahParams,
-    cwnd: f64,
-    ssthresh: f64,
     round: RttRound,
     /// Q at the last round, packets.
     last_queue_pkts: f64,
@@ -83,20 +81,20 @@ pub struct Yeah {
 
 impl Yeah {
     /// Once a round: the mode, and precautionary decongestion (§3.2).
-    fn decide(&mut self, s: &RoundSample) {
+    fn decide(&mut self, w: &mut Window, s: &RoundSample) {
         if s.count <= 2 {
             return;
         }
         let p = &self.params;
         let (rtt, base) = (s.min_rtt_s, s.base_rtt_s);
-        let queue = self.cwnd * (rtt - base) / rtt;
+        let queue = w.cwnd_pkts * (rtt - base) / rtt;
         if queue > p.alpha || rtt - base > base / p.phy {
-            if queue > p.alpha && self.cwnd > self.reno_count {
-                let reduction = (queue / p.gamma).min(self.cwnd / 2f64.powi(p.epsilon as i32));
-                self.cwnd = (self.cwnd - reduction).max(self.reno_count);
-                self.ssthresh = self.cwnd;
+            if queue > p.alpha && w.cwnd_pkts > self.reno_count {
+                let reduction = (queue / p.gamma).min(w.cwnd_pkts / 2f64.powi(p.epsilon as i32));
+                w.cwnd_pkts = (w.cwnd_pkts - reduction).max(self.reno_count);
+                w.ssthresh_pkts = w.cwnd_pkts;
             }
-            self.reno_count = if self.reno_count <= 2.0 { (self.cwnd / 2.0).max(2.0) } else { self.reno_count + 1.0 };
+            self.reno_count = if self.reno_count <= 2.0 { (w.cwnd_pkts / 2.0).max(2.0) } else { self.reno_count + 1.0 };
             self.slow_rounds += 1;
         } else {
             self.fast_rounds += 1;
@@ -106,6 +104,13 @@ impl Yeah {
             self.slow_rounds = 0;
         }
         self.last_queue_pkts = queue;
+    }
+
+    /// The ACK `ev` into the round; at its end, the round's decision.
+    fn end_round(&mut self, w: &mut Window, ev: &AckEvent) {
+        if let Some(s) = self.round.on_ack_when_open(ev) {
+            self.decide(w, &s);
+        }
     }
 
     /// In fast mode (no slow-mode round since the last fast one).
@@ -119,48 +124,41 @@ impl CongestionControl for Yeah {
         "yeah"
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
-        if !ev.in_recovery && ev.newly_acked_pkts > 0 && !slow_start(&mut self.cwnd, self.ssthresh, ev.newly_acked_pkts) {
-            // Fast mode: Scalable's one packet per min(cwnd, 100) steps; slow: Reno's one per
-            // cwnd (a step is an ACK, or a segment under `cwnd_growth = "per_segment"`).
-            let per = if self.fast_mode() { self.cwnd.min(100.0) } else { self.cwnd };
-            self.cwnd += 1.0 / per;
-        }
-        if let Some(s) = self.round.on_ack_when_open(ev) {
-            self.decide(&s);
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
+        // An ACK that grows the window reaches the round after the growth (`cong_avoid`), as
+        // in Linux's `tcp_yeah_cong_avoid`; any other reaches it here.
+        if !ev.grows_window() {
+            self.end_round(w, ev);
         }
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: &AckEvent, _acked_pkts: u64) {
+        if !w.slow_start() {
+            // Fast mode: Scalable's one packet per min(cwnd, 100) steps; slow: Reno's one per
+            // cwnd (a step is an ACK, or a segment under `cwnd_growth = "per_segment"`).
+            let per = if self.fast_mode() { w.cwnd_pkts.min(100.0) } else { w.cwnd_pkts };
+            w.cwnd_pkts += 1.0 / per;
+        }
+        self.end_round(w, ev);
+    }
+
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         // §3.3: the queue it had, within [cwnd/2^δ, cwnd/2], unless competing with Reno.
-        let half = (self.cwnd / 2.0).max(2.0);
+        let half = (w.cwnd_pkts / 2.0).max(2.0);
         let reduction = if self.slow_rounds < self.params.rho {
-            self.last_queue_pkts.min(half).max(self.cwnd / 2f64.powi(self.params.delta as i32))
+            self.last_queue_pkts.min(half).max(w.cwnd_pkts / 2f64.powi(self.params.delta as i32))
         } else {
             half
         };
         self.fast_rounds = 0;
         self.reno_count = (self.reno_count / 2.0).max(2.0);
-        let reduced = self.cwnd - reduction;
-        cut_window(&mut self.cwnd, &mut self.ssthresh, reduced, ev);
         if ev.kind == CongestionKind::Timeout {
             self.round.pause();
         }
+        w.cwnd_pkts - reduction
     }
 
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("queue_pkts", self.last_queue_pkts);
         publish("fast_mode", if self.fast_mode() { 1.0 } else { 0.0 });
     }
@@ -168,6 +166,7 @@ impl CongestionControl for Yeah {
 
 #[cfg(test)]
 mod tests {
+    use crate::cc::testing::BuildWindowed;
     use super::super::testing::{congestion, Pipe};
     use super::*;
     use crate::units::SimDuration;
@@ -179,7 +178,7 @@ mod tests {
 
     #[test]
     fn with_a_short_queue_it_grows_as_scalable_and_a_loss_takes_little() {
-        let mut c = YeahParams::default().build("yeah", 1_000.0, 2.0);
+        let mut c = YeahParams::default().build_windowed("yeah", 1_000.0, 2.0);
         let mut pipe = Pipe::new(1_000);
         for _ in 0..3 {
             pipe.run_round(&mut c, SimDuration::from_millis(100));
@@ -198,12 +197,12 @@ mod tests {
     fn it_drains_a_queue_above_alpha_and_keeps_it_below() {
         // The path's RTT seen at 100 packets; then 400 packets on the 100-packet pipe: 300
         // queued, far above α = 80.
-        let mut c = YeahParams::default().build("yeah", 100.0, 2.0);
+        let mut c = YeahParams::default().build_windowed("yeah", 100.0, 2.0);
         let mut pipe = Pipe::new(100);
         for _ in 0..3 {
             pipe.run_round(&mut c, rtt_for(100.0));
         }
-        c.cwnd = 400.0;
+        c.set_window(400.0, c.ssthresh_pkts());
         let mut queue = Vec::new();
         for _ in 0..60 {
             let w = c.cwnd_pkts();
@@ -218,11 +217,11 @@ mod tests {
 
     #[test]
     fn after_rho_slow_rounds_a_loss_halves_as_reno() {
-        let mut c = YeahParams::default().build("yeah", 300.0, 2.0);
+        let mut c = YeahParams::default().build_windowed("yeah", 300.0, 2.0);
         (c.slow_rounds, c.last_queue_pkts) = (16, 10.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!(c.cwnd_pkts(), 150.0);
-        let mut c = YeahParams::default().build("yeah", 300.0, 2.0);
+        let mut c = YeahParams::default().build_windowed("yeah", 300.0, 2.0);
         (c.slow_rounds, c.last_queue_pkts) = (3, 60.0);
         c.on_congestion(&congestion(CongestionKind::Loss));
         assert_eq!(c.cwnd_pkts(), 240.0);

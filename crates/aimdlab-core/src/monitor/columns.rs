@@ -3,7 +3,6 @@
 //! them). Counters are over the measurement window `[warmup, end)`.
 
 use super::table::{Column, Table};
-use crate::cc::CongestionControl;
 use crate::flow::Flow;
 use crate::net::link::Link;
 use crate::scenario::plan::{FlowPlan, LinkPlan};
@@ -163,8 +162,8 @@ fn flow_delay_columns() -> Vec<FlowColumn> {
         col!(F64, "cwnd_final_pkts", "packets", "congestion window at the end (NaN without a controller)", |r| r
             .flow
             .sender
-            .controller()
-            .map_or(f64::NAN, |c| c.cwnd_pkts())),
+            .window()
+            .map_or(f64::NAN, |w| w.cwnd_pkts)),
     ]
 }
 

@@ -57,9 +57,9 @@ pub struct CwndState {
 }
 
 impl CwndState {
-    /// The window of controller `cc` now.
-    pub fn of(cc: &impl crate::cc::CongestionControl) -> Self {
-        CwndState { cwnd_pkts: cc.cwnd_pkts(), ssthresh_pkts: cc.ssthresh_pkts() }
+    /// The window `w` as the trace records it.
+    pub fn of(w: crate::cc::Window) -> Self {
+        CwndState { cwnd_pkts: w.cwnd_pkts, ssthresh_pkts: w.ssthresh_pkts }
     }
 
     /// The cause of a change on an acknowledgement in this state (before the change).

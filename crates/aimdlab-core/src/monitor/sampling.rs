@@ -4,7 +4,6 @@
 //! rows into the series (`timeseries.rs`, where each column is declared).
 
 use super::timeseries::{FlowValues, LinkValues};
-use crate::cc::CongestionControl;
 use crate::flow::Flow;
 use crate::net::link::Link;
 use crate::net::queue::QueueDiscipline;
@@ -18,10 +17,10 @@ pub fn flow_values(f: &mut Flow, interval: SimDuration) -> FlowValues {
     let sent_total = f.sender.sent_total_bytes();
     let sent = sent_total - f.sent_at_last_sample;
     f.sent_at_last_sample = sent_total;
-    let cc = f.sender.controller();
+    let window = f.sender.window();
     FlowValues {
-        cwnd_pkts: cc.map_or(f64::NAN, |c| c.cwnd_pkts()),
-        ssthresh_pkts: cc.map_or(f64::NAN, |c| c.ssthresh_pkts()),
+        cwnd_pkts: window.map_or(f64::NAN, |w| w.cwnd_pkts),
+        ssthresh_pkts: window.map_or(f64::NAN, |w| w.ssthresh_pkts),
         goodput_bps: delivered as f64 * 8.0 / interval.as_secs_f64(),
         send_rate_bps: sent as f64 * 8.0 / interval.as_secs_f64(),
         srtt_ms: f.sender.rtt().and_then(|r| r.srtt()).map_or(f64::NAN, |d| d.as_millis_f64()),

@@ -10,7 +10,7 @@ use super::rtt::RttEstimator;
 use super::segments::SegmentSizes;
 use super::tcp::config::TcpConfig;
 use super::timer::TimerKind;
-use crate::cc::{CcConfig, CongestionControl, Controller};
+use crate::cc::{CcConfig, CongestionControl, Window};
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::cwnd_trace::CwndTrace;
 use crate::monitor::pcap::FlowWire;
@@ -58,8 +58,8 @@ pub trait TransportSender {
     fn sent_total_bytes(&self) -> u64;
     /// Starts the measurement window.
     fn start_window(&mut self);
-    /// The window controller it drives, if any.
-    fn controller(&self) -> Option<&Controller> {
+    /// Its congestion window, if it keeps one.
+    fn window(&self) -> Option<Window> {
         None
     }
     /// Replaces its window controller; an error saying why a transport without one cannot

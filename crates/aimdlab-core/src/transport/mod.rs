@@ -4,6 +4,7 @@
 //! (`crate::cc`) and shared by all transports; applications are in `crate::app`.
 
 pub mod arrival;
+pub mod congestion_window;
 pub mod dccp;
 pub mod interface;
 pub mod lazy_timer;

@@ -15,7 +15,7 @@ use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::segments::SegmentSizes;
 use super::timer::TimerKind;
-use crate::cc::{CongestionControl, Controller};
+use crate::cc::{CongestionControl, Window};
 use crate::ids::FlowId;
 use crate::monitor::cwnd_trace::CwndTrace;
 use crate::monitor::pcap::FlowWire;
@@ -115,8 +115,8 @@ macro_rules! transports {
             fn start_window(&mut self) {
                 match self { $( SenderEndpoint::$variant(s) => TransportSender::start_window(s), )* }
             }
-            fn controller(&self) -> Option<&Controller> {
-                match self { $( SenderEndpoint::$variant(s) => TransportSender::controller(s), )* }
+            fn window(&self) -> Option<Window> {
+                match self { $( SenderEndpoint::$variant(s) => TransportSender::window(s), )* }
             }
             fn set_controller(&mut self, cc: Box<dyn CongestionControl>) -> Result<(), String> {
                 match self { $( SenderEndpoint::$variant(s) => TransportSender::set_controller(s, cc), )* }

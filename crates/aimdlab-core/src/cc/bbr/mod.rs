@@ -39,7 +39,7 @@
 mod aggregation;
 
 use aggregation::AckAggregation;
-use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_above_one, check_positive, Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use crate::units::{SimDuration, SimTime};
@@ -109,8 +109,8 @@ impl ControllerParams for BbrParams {
             StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
         }
     }
-    fn build(&self, _name: &'static str, cwnd_pkts: f64, _ssthresh_pkts: f64) -> Box<Bbr> {
-        Box::new(Bbr::new(self.clone(), cwnd_pkts))
+    fn build(&self, _name: &'static str) -> Box<Bbr> {
+        Box::new(Bbr::new(self.clone()))
     }
 }
 
@@ -132,8 +132,6 @@ pub enum Mode {
 pub struct Bbr {
     p: BbrParams,
     mode: Mode,
-    cwnd: f64,
-    ssthresh: f64,
     initial_cwnd: f64,
     /// Pacing rate, packets/s (`None` until the first RTT sample).
     pacing_pps: Option<f64>,
@@ -169,13 +167,11 @@ pub struct Bbr {
 }
 
 impl Bbr {
-    fn new(p: BbrParams, cwnd_pkts: f64) -> Self {
+    fn new(p: BbrParams) -> Self {
         let high = p.high_gain;
         Bbr {
             mode: Mode::Startup,
-            cwnd: cwnd_pkts,
-            ssthresh: f64::INFINITY,
-            initial_cwnd: cwnd_pkts,
+            initial_cwnd: 0.0,
             pacing_pps: None,
             pacing_gain: high,
             cwnd_gain: high,
@@ -259,7 +255,7 @@ impl Bbr {
     }
 
     /// Draft §4.3.2.2, §4.3.3: a full pipe ends STARTUP; DRAIN ends at one BDP in flight.
-    fn check_full_pipe_and_drain(&mut self, ev: &AckEvent) {
+    fn check_full_pipe_and_drain(&mut self, w: &mut Window, ev: &AckEvent) {
         let app_limited = ev.rate.is_some_and(|r| r.is_app_limited);
         if !self.full_bw_reached && self.round_start && !app_limited {
             if self.btl_bw_pps() >= self.full_bw * 1.25 {
@@ -271,7 +267,7 @@ impl Bbr {
         }
         if self.mode == Mode::Startup && self.full_bw_reached {
             self.mode = Mode::Drain;
-            self.ssthresh = self.inflight(1.0);
+            w.ssthresh_pkts = self.inflight(1.0);
         }
         if self.mode == Mode::Drain && (ev.pkts_in_flight as f64) <= self.inflight(1.0) {
             self.enter_probe_bw(ev.now);
@@ -287,7 +283,7 @@ impl Bbr {
     }
 
     /// Draft §4.3.5, §4.1.2: RTprop, and PROBE_RTT's entry and exit.
-    fn update_min_rtt(&mut self, ev: &AckEvent) {
+    fn update_min_rtt(&mut self, w: &mut Window, ev: &AckEvent) {
         let window = SimDuration::from_secs_f64(self.p.min_rtt_window_s);
         let expired = ev.now.saturating_since(self.min_rtt_stamp) > window;
         if let Some(rtt) = ev.rtt_sample {
@@ -297,7 +293,7 @@ impl Bbr {
         }
         if expired && self.mode != Mode::ProbeRtt {
             self.mode = Mode::ProbeRtt;
-            self.save_cwnd();
+            self.save_cwnd(w);
             self.probe_rtt_done = None;
         }
         if self.mode != Mode::ProbeRtt {
@@ -315,7 +311,7 @@ impl Bbr {
                 self.probe_rtt_round_done |= self.round_start;
                 if self.probe_rtt_round_done && ev.now > done {
                     self.min_rtt_stamp = ev.now;
-                    self.cwnd = self.cwnd.max(self.prior_cwnd);
+                    w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
                     if self.full_bw_reached {
                         self.enter_probe_bw(ev.now);
                     } else {
@@ -327,8 +323,8 @@ impl Bbr {
         }
     }
 
-    fn save_cwnd(&mut self) {
-        self.prior_cwnd = if !self.in_recovery && self.mode != Mode::ProbeRtt { self.cwnd } else { self.prior_cwnd.max(self.cwnd) };
+    fn save_cwnd(&mut self, w: &Window) {
+        self.prior_cwnd = if !self.in_recovery && self.mode != Mode::ProbeRtt { w.cwnd_pkts } else { self.prior_cwnd.max(w.cwnd_pkts) };
     }
 
     fn update_gains(&mut self) {
@@ -342,9 +338,9 @@ impl Bbr {
 
     /// Draft §4.2.2 with Linux's 1 % margin: raised at once, lowered only once the pipe is
     /// full.
-    fn set_pacing_rate(&mut self, ev: &AckEvent) {
+    fn set_pacing_rate(&mut self, w: &Window, ev: &AckEvent) {
         if self.pacing_pps.is_none() && ev.rtt_sample.is_some() {
-            self.pacing_pps = Some(self.p.high_gain * self.cwnd / ev.srtt.as_secs_f64().max(1e-6) * (1.0 - self.p.pacing_margin));
+            self.pacing_pps = Some(self.p.high_gain * w.cwnd_pkts / ev.srtt.as_secs_f64().max(1e-6) * (1.0 - self.p.pacing_margin));
         }
         let rate = self.pacing_gain * self.btl_bw_pps() * (1.0 - self.p.pacing_margin);
         if rate > 0.0 && (self.full_bw_reached || self.pacing_pps.is_none_or(|r| rate > r)) {
@@ -353,28 +349,28 @@ impl Bbr {
     }
 
     /// Draft §4.2.3 and Linux's recovery rules: the window for this ACK.
-    fn set_cwnd(&mut self, ev: &AckEvent) {
+    fn set_cwnd(&mut self, w: &mut Window, ev: &AckEvent) {
         let Some(rs) = ev.rate else { return };
         let acked = rs.acked_sacked_pkts as f64;
-        if acked > 0.0 && !self.recover_or_restore(ev, acked) {
+        if acked > 0.0 && !self.recover_or_restore(w, ev, acked) {
             let target = self.inflight(self.cwnd_gain) + self.aggregation.cwnd_pkts(self.btl_bw_pps(), self.full_bw_reached);
             if self.full_bw_reached {
-                self.cwnd = (self.cwnd + acked).min(target);
-            } else if self.cwnd < target || (rs.delivered_total as f64) < self.initial_cwnd {
-                self.cwnd += acked;
+                w.cwnd_pkts = (w.cwnd_pkts + acked).min(target);
+            } else if w.cwnd_pkts < target || (rs.delivered_total as f64) < self.initial_cwnd {
+                w.cwnd_pkts += acked;
             }
-            self.cwnd = self.cwnd.max(MIN_CWND_PKTS);
+            w.cwnd_pkts = w.cwnd_pkts.max(MIN_CWND_PKTS);
         }
         if self.mode == Mode::ProbeRtt {
-            self.cwnd = self.cwnd.min(MIN_CWND_PKTS);
+            w.cwnd_pkts = w.cwnd_pkts.min(MIN_CWND_PKTS);
         }
     }
 
     /// Linux `bbr_set_cwnd_to_recover_or_restore`; true while conserving packets.
-    fn recover_or_restore(&mut self, ev: &AckEvent, acked: f64) -> bool {
+    fn recover_or_restore(&mut self, w: &mut Window, ev: &AckEvent, acked: f64) -> bool {
         let losses = ev.rate.map_or(0, |r| r.losses_pkts) as f64;
         if losses > 0.0 {
-            self.cwnd = (self.cwnd - losses).max(1.0);
+            w.cwnd_pkts = (w.cwnd_pkts - losses).max(1.0);
         }
         if self.timed_out {
             self.timed_out = false;
@@ -384,14 +380,14 @@ impl Bbr {
         if std::mem::take(&mut self.entering_recovery) {
             self.packet_conservation = true;
             self.next_round_delivered = ev.rate.map_or(0, |r| r.delivered_total);
-            self.cwnd = ev.pkts_in_flight as f64 + acked;
+            w.cwnd_pkts = ev.pkts_in_flight as f64 + acked;
         } else if loss_over {
             self.loss_until = None;
-            self.cwnd = self.cwnd.max(self.prior_cwnd);
+            w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
             self.packet_conservation = false;
         }
         if self.packet_conservation {
-            self.cwnd = self.cwnd.max(ev.pkts_in_flight as f64 + acked);
+            w.cwnd_pkts = w.cwnd_pkts.max(ev.pkts_in_flight as f64 + acked);
         }
         self.packet_conservation
     }
@@ -418,32 +414,45 @@ impl CongestionControl for Bbr {
         true
     }
 
-    fn on_ack(&mut self, ev: &AckEvent) {
+    fn init(&mut self, w: &mut Window) {
+        // BBR has no slow-start threshold until STARTUP ends.
+        (self.initial_cwnd, w.ssthresh_pkts) = (w.cwnd_pkts, f64::INFINITY);
+    }
+
+    fn on_ack(&mut self, w: &mut Window, ev: &AckEvent) {
         self.update_bw(ev);
         if let Some(rs) = ev.rate.filter(|r| r.interval > SimDuration::ZERO) {
-            let (bw, cwnd) = (self.btl_bw_pps(), self.cwnd);
+            let (bw, cwnd) = (self.btl_bw_pps(), w.cwnd_pkts);
             self.aggregation.on_ack(ev.now, rs.acked_sacked_pkts as f64, self.round_start, bw, cwnd);
         }
         self.update_cycle_phase(ev);
-        self.check_full_pipe_and_drain(ev);
-        self.update_min_rtt(ev);
+        self.check_full_pipe_and_drain(w, ev);
+        self.update_min_rtt(w, ev);
         self.update_gains();
-        self.set_pacing_rate(ev);
-        self.set_cwnd(ev);
+        self.set_pacing_rate(w, ev);
+        self.set_cwnd(w, ev);
     }
 
-    fn on_congestion(&mut self, ev: &CongestionEvent) {
+    /// BBR sets the window in `on_ack` (Linux's `cong_control`); it has no growth of its own.
+    fn cong_avoid(&mut self, _w: &mut Window, _ev: &AckEvent, _acked_pkts: u64) {}
+
+    /// Linux's `bbr_ssthresh`: the threshold stays (BBR's cut is its recovery rule).
+    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+        w.ssthresh_pkts
+    }
+
+    fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
         match ev.kind {
             CongestionKind::Loss => {
-                self.save_cwnd();
+                self.save_cwnd(w);
                 self.in_recovery = true;
                 self.entering_recovery = true;
             }
             CongestionKind::Timeout => {
                 // Linux `bbr_set_state(TCP_CA_Loss)` and `tcp_enter_loss`: one packet, a new
                 // search for a full pipe, the RTO counted as the end of a round.
-                self.save_cwnd();
-                self.cwnd = 1.0;
+                self.save_cwnd(w);
+                w.cwnd_pkts = 1.0;
                 self.full_bw = 0.0;
                 self.round_start = true;
                 self.timed_out = true;
@@ -454,29 +463,17 @@ impl CongestionControl for Bbr {
         }
     }
 
-    fn on_recovery_exit(&mut self, _now: SimTime) {
+    fn on_recovery_exit(&mut self, w: &mut Window, _now: SimTime) {
         self.in_recovery = false;
         self.packet_conservation = false;
-        self.cwnd = self.cwnd.max(self.prior_cwnd);
-    }
-
-    fn set_window(&mut self, cwnd_pkts: f64, ssthresh_pkts: f64) {
-        (self.cwnd, self.ssthresh) = (cwnd_pkts, ssthresh_pkts);
-    }
-
-    fn cwnd_pkts(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh_pkts(&self) -> f64 {
-        self.ssthresh
+        w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
     }
 
     fn pacing_rate_pps(&self) -> Option<f64> {
         self.pacing_pps
     }
 
-    fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
+    fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("btl_bw_pps", self.btl_bw_pps());
         publish("min_rtt_ms", self.min_rtt.map_or(f64::NAN, |r| r.as_secs_f64() * 1e3));
         publish("pacing_gain", self.pacing_gain);

@@ -1,18 +1,20 @@
 //! BBR's tests: its own claims on scripted ACKs (the packet-level ones are in
 //! `tests/test_aimd_family.py`).
 
+use crate::cc::testing::BuildWindowed;
 use super::super::testing::ack_at;
 use super::*;
+use crate::transport::congestion_window::CongestionWindow;
 use crate::transport::tcp::delivery_rate::RateSample;
 
 /// An ACK at `ms` of one packet, ending a round when `new_round`, with a delivery-rate
 /// sample of `rate_pps`, a 40 ms RTT sample (`ack_rtt` takes another), `in_flight` packets in
 /// flight.
-fn ack(c: &mut Bbr, ms: u64, rate_pps: f64, new_round: bool, in_flight: u64) {
+fn ack(c: &mut CongestionWindow<Box<Bbr>>, ms: u64, rate_pps: f64, new_round: bool, in_flight: u64) {
     ack_rtt(c, ms, rate_pps, new_round, in_flight, 40)
 }
 
-fn ack_rtt(c: &mut Bbr, ms: u64, rate_pps: f64, new_round: bool, in_flight: u64, rtt_ms: u64) {
+fn ack_rtt(c: &mut CongestionWindow<Box<Bbr>>, ms: u64, rate_pps: f64, new_round: bool, in_flight: u64, rtt_ms: u64) {
     let delivered = c.next_round_delivered + 1;
     let rs = RateSample {
         delivery_rate_pps: rate_pps,
@@ -36,7 +38,7 @@ fn ack_rtt(c: &mut Bbr, ms: u64, rate_pps: f64, new_round: bool, in_flight: u64,
 
 #[test]
 fn startup_ends_after_three_rounds_without_25_percent_growth_then_drains() {
-    let mut c = BbrParams::default().build("bbr", 10.0, 1e9);
+    let mut c = BbrParams::default().build_windowed("bbr", 10.0, 1e9);
     let mut t = 0;
     for rate in [100.0, 200.0, 400.0, 800.0, 1000.0] {
         t += 40;
@@ -60,7 +62,7 @@ fn startup_ends_after_three_rounds_without_25_percent_growth_then_drains() {
 
 #[test]
 fn btl_bw_is_the_largest_sample_of_the_last_ten_rounds() {
-    let mut c = BbrParams::default().build("bbr", 10.0, 1e9);
+    let mut c = BbrParams::default().build_windowed("bbr", 10.0, 1e9);
     ack(&mut c, 40, 1_000.0, true, 10);
     for r in 0..9 {
         ack(&mut c, 80 + 40 * r, 500.0, true, 10);
@@ -72,7 +74,7 @@ fn btl_bw_is_the_largest_sample_of_the_last_ten_rounds() {
 
 #[test]
 fn probe_rtt_comes_ten_seconds_after_the_last_lower_rtt_and_holds_four_packets() {
-    let mut c = BbrParams::default().build("bbr", 10.0, 1e9);
+    let mut c = BbrParams::default().build_windowed("bbr", 10.0, 1e9);
     c.full_bw_reached = true;
     c.enter_probe_bw(SimTime::ZERO);
     // RTprop 40 ms seen at the start, then a standing queue: every sample 45 ms.

@@ -22,10 +22,11 @@
 //!   congestion event like a loss.
 
 use super::params::DccpConfig;
-use crate::cc::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
+use crate::cc::{AckEvent, CongestionEvent, CongestionKind, Controller};
 use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
+use crate::transport::congestion_window::CongestionWindow;
 use crate::transport::rtt::RttEstimator;
 use crate::units::SimTime;
 use std::collections::VecDeque;
@@ -40,7 +41,7 @@ struct Sent {
 /// The CCID-2 half of a DCCP sender.
 pub struct Ccid2 {
     /// The window controller.
-    pub cc: Controller,
+    pub window: CongestionWindow,
     /// Packets from `history_base` on: sent, not yet deemed lost, the acknowledged ones kept
     /// while an older one is unresolved.
     history: VecDeque<Sent>,
@@ -66,7 +67,7 @@ impl Ccid2 {
     /// A CCID-2 sender half with settings `cfg` and window controller `cc`.
     pub fn new(cfg: &DccpConfig, cc: Controller) -> Self {
         Ccid2 {
-            cc,
+            window: CongestionWindow::new(cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts),
             history: VecDeque::new(),
             history_base: 0,
             acked_in_history: 0,
@@ -92,12 +93,12 @@ impl Ccid2 {
     /// Whether the window lets one more packet go.
     #[inline]
     pub fn may_send(&self) -> bool {
-        self.pipe < self.cc.cwnd_pkts().max(1.0) as u64
+        self.pipe < self.window.cwnd_pkts().max(1.0) as u64
     }
 
     /// The Ack Ratio in force: as adapted, capped at ⌈cwnd/2⌉ (RFC 4341 §6.1.2).
     pub fn ack_ratio(&self) -> u16 {
-        let cap = (self.cc.cwnd_pkts().max(1.0) as u64).div_ceil(2).max(1);
+        let cap = (self.window.cwnd_pkts().max(1.0) as u64).div_ceil(2).max(1);
         (self.ack_ratio as u64).min(cap).min(u16::MAX as u64) as u16
     }
 
@@ -150,9 +151,9 @@ impl Ccid2 {
             snd_nxt: next_seq,
             rate: None,
         };
-        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(false));
+        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(self.window.window()).ack_cause(false));
         for _ in 0..newly {
-            self.cc.on_ack(&ev);
+            self.window.on_ack(&ev);
             ev.rtt_sample = None; // one sample per ACK
         }
         if let Some(cause) = cause {
@@ -194,19 +195,19 @@ impl Ccid2 {
 
     fn reduce(&mut self, kind: CongestionKind, now: SimTime, next_seq: u64, rtt: &RttEstimator) {
         let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe, srtt: rtt.srtt_or_rto() };
-        self.cc.on_congestion(&ev);
+        self.window.on_congestion(&ev);
         self.recover = next_seq;
         self.traced(now, kind.into());
     }
 
     /// Records every change of cwnd and ssthresh from now on (`cwnd_trace`).
     pub fn trace_cwnd(&mut self) {
-        self.cwnd_trace = Some(Box::new(CwndTrace::new(CwndState::of(&self.cc))));
+        self.cwnd_trace = Some(Box::new(CwndTrace::new(CwndState::of(self.window.window()))));
     }
 
     /// Writes the window into the trace, if traced and changed, as caused by `cause`.
     fn traced(&mut self, now: SimTime, cause: CwndCause) {
-        let (state, pipe) = (CwndState::of(&self.cc), self.pipe);
+        let (state, pipe) = (CwndState::of(self.window.window()), self.pipe);
         if let Some(t) = self.cwnd_trace.as_deref_mut() {
             t.observe(now, cause, state, pipe);
         }
@@ -218,7 +219,7 @@ impl Ccid2 {
             if ack_seq > last + 1 {
                 self.ack_lost_in_window = true;
                 if self.adapt {
-                    let cap = (self.cc.cwnd_pkts().max(1.0) as u32).div_ceil(2).max(1);
+                    let cap = (self.window.cwnd_pkts().max(1.0) as u32).div_ceil(2).max(1);
                     self.ack_ratio = (self.ack_ratio * 2).min(cap.max(self.ack_ratio_floor)).min(u16::MAX as u32);
                     self.clean_windows = 0;
                 }
@@ -234,7 +235,7 @@ impl Ccid2 {
         } else if self.adapt && self.ack_ratio > self.ack_ratio_floor {
             self.clean_windows += 1;
             let r = self.ack_ratio as f64;
-            let k = (self.cc.cwnd_pkts() / (r * r - r)).ceil().max(1.0) as u64;
+            let k = (self.window.cwnd_pkts() / (r * r - r)).ceil().max(1.0) as u64;
             if self.clean_windows >= k {
                 self.ack_ratio -= 1;
                 self.clean_windows = 0;
@@ -260,7 +261,7 @@ impl Ccid2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::{CcConfig, CongestionControl};
+    use crate::cc::CcConfig;
     use crate::ids::{FlowId, NodeId};
     use crate::net::packet::{AckOptions, PacketKind, SackBlocks};
     use crate::units::{Bytes, SimDuration};
@@ -279,8 +280,9 @@ mod tests {
 
     fn sender(cwnd: f64) -> (Ccid2, RttEstimator, SenderStats) {
         let cfg = DccpConfig { ack_ratio_adapt: false, ..DccpConfig::defaults(Bytes(1000)) };
-        let cc = Controller::new(&CcConfig::External, cwnd, 4.0);
-        (Ccid2::new(&cfg, cc), RttEstimator::new(SimDuration::from_secs(1), SimDuration::from_millis(200), SimDuration::from_secs(60)), SenderStats::default())
+        let mut c = Ccid2::new(&cfg, Controller::new(&CcConfig::External));
+        c.window.set_window(cwnd, 4.0);
+        (c, RttEstimator::new(SimDuration::from_secs(1), SimDuration::from_millis(200), SimDuration::from_secs(60)), SenderStats::default())
     }
 
     #[test]
@@ -294,7 +296,7 @@ mod tests {
         assert_eq!(stats.lost_pkts, 2, "both holes are lost");
         assert_eq!(stats.loss_reductions, 1, "two losses in one window are one congestion event");
         // Congestion avoidance took 8 to 8.488 over four packets; one halving, not two.
-        assert!((c.cc.cwnd_pkts() - 4.244).abs() < 0.01, "{}", c.cc.cwnd_pkts());
+        assert!((c.window.cwnd_pkts() - 4.244).abs() < 0.01, "{}", c.window.cwnd_pkts());
         assert_eq!(c.pipe(), 2, "6 and 7 are still out");
         assert_eq!(rtt.srtt(), Some(SimDuration::from_millis(50)));
         // A later loss of a packet sent after the cut is a new event.

@@ -238,10 +238,10 @@ impl DccpSender {
         }
     }
 
-    /// The window controller (CCID-2).
-    pub fn controller(&self) -> Option<&Controller> {
+    /// The congestion window (CCID-2).
+    pub fn window(&self) -> Option<crate::cc::Window> {
         match &self.ccid {
-            SenderCcid::Two(c) => Some(&c.cc),
+            SenderCcid::Two(c) => Some(c.window.window()),
             SenderCcid::Three(_) => None,
         }
     }
@@ -249,7 +249,7 @@ impl DccpSender {
     /// Publishes the CCID's state variables (CCID-3: the rate controller's).
     pub fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
         match &self.ccid {
-            SenderCcid::Two(c) => crate::cc::CongestionControl::state_vars(&c.cc, publish),
+            SenderCcid::Two(c) => c.window.state_vars(publish),
             SenderCcid::Three(c) => c.rc.state_vars(publish),
         }
     }

@@ -4,7 +4,7 @@
 use super::params::DccpConfig;
 use super::receiver::DccpReceiver;
 use super::sender::{DccpSender, SenderCcid};
-use crate::cc::{CongestionControl, Controller};
+use crate::cc::{CongestionControl, Controller, Window};
 use crate::ids::FlowId;
 use crate::monitor::cwnd_trace::CwndTrace;
 use crate::monitor::pcap::FlowWire;
@@ -27,7 +27,7 @@ impl Transport for Dccp {
 
     fn endpoints(id: FlowId, flow: FlowSettings<'_>, sizes: SegmentSizes) -> (DccpSender, DccpReceiver) {
         let cfg = flow.dccp.expect("a DCCP flow's plan has its DCCP settings");
-        let cc = Controller::new(flow.cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts);
+        let cc = Controller::new(flow.cc);
         let mut sender = DccpSender::new(id, flow.dst, cfg, sizes, cc, flow.self_paced);
         if let (true, SenderCcid::Two(c)) = (flow.cwnd_trace, &mut sender.ccid) {
             c.trace_cwnd();
@@ -96,13 +96,13 @@ impl TransportSender for DccpSender {
     fn start_window(&mut self) {
         DccpSender::start_window(self)
     }
-    fn controller(&self) -> Option<&Controller> {
-        DccpSender::controller(self)
+    fn window(&self) -> Option<Window> {
+        DccpSender::window(self)
     }
     fn set_controller(&mut self, cc: Box<dyn CongestionControl>) -> Result<(), String> {
         match &mut self.ccid {
             SenderCcid::Two(c) => {
-                c.cc = Controller::Custom(cc);
+                c.window.replace_controller(Controller::Custom(cc));
                 Ok(())
             }
             SenderCcid::Three(_) => Err("runs DCCP CCID-3, a rate-based control; a window controller cannot replace it".into()),
@@ -110,7 +110,7 @@ impl TransportSender for DccpSender {
     }
     fn cc_name(&self) -> &'static str {
         match &self.ccid {
-            SenderCcid::Two(c) => c.cc.name(),
+            SenderCcid::Two(c) => c.window.name(),
             SenderCcid::Three(c) => c.rc.name(),
         }
     }

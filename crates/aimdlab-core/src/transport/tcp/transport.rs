@@ -3,7 +3,7 @@
 
 use super::receiver::TcpReceiver;
 use super::sender::TcpSender;
-use crate::cc::{CongestionControl, Controller};
+use crate::cc::{CongestionControl, Controller, Window};
 use crate::ids::FlowId;
 use crate::monitor::cwnd_trace::CwndTrace;
 use crate::monitor::pcap::FlowWire;
@@ -26,7 +26,7 @@ impl Transport for Tcp {
 
     fn endpoints(id: FlowId, flow: FlowSettings<'_>, sizes: SegmentSizes) -> (TcpSender, TcpReceiver) {
         let tcp = flow.tcp;
-        let cc = Controller::new(flow.cc, tcp.initial_cwnd_pkts as f64, tcp.initial_ssthresh_pkts);
+        let cc = Controller::new(flow.cc);
         let mut sender = TcpSender::new(id, flow.dst, tcp, sizes, cc);
         if flow.cwnd_trace {
             sender.trace_cwnd();
@@ -92,18 +92,18 @@ impl TransportSender for TcpSender {
     fn start_window(&mut self) {
         TcpSender::start_window(self)
     }
-    fn controller(&self) -> Option<&Controller> {
-        Some(&self.cc)
+    fn window(&self) -> Option<Window> {
+        Some(self.window.window())
     }
     fn set_controller(&mut self, cc: Box<dyn CongestionControl>) -> Result<(), String> {
-        self.cc = Controller::Custom(cc);
+        self.window.replace_controller(Controller::Custom(cc));
         Ok(())
     }
     fn cc_name(&self) -> &'static str {
-        self.cc.name()
+        self.window.name()
     }
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
-        self.cc.state_vars(publish)
+        self.window.state_vars(publish)
     }
     fn cwnd_trace(&self) -> Option<&CwndTrace> {
         self.cwnd_trace.as_deref()

@@ -23,6 +23,7 @@
 
 use super::config::{FirstDecrease, TcpConfig, TimeoutSsthresh};
 use crate::cc::{CongestionControl, CongestionEvent, CongestionKind};
+use crate::transport::congestion_window::CongestionWindow;
 
 /// The window rules of one flow's stack, and what they remember (whether the window has
 /// been cut before).
@@ -45,7 +46,7 @@ impl WindowPolicy {
 
     /// Tells `cc` of the congestion event `ev`, then applies the stack's rules to the window
     /// it answered.
-    pub fn on_congestion(&mut self, cc: &mut impl CongestionControl, ev: &CongestionEvent) {
+    pub fn on_congestion(&mut self, cc: &mut CongestionWindow<impl CongestionControl>, ev: &CongestionEvent) {
         let cwnd_before = cc.cwnd_pkts();
         let in_slow_start = cwnd_before < cc.ssthresh_pkts();
         let halves = match ev.kind {
@@ -73,7 +74,7 @@ impl WindowPolicy {
 /// ns-2.35's `TcpAgent::slowdown()`, applied over the controller's answer (see the module
 /// doc). `halves`: the stack halves this event (a timeout under `timeout_ssthresh = "half"`;
 /// a first decrease or one in slow start).
-fn slowdown_as_ns2(cc: &mut impl CongestionControl, ev: &CongestionEvent, cwnd_before: f64, halves: bool, lowered: bool) {
+fn slowdown_as_ns2(cc: &mut CongestionWindow<impl CongestionControl>, ev: &CongestionEvent, cwnd_before: f64, halves: bool, lowered: bool) {
     let ssthresh_of = |reduced: f64| reduced.floor().max(2.0);
     match ev.kind {
         CongestionKind::Timeout if halves => {
@@ -95,7 +96,8 @@ fn slowdown_as_ns2(cc: &mut impl CongestionControl, ev: &CongestionEvent, cwnd_b
 mod tests {
     use super::*;
     use crate::cc::gaimd::Gaimd;
-    use crate::cc::testing::congestion;
+    use crate::cc::testing::BuildWindowed;
+    use crate::cc::testing::{congestion, windowed};
 
     fn ns2() -> WindowPolicy {
         WindowPolicy::new(&TcpConfig { timeout_ssthresh: TimeoutSsthresh::Half, first_decrease: FirstDecrease::Half, ..TcpConfig::default() })
@@ -109,14 +111,14 @@ mod tests {
         use crate::cc::reno::Reno;
         let mut policy = ns2();
         for (w, cwnd, ssthresh) in [(9.7, 4.85, 4.0), (2.828, 1.414, 2.0), (13.0, 6.5, 6.0)] {
-            let mut r = Reno::new(w, 2.0);
+            let mut r = windowed(Reno::default(), w, 2.0);
             policy.on_congestion(&mut r, &congestion(CongestionKind::Loss));
             assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (cwnd, ssthresh), "W = {w}");
         }
-        let mut r = Reno::new(9.7, 2.0);
+        let mut r = windowed(Reno::default(), 9.7, 2.0);
         policy.on_congestion(&mut r, &congestion(CongestionKind::Timeout));
         assert_eq!((r.cwnd_pkts(), r.ssthresh_pkts()), (1.0, 4.0), "a timeout: ssthresh = (int) W/2");
-        let mut rfc = Reno::new(2.828, 2.0);
+        let mut rfc = windowed(Reno::default(), 2.828, 2.0);
         WindowPolicy::default().on_congestion(&mut rfc, &congestion(CongestionKind::Loss));
         assert_eq!((rfc.cwnd_pkts(), rfc.ssthresh_pkts()), (2.0, 2.0), "RFC 5681: max(W/2, 2)");
     }
@@ -126,14 +128,14 @@ mod tests {
         // first_decrease = "half" with timeout_ssthresh = "controller": the timeout is the
         // controller's (GAIMD: 7/8 of W), not slowdown()'s.
         let mut policy = WindowPolicy::new(&TcpConfig { first_decrease: FirstDecrease::Half, ..TcpConfig::default() });
-        let mut g = Gaimd::new(0.31, 0.875, 40.0, 10.0);
+        let mut g = windowed(Gaimd::new(0.31, 0.875), 40.0, 10.0);
         policy.on_congestion(&mut g, &congestion(CongestionKind::Timeout));
         assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (1.0, 35.0));
     }
 
     #[test]
     fn gaimd_under_ns2_keeps_beta_w_with_an_integer_ssthresh() {
-        let (mut policy, mut g) = (ns2(), Gaimd::new(0.31, 0.875, 40.0, 20.0));
+        let (mut policy, mut g) = (ns2(), windowed(Gaimd::new(0.31, 0.875), 40.0, 20.0));
         policy.on_congestion(&mut g, &congestion(CongestionKind::Loss)); // the first: W/2
         g.set_window(21.0, 20.0);
         policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
@@ -143,7 +145,7 @@ mod tests {
     #[test]
     fn a_timeout_leaves_beta_w_or_half_w_as_asked() {
         for (mut policy, expected) in [(WindowPolicy::default(), 35.0), (ns2(), 20.0)] {
-            let mut g = Gaimd::new(0.31, 0.875, 40.0, 10.0);
+            let mut g = windowed(Gaimd::new(0.31, 0.875), 40.0, 10.0);
             policy.on_congestion(&mut g, &congestion(CongestionKind::Timeout));
             assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (1.0, expected));
         }
@@ -151,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_first_decrease_halves_then_beta_applies() {
-        let (mut policy, mut g) = (ns2(), Gaimd::new(0.31, 0.875, 40.0, 20.0));
+        let (mut policy, mut g) = (ns2(), windowed(Gaimd::new(0.31, 0.875), 40.0, 20.0));
         policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
         assert_eq!((g.cwnd_pkts(), g.ssthresh_pkts()), (20.0, 20.0));
         policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
@@ -160,7 +162,7 @@ mod tests {
 
     #[test]
     fn a_decrease_in_slow_start_halves_whatever_came_before() {
-        let (mut policy, mut g) = (ns2(), Gaimd::new(0.31, 0.875, 40.0, 20.0));
+        let (mut policy, mut g) = (ns2(), windowed(Gaimd::new(0.31, 0.875), 40.0, 20.0));
         policy.on_congestion(&mut g, &congestion(CongestionKind::Loss));
         policy.on_congestion(&mut g, &congestion(CongestionKind::Timeout));
         // Now cwnd = 1 < ssthresh: the next loss is in slow start.
@@ -172,9 +174,9 @@ mod tests {
     #[test]
     fn a_controller_that_keeps_its_window_at_an_ecn_echo_keeps_it() {
         use crate::cc::mr_aimd::MrAimdParams;
-        use crate::cc::params::ControllerParams;
+
         let mut policy = ns2();
-        let mut m = MrAimdParams::default().build("mr_aimd", 40.0, 20.0);
+        let mut m = MrAimdParams::default().build_windowed("mr_aimd", 40.0, 20.0);
         policy.on_congestion(&mut m, &congestion(CongestionKind::Ecn));
         assert_eq!(m.cwnd_pkts(), 40.0, "MR-AIMD lowers a', not the window, at a mark");
         policy.on_congestion(&mut m, &congestion(CongestionKind::Loss));
@@ -184,8 +186,8 @@ mod tests {
     #[test]
     fn cubic_starts_its_curve_from_the_halved_window() {
         use crate::cc::cubic::{k_of, CubicParams};
-        use crate::cc::params::ControllerParams;
-        let mut c = CubicParams::default().build("cubic", 100.0, 50.0);
+
+        let mut c = CubicParams::default().build_windowed("cubic", 100.0, 50.0);
         ns2().on_congestion(&mut c, &congestion(CongestionKind::Loss));
         assert_eq!((c.cwnd_pkts(), c.ssthresh_pkts()), (50.0, 50.0));
         let mut vars = Vec::new();

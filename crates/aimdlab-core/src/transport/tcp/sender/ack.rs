@@ -2,7 +2,7 @@
 //! recovery's entry and exit.
 
 use super::TcpSender;
-use crate::cc::{AckArrival, AckEvent, CongestionControl, CongestionKind};
+use crate::cc::{AckArrival, AckEvent, CongestionKind};
 use crate::monitor::cwnd_trace::{CwndCause, CwndState};
 use crate::net::packet::Packet;
 use crate::transport::outbox::Outbox;
@@ -23,7 +23,7 @@ impl TcpSender {
         let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
         self.count_duplicate(cum, newly_cum, newly_sacked);
         let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0, newly_cum > 0);
-        self.cc.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
+        self.window.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
         let was_in_recovery = self.state.in_recovery();
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);
         // (ns-2's Sack1: the ACK that ends recovery leaves the window as the recovery left it)
@@ -34,7 +34,7 @@ impl TcpSender {
         // only what had not been reported.
         let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
         if self.prr_paced() {
-            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.cc.ssthresh_pkts());
+            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.window.ssthresh_pkts());
         }
         self.controller_on_ack(ack, now, (newly_cum, delivered), rtt_sample, before, hold);
         if newly_cum > 0 {
@@ -183,8 +183,8 @@ impl TcpSender {
         }
     }
 
-    /// Step 8: the controller told of the ACK (per segment it newly delivers under
-    /// `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
+    /// Step 8: the controller told of the ACK, the window grown (a step per segment it newly
+    /// delivers under `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
     /// `acked`: (the cumulative advance, the segments newly delivered); `before`: the
     /// segments marked lost so far and in flight when the ACK arrived; `hold`: the ACK ended
     /// a recovery whose exit does not grow the window (ns-2's Sack1).
@@ -209,7 +209,7 @@ impl TcpSender {
             rate,
         };
         // Only a traced flow asks what the change will be called.
-        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(&self.cc).ack_cause(ev.in_recovery));
+        let cause = self.cwnd_trace.is_some().then(|| CwndState::of(self.window.window()).ack_cause(ev.in_recovery));
         // Linux counts the segments an ACK delivers (`tcp_ack`: `acked` from `tp->delivered`),
         // so a cumulative ACK over data SACKed earlier — the end of a recovery, or a hole
         // filled after a timeout with the rest already held by the receiver — grows the window
@@ -221,13 +221,13 @@ impl TcpSender {
             // with the first).
             ev.newly_acked_pkts = 1;
             for _ in 0..delivered.max(1) {
-                self.cc.on_ack(&ev);
+                self.window.on_ack(&ev);
                 ev.rtt_sample = None;
                 ev.ece = false;
                 ev.rate = None;
             }
         } else {
-            self.cc.on_ack(&ev);
+            self.window.on_ack(&ev);
         }
         if let Some(cause) = cause {
             self.traced(now, cause);
@@ -274,7 +274,7 @@ impl TcpSender {
     fn exit_recovery(&mut self, now: SimTime) {
         self.state = CaState::Open;
         self.recovery.on_recovery_exit();
-        self.cc.on_recovery_exit(now);
+        self.window.on_recovery_exit(now);
         self.traced(now, CwndCause::RecoveryExit);
     }
 }

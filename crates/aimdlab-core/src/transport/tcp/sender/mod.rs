@@ -52,6 +52,7 @@ use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::monitor::sender_stats::SenderStats;
+use crate::transport::congestion_window::CongestionWindow;
 use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
@@ -88,8 +89,8 @@ pub struct TcpSender {
     dupthresh: u32,
     rwnd_pkts: u64,
     sizes: SegmentSizes,
-    /// The congestion controller.
-    pub cc: Controller,
+    /// The congestion window and the controller that rules it.
+    pub window: CongestionWindow,
     /// RTT estimator and RTO.
     pub rtt: RttEstimator,
     sb: Scoreboard,
@@ -178,20 +179,20 @@ impl TcpSender {
             stats_at_window_start: SenderStats::default(),
             cwnd_trace: None,
             rate: cc.wants_rate_samples().then(Box::default),
-            cc,
+            window: CongestionWindow::new(cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts),
         }
     }
 
     /// Records every change of cwnd and ssthresh from now on (`cwnd_trace`).
     pub fn trace_cwnd(&mut self) {
-        self.cwnd_trace = Some(Box::new(CwndTrace::new(CwndState::of(&self.cc))));
+        self.cwnd_trace = Some(Box::new(CwndTrace::new(CwndState::of(self.window.window()))));
     }
 
     /// Writes the window into the trace, if traced and changed, as caused by `cause`.
     #[inline]
     fn traced(&mut self, now: SimTime, cause: CwndCause) {
         if self.cwnd_trace.is_some() {
-            let (state, pipe) = (CwndState::of(&self.cc), self.pipe());
+            let (state, pipe) = (CwndState::of(self.window.window()), self.pipe());
             if let Some(t) = self.cwnd_trace.as_deref_mut() {
                 t.observe(now, cause, state, pipe);
             }
@@ -307,7 +308,7 @@ impl TcpSender {
     /// A congestion signal of `kind` at `now`: the controller cuts, the stack's rules apply.
     fn congestion(&mut self, kind: CongestionKind, now: SimTime) {
         let ev = CongestionEvent { now, kind, pkts_in_flight: self.pipe(), srtt: self.rtt.srtt_or_rto() };
-        self.policy.on_congestion(&mut self.cc, &ev);
+        self.policy.on_congestion(&mut self.window, &ev);
         self.traced(now, kind.into());
     }
 

@@ -3,7 +3,6 @@
 
 use super::xmit_timer::XmitTimer;
 use super::TcpSender;
-use crate::cc::CongestionControl;
 use crate::net::packet::{Ecn, Packet};
 use crate::transport::outbox::Outbox;
 use crate::transport::timer::TimerKind;
@@ -13,7 +12,7 @@ impl TcpSender {
     /// Sends whatever the window allows: lost segments first, then new data; with a pacing
     /// rate from the controller, packets leave no faster than that rate.
     pub(super) fn try_send(&mut self, now: SimTime, out: &mut Outbox) {
-        let cwnd = self.cc.cwnd_pkts().max(1.0) as u64;
+        let cwnd = self.window.cwnd_pkts().max(1.0) as u64;
         let nxt_before = self.snd_nxt;
         self.send_window(cwnd, now, out);
         if self.rate.is_some() && !self.has_new_data() && self.pipe() < cwnd && self.sb.lost_out <= self.sb.retrans_out {
@@ -97,7 +96,7 @@ impl TcpSender {
 
     /// Whether pacing holds the next packet back at `now`; if so, the pacing timer is armed.
     fn paced_out(&mut self, now: SimTime, out: &mut Outbox) -> bool {
-        if now >= self.next_send_at || (self.cc.pacing_rate().is_none() && self.cc.pacing_rate_pps().is_none()) {
+        if now >= self.next_send_at || (self.window.pacing_rate().is_none() && self.window.pacing_rate_pps().is_none()) {
             return false;
         }
         self.pacing.wake_at(TimerKind::Pacing, self.next_send_at, out);
@@ -107,9 +106,9 @@ impl TcpSender {
     /// After a packet of `size` left at `now`: when the next may leave, if the controller
     /// paces (one packet's serialization time at its pacing rate).
     fn pace(&mut self, size: Bytes, now: SimTime) {
-        if let Some(rate) = self.cc.pacing_rate() {
+        if let Some(rate) = self.window.pacing_rate() {
             self.next_send_at = now + rate.serialization_time(size);
-        } else if let Some(pps) = self.cc.pacing_rate_pps().filter(|r| *r > 0.0) {
+        } else if let Some(pps) = self.window.pacing_rate_pps().filter(|r| *r > 0.0) {
             self.next_send_at = now + SimDuration::from_secs_f64(1.0 / pps);
         }
     }

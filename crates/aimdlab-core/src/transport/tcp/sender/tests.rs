@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::cc::reno::Reno;
-use crate::cc::CongestionControl;
 use crate::net::packet::Packet;
 use crate::net::packet::{AckOptions, PacketKind, SackBlocks};
 use crate::transport::tcp::config::{CwndGrowth, LossDetection, Recovery, RecoveryRules};
@@ -11,7 +10,9 @@ use crate::units::SimDuration;
 
 /// A SACK sender of one flow with a Reno window of `cwnd` packets (in congestion avoidance).
 fn sender(cfg: &TcpConfig, cwnd: f64) -> TcpSender {
-    TcpSender::new(FlowId(0), NodeId(1), cfg, SegmentSizes::new(1000, None), Controller::Reno(Reno::new(cwnd, cwnd)))
+    let mut s = TcpSender::new(FlowId(0), NodeId(1), cfg, SegmentSizes::new(1000, None), Controller::Reno(Reno::default()));
+    s.window.set_window(cwnd, cwnd);
+    s
 }
 
 /// An ACK of everything below `cum` that also SACKs [`sack_start`, `sack_end`).
@@ -58,7 +59,7 @@ fn prr_spreads_a_single_loss_recovery_over_the_round_trip_without_a_burst() {
     let first_half: usize = sent[..50].iter().sum();
     assert!((26..=28).contains(&first_half), "PRR sends through the first half of the round trip: {first_half}");
     // Recovery ends near ssthresh: 50 in flight for a threshold of 50.
-    assert_eq!(s.cc.ssthresh_pkts(), 50.0);
+    assert_eq!(s.window.ssthresh_pkts(), 50.0);
     assert!((49..=51).contains(&s.pipe()), "pipe {}", s.pipe());
 }
 
@@ -110,15 +111,15 @@ fn a_timeout_ends_cwr_so_the_window_grows_again_from_one_segment() {
     // segment. Held in CWR instead, the window stayed at 1 until all 20 segments
     // outstanding at the timeout were acknowledged one delayed ACK at a time.
     let (mut s, mut out) = after_ecn_echo(TcpConfig::default(), 20.0, 50);
-    assert_eq!(s.cc.cwnd_pkts(), 10.0, "the ECN reduction");
+    assert_eq!(s.window.cwnd_pkts(), 10.0, "the ECN reduction");
     // The timer's event at 1 s finds its deadline moved to 1.05 s by the ACK, and fires then.
     s.on_rto_timer(SimTime::from_millis(1000), &mut out);
-    assert_eq!(s.cc.cwnd_pkts(), 10.0);
+    assert_eq!(s.window.cwnd_pkts(), 10.0);
     s.on_rto_timer(SimTime::from_millis(1050), &mut out);
-    assert_eq!(s.cc.cwnd_pkts(), 1.0);
+    assert_eq!(s.window.cwnd_pkts(), 1.0);
     let now = SimTime::from_millis(1100);
     s.on_ack(&ack(2, 0, 0, now), now, &mut out);
-    assert_eq!(s.cc.cwnd_pkts(), 2.0, "slow start after the timeout");
+    assert_eq!(s.window.cwnd_pkts(), 2.0, "slow start after the timeout");
 }
 
 #[test]
@@ -128,17 +129,17 @@ fn a_loss_recovery_ends_an_earlier_cwr_for_good() {
     // ns-3: CA_RECOVERY → CA_OPEN) and the window grows on that very ACK. Before, an ACK
     // reaching exactly `recover` counted as still in the old CWR and grew nothing.
     let (mut s, mut out) = after_ecn_echo(TcpConfig::default(), 20.0, 50);
-    assert_eq!(s.cc.cwnd_pkts(), 10.0, "the ECN reduction");
+    assert_eq!(s.window.cwnd_pkts(), 10.0, "the ECN reduction");
     for k in 2..=4u64 {
         let now = SimTime::from_millis(58 + k);
         s.on_ack(&ack(1, 2, k + 1, now), now, &mut out);
     }
     assert!(s.in_recovery(), "segment 1 lost: three duplicate ACKs");
-    assert_eq!(s.cc.cwnd_pkts(), 5.0, "the loss halves again");
+    assert_eq!(s.window.cwnd_pkts(), 5.0, "the loss halves again");
     let now = SimTime::from_millis(80);
     s.on_ack(&ack(s.snd_nxt, 0, 0, now), now, &mut out);
     assert!(!s.in_recovery());
-    assert_eq!(s.cc.cwnd_pkts(), 5.0 + 1.0 / 5.0, "congestion avoidance on the ACK that ends the recovery");
+    assert_eq!(s.window.cwnd_pkts(), 5.0 + 1.0 / 5.0, "congestion avoidance on the ACK that ends the recovery");
 }
 
 /// A full window of 100 segments; the first ACK echoes ECN, then 98 more ACKs each
@@ -146,7 +147,7 @@ fn a_loss_recovery_ends_an_earlier_cwr_for_good() {
 /// the echo.
 fn ecn_cut(prr: bool) -> Vec<usize> {
     let (mut s, mut out) = after_ecn_echo(TcpConfig { prr, ..TcpConfig::default() }, 100.0, 100);
-    assert_eq!(s.cc.cwnd_pkts(), 50.0);
+    assert_eq!(s.window.cwnd_pkts(), 50.0);
     (2..=99u64)
         .map(|k| {
             out.clear();
@@ -199,7 +200,8 @@ fn run_transfer(cfg: &TcpConfig, cwnd: f64, segments: Option<u64>, lost: &[u64],
         Rto,
     }
     let sizes = SegmentSizes::new(1000, segments.map(|n| n * 1000));
-    let mut s = TcpSender::new(FlowId(0), NodeId(1), cfg, sizes, Controller::Reno(Reno::new(cwnd, cwnd)));
+    let mut s = TcpSender::new(FlowId(0), NodeId(1), cfg, sizes, Controller::Reno(Reno::default()));
+    s.window.set_window(cwnd, cwnd);
     let mut out = Outbox::default();
     let (mut events, mut order) = (BinaryHeap::new(), 0u64);
     let (mut received, mut dropped) = (BTreeSet::new(), Vec::new());
@@ -389,11 +391,11 @@ fn per_segment_growth_counts_what_an_ack_delivers_not_data_sacked_before() {
         }
         assert_eq!(s.stats.fast_retransmits, 1);
         let timer_event = expire_rto(&mut s, &mut out, timer_event);
-        assert_eq!(s.cc.cwnd_pkts(), 1.0);
+        assert_eq!(s.window.cwnd_pkts(), 1.0);
         let now = timer_event + SimDuration::from_millis(100);
         out.clear();
         s.on_ack(&ack(20, 0, 0, now), now, &mut out);
-        (s.cc.cwnd_pkts(), out.packets.len())
+        (s.window.cwnd_pkts(), out.packets.len())
     };
     assert_eq!(after_timeout(CwndGrowth::PerSegment), (2.0, 2));
     assert_eq!(after_timeout(CwndGrowth::PerAck), (2.0, 2));
