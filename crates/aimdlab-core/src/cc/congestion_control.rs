@@ -24,9 +24,8 @@ use crate::units::{Rate, SimDuration, SimTime};
 pub struct AckEvent {
     /// When the ACK arrived.
     pub now: SimTime,
-    /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate); under
-    /// `cwnd_growth = "per_segment"` the transport hands the ACK over one segment at a time
-    /// (each with 1, the RTT sample, ECN echo and rate sample with the first).
+    /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate), whatever
+    /// `cwnd_growth` says (DCCP: packets newly acknowledged).
     pub newly_acked_pkts: u64,
     /// RTT measured from this ACK, if it gave a valid sample (Karn's rule).
     pub rtt_sample: Option<SimDuration>,
@@ -101,8 +100,8 @@ pub trait CongestionControl: Send {
     fn wants_rate_samples(&self) -> bool {
         false
     }
-    /// An ACK arrived, before any growth it brings (Linux's `pkts_acked`): samples of RTT,
-    /// rate and ECN, in recovery too. A controller that sets the window on every ACK
+    /// An ACK arrived, before any growth it brings (Linux's `pkts_acked`), once an ACK
+    /// whatever `cwnd_growth` says: samples of RTT, rate and ECN, in recovery too. A controller that sets the window on every ACK
     /// (`sets_window_in_recovery`, BBR) sets it here. Default: nothing.
     fn on_ack(&mut self, _w: &mut Window, _ev: &AckEvent) {}
     /// An ACK arrived; called before the sender acts on the loss or ECN-Echo it reports (so

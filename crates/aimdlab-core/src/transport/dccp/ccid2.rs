@@ -138,9 +138,9 @@ impl Ccid2 {
             rtt.on_sample(r);
             sample = Some(r);
         }
-        let mut ev = AckEvent {
+        let ev = AckEvent {
             now,
-            newly_acked_pkts: 1,
+            newly_acked_pkts: newly,
             rtt_sample: sample,
             srtt: rtt.srtt_or_rto(),
             min_rtt: rtt.min_rtt(),
@@ -152,9 +152,9 @@ impl Ccid2 {
             rate: None,
         };
         let cause = self.cwnd_trace.is_some().then(|| CwndState::of(self.window.window()).ack_cause(false));
-        for _ in 0..newly {
-            self.window.on_ack(&ev);
-            ev.rtt_sample = None; // one sample per ACK
+        if newly > 0 {
+            // RFC 4341 §5: growth per packet acknowledged.
+            self.window.on_ack_in_steps(&ev, newly);
         }
         if let Some(cause) = cause {
             self.traced(now, cause);

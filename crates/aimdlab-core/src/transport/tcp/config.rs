@@ -157,10 +157,10 @@ pub struct TcpConfig {
     /// loss probe two SRTTs after the last send). `rack_tlp` needs `recovery = "sack"`;
     /// otherwise duplicate ACKs are counted.
     pub loss_detection: LossDetection,
-    /// What one ACK tells the congestion controller: `"per_ack"` (RFC 5681: an ACK of N
-    /// segments is one step of growth; the default) or `"per_segment"` (each acknowledged
-    /// segment is one step, as Linux counts; with delayed ACKs slow start then doubles per
-    /// RTT and congestion avoidance adds one segment per RTT).
+    /// How much one ACK grows the window: `"per_ack"` (RFC 5681: an ACK of N segments is one
+    /// step of growth; the default) or `"per_segment"` (each segment it delivers is one step,
+    /// as Linux counts; with delayed ACKs slow start then doubles per RTT and congestion
+    /// avoidance adds one segment per RTT). The controller hears each ACK once either way.
     pub cwnd_growth: CwndGrowth,
     /// After an ECN reduction, no window growth until the data outstanding at the reduction
     /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false

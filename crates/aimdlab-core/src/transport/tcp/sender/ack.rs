@@ -193,7 +193,7 @@ impl TcpSender {
         let (lost_before, in_flight_before) = before;
         let min_rtt = self.rtt.min_rtt();
         let rate = self.rate.as_deref_mut().map(|r| r.sample(min_rtt, self.sb.lost_marked - lost_before, in_flight_before, now));
-        let mut ev = AckEvent {
+        let ev = AckEvent {
             now,
             newly_acked_pkts: newly_cum,
             rtt_sample,
@@ -216,19 +216,8 @@ impl TcpSender {
         // by what it newly delivered, not by the whole advance (that would be a slow-start jump
         // of a window's worth in one ACK). Only an ACK that advances snd.una grows it
         // (`tcp_may_raise_cwnd` at the default reordering).
-        if self.per_segment && newly_cum > 0 {
-            // Each delivered segment is one step of growth (the RTT sample and the ECN echo go
-            // with the first).
-            ev.newly_acked_pkts = 1;
-            for _ in 0..delivered.max(1) {
-                self.window.on_ack(&ev);
-                ev.rtt_sample = None;
-                ev.ece = false;
-                ev.rate = None;
-            }
-        } else {
-            self.window.on_ack(&ev);
-        }
+        let steps = if self.per_segment && newly_cum > 0 { delivered.max(1) } else { 1 };
+        self.window.on_ack_in_steps(&ev, steps);
         if let Some(cause) = cause {
             self.traced(now, cause);
         }

@@ -483,3 +483,50 @@ fn sack1_after_a_timeout_does_not_count_segments_sacked_above_the_resend_point_a
     assert_eq!(resent[..5], [1, 2, 3, 4, 5], "resent {resent:?}");
     assert!(resent.len() >= 8, "the window stayed shut: {resent:?}");
 }
+
+/// What a controller heard: (`on_ack`'s `newly_acked_pkts`, its RTT sample) per ACK, and
+/// `cong_avoid`'s `acked_pkts` per growth step.
+#[derive(Default)]
+struct Heard {
+    acks: Vec<(u64, bool)>,
+    steps: Vec<u64>,
+}
+
+/// A Reno that writes down what it hears.
+struct Listening(std::sync::Arc<std::sync::Mutex<Heard>>);
+
+impl crate::cc::CongestionControl for Listening {
+    fn name(&self) -> &'static str {
+        "listening"
+    }
+    fn on_ack(&mut self, _w: &mut crate::cc::Window, ev: &crate::cc::AckEvent) {
+        self.0.lock().unwrap().acks.push((ev.newly_acked_pkts, ev.rtt_sample.is_some()));
+    }
+    fn cong_avoid(&mut self, w: &mut crate::cc::Window, _ev: &crate::cc::AckEvent, acked_pkts: u64) {
+        self.0.lock().unwrap().steps.push(acked_pkts);
+        w.aimd_step(1.0);
+    }
+    fn ssthresh(&mut self, w: &crate::cc::Window, _ev: &crate::cc::CongestionEvent) -> f64 {
+        w.cwnd_pkts / 2.0
+    }
+}
+
+#[test]
+fn a_controller_hears_an_ack_once_whatever_the_growth_counts() {
+    // A delayed ACK of 2 segments: the controller hears it once, with the 2 segments and the
+    // RTT sample, under either rule; the window grows one step (RFC 5681, per ACK) or a step
+    // a segment (Linux, per segment).
+    let heard = |growth| {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
+        let cfg = TcpConfig { cwnd_growth: growth, ..TcpConfig::default() };
+        let mut s = TcpSender::new(FlowId(0), NodeId(1), &cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+        let mut out = Outbox::default();
+        s.start(SimTime::ZERO, &mut out);
+        let now = SimTime::from_millis(100);
+        s.on_ack(&ack(2, 0, 0, now), now, &mut out);
+        let h = std::mem::take(&mut *log.lock().unwrap());
+        (h.acks, h.steps)
+    };
+    assert_eq!(heard(CwndGrowth::PerAck), (vec![(2, true)], vec![2]));
+    assert_eq!(heard(CwndGrowth::PerSegment), (vec![(2, true)], vec![1, 1]));
+}
