@@ -8,12 +8,14 @@
 //! The others have defaults: `init`, `on_ack` (every ACK, before any growth: RTT and rate
 //! samples, Linux's `pkts_acked`; a controller that sets the window itself on every ACK, as
 //! BBR's `cong_control`, does it here), `on_ack_arrival`, `on_congestion` (for a cut that is
-//! not `Window::cut`), `on_recovery_exit`, `on_window_set` (the stack replaced the window),
+//! not `Window::cut`), `on_state_change` (every change of the sender's congestion state),
+//! `on_window_set` (the stack replaced the window),
 //! pacing and published state.
 //!
 //! The transport owns loss detection, recovery, RTT estimation and the window; a controller
 //! only reacts. Hooks take event structs so fields can be added without breaking implementors.
 
+pub use super::ca_phase::CaPhase;
 pub use super::congestion_event::{CongestionEvent, CongestionKind};
 pub use super::window::Window;
 pub use crate::transport::tcp::delivery_rate::RateSample;
@@ -114,8 +116,10 @@ pub trait CongestionControl: Send {
         let ssthresh = self.ssthresh(w, ev);
         w.cut(ssthresh, ev.kind);
     }
-    /// Fast recovery ended (the cumulative ACK passed the recovery point). Default: nothing.
-    fn on_recovery_exit(&mut self, _w: &mut Window, _now: SimTime) {}
+    /// The sender's congestion state changed from `from` to `to` at `now` (Linux's `set_state`
+    /// hook; CWR to Open is its `CA_EVENT_COMPLETE_CWR`): told of every change, after the
+    /// change. Default: nothing.
+    fn on_state_change(&mut self, _w: &mut Window, _from: CaPhase, _to: CaPhase, _now: SimTime) {}
     /// The stack replaced the window the last `on_congestion` left (a window policy of the
     /// stack, e.g. ns-2's halving, `transport::tcp::window_policy`): bring any state derived
     /// from the reduced window into line with `w`. Default: nothing.
@@ -167,8 +171,8 @@ impl<T: CongestionControl + ?Sized> CongestionControl for Box<T> {
     fn on_congestion(&mut self, w: &mut Window, ev: &CongestionEvent) {
         (**self).on_congestion(w, ev)
     }
-    fn on_recovery_exit(&mut self, w: &mut Window, now: SimTime) {
-        (**self).on_recovery_exit(w, now)
+    fn on_state_change(&mut self, w: &mut Window, from: CaPhase, to: CaPhase, now: SimTime) {
+        (**self).on_state_change(w, from, to, now)
     }
     fn on_window_set(&mut self, w: &Window) {
         (**self).on_window_set(w)

@@ -8,6 +8,7 @@
 //! [`params::ControllerParams`] whose defaults are the paper's values) plus one line in the
 //! `registry!` list below.
 
+pub mod ca_phase;
 pub mod congestion_control;
 pub mod congestion_event;
 pub mod hystart;
@@ -21,6 +22,7 @@ pub mod testing;
 pub mod tfrc;
 pub mod window;
 
+pub use ca_phase::CaPhase;
 pub use congestion_control::{AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 pub use window::Window;
 

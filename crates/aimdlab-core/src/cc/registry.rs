@@ -156,8 +156,8 @@ macro_rules! registry {
             fn on_congestion(&mut self, w: &mut $crate::cc::window::Window, ev: &$crate::cc::congestion_control::CongestionEvent) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_congestion(w, ev))
             }
-            fn on_recovery_exit(&mut self, w: &mut $crate::cc::window::Window, now: $crate::units::SimTime) {
-                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_recovery_exit(w, now))
+            fn on_state_change(&mut self, w: &mut $crate::cc::window::Window, from: $crate::cc::ca_phase::CaPhase, to: $crate::cc::ca_phase::CaPhase, now: $crate::units::SimTime) {
+                $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_state_change(w, from, to, now))
             }
             fn on_window_set(&mut self, w: &$crate::cc::window::Window) {
                 $crate::cc::registry::dispatch!(self, [$($variant),*], c => c.on_window_set(w))

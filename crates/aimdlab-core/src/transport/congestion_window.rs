@@ -6,7 +6,7 @@
 //! TCP and DCCP CCID-2 both hold one; the stack's own rules for the window a congestion
 //! event leaves (ns-2's halving) write it through `set_window`.
 
-use crate::cc::{AckArrival, AckEvent, CongestionControl, CongestionEvent, Controller, Window};
+use crate::cc::{AckArrival, AckEvent, CaPhase, CongestionControl, CongestionEvent, Controller, Window};
 use crate::units::{Rate, SimTime};
 
 /// A flow's window and the controller that rules it.
@@ -94,9 +94,9 @@ impl<C: CongestionControl> CongestionWindow<C> {
         self.cc.on_congestion(&mut self.window, ev)
     }
 
-    /// Fast recovery ended at `now`.
-    pub fn on_recovery_exit(&mut self, now: SimTime) {
-        self.cc.on_recovery_exit(&mut self.window, now)
+    /// The sender's congestion state changed from `from` to `to` at `now`.
+    pub fn on_state_change(&mut self, from: CaPhase, to: CaPhase, now: SimTime) {
+        self.cc.on_state_change(&mut self.window, from, to, now)
     }
 
     /// The stack sets the window (its rules over the controller's cut); the controller is told.

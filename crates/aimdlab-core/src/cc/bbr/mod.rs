@@ -39,7 +39,7 @@
 mod aggregation;
 
 use aggregation::AckAggregation;
-use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
+use super::congestion_control::{AckEvent, CaPhase, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_above_one, check_positive, Checked, ControllerParams, Names};
 use crate::transport::profile::StackProfile;
 use crate::units::{SimDuration, SimTime};
@@ -463,10 +463,13 @@ impl CongestionControl for Bbr {
         }
     }
 
-    fn on_recovery_exit(&mut self, w: &mut Window, _now: SimTime) {
-        self.in_recovery = false;
-        self.packet_conservation = false;
-        w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
+    /// Linux `bbr_set_state`: the end of fast recovery restores the window before it.
+    fn on_state_change(&mut self, w: &mut Window, from: CaPhase, to: CaPhase, _now: SimTime) {
+        if (from, to) == (CaPhase::Recovery, CaPhase::Open) {
+            self.in_recovery = false;
+            self.packet_conservation = false;
+            w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
+        }
     }
 
     fn pacing_rate_pps(&self) -> Option<f64> {

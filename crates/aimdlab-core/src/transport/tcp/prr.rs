@@ -44,12 +44,14 @@ pub struct Prr {
     recover_fs_pkts: u64,
     /// A CWR reduction (no retransmission to force out first).
     cwr: bool,
+    /// Segments it still lets leave before the next ACK.
+    budget_pkts: u64,
 }
 
 impl Prr {
     /// Starts a recovery with `outstanding_pkts` = snd.nxt − snd.una.
     pub fn enter(outstanding_pkts: u64) -> Self {
-        Prr { delivered_pkts: 0, out_pkts: 0, recover_fs_pkts: outstanding_pkts.max(1), cwr: false }
+        Prr { delivered_pkts: 0, out_pkts: 0, recover_fs_pkts: outstanding_pkts.max(1), cwr: false, budget_pkts: 0 }
     }
 
     /// Starts a CWR reduction after an ECN echo with `outstanding_pkts` = snd.nxt − snd.una.
@@ -61,11 +63,25 @@ impl Prr {
     #[inline]
     pub fn on_send(&mut self) {
         self.out_pkts += 1;
+        self.budget_pkts = self.budget_pkts.saturating_sub(1);
+    }
+
+    /// Segments it lets leave before the next ACK.
+    #[inline]
+    pub fn budget_pkts(&self) -> u64 {
+        self.budget_pkts
     }
 
     /// An ACK delivered `delivered_pkts` segments; with `pipe_pkts` in flight and the
-    /// controller's `ssthresh_pkts`, returns how many segments may be sent now (sndcnt).
+    /// controller's `ssthresh_pkts`, sets how many segments may be sent now (sndcnt, the
+    /// budget) and returns it.
     pub fn on_ack(&mut self, delivered_pkts: u64, pipe_pkts: u64, ssthresh_pkts: f64) -> u64 {
+        self.budget_pkts = self.sndcnt(delivered_pkts, pipe_pkts, ssthresh_pkts);
+        self.budget_pkts
+    }
+
+    /// RFC 6937's sndcnt for an ACK (see the module doc).
+    fn sndcnt(&mut self, delivered_pkts: u64, pipe_pkts: u64, ssthresh_pkts: f64) -> u64 {
         let first = self.out_pkts == 0 && !self.cwr;
         if delivered_pkts == 0 {
             return u64::from(first);

@@ -8,31 +8,10 @@
 //! a timeout. Not modelled: ns-2's partial window deflation past the inflation, and its
 //! burst limit of 2 in recovery, which the deflation leaves little to bind.
 
+use super::dupack_sacked::DupackSacked;
 use super::partial_ack::PartialAck;
+use super::variant::RecoveryVariant;
 use crate::transport::tcp::scoreboard::Scoreboard;
-
-/// Segments that duplicate ACKs stand for (the SACK count of a sender without SACK).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DupackSacked {
-    /// Segments above the cumulative ACK deemed arrived.
-    pub pkts: u64,
-}
-
-impl DupackSacked {
-    /// One more duplicate ACK: one more segment has left (at most all but the first of the
-    /// `outstanding` ones).
-    #[inline]
-    pub fn on_duplicate(&mut self, outstanding: u64) {
-        self.pkts = (self.pkts + 1).min(outstanding - 1);
-    }
-
-    /// The cumulative ACK moved on by `newly_cum`: in recovery a partial ACK of k segments
-    /// takes back k − 1 counts; outside, none is left.
-    #[inline]
-    pub fn on_cumulative_ack(&mut self, newly_cum: u64, in_recovery: bool) {
-        self.pkts = if in_recovery { self.pkts.saturating_sub(newly_cum - 1) } else { 0 };
-    }
-}
 
 /// NewReno's state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,12 +27,32 @@ impl NewReno {
     pub fn new(ns2: bool) -> Self {
         NewReno { dupack_sacked: DupackSacked::default(), ns2 }
     }
+}
+
+impl RecoveryVariant for NewReno {
+    fn uses_sack(&self) -> bool {
+        false
+    }
 
     /// A partial ACK: the next hole is lost; the timer restarts (under ns-2's rules, on the
     /// `first` partial ACK of the recovery only).
     #[inline]
-    pub fn on_partial_ack(&mut self, sb: &mut Scoreboard, snd_una: u64, first: bool) -> PartialAck {
+    fn on_partial_ack(&mut self, sb: &mut Scoreboard, snd_una: u64, first: bool) -> PartialAck {
         sb.mark_lost(snd_una);
         PartialAck::Continues { restart_timer: !self.ns2 || first }
+    }
+
+    fn dupack_sacked(&self) -> Option<&DupackSacked> {
+        Some(&self.dupack_sacked)
+    }
+
+    fn dupack_sacked_mut(&mut self) -> Option<&mut DupackSacked> {
+        Some(&mut self.dupack_sacked)
+    }
+
+    /// Every duplicate ACK stands for a segment gone.
+    #[inline]
+    fn on_duplicate(&mut self, _in_recovery: bool, outstanding: u64) {
+        self.dupack_sacked.on_duplicate(outstanding);
     }
 }

@@ -9,6 +9,8 @@
 //! (`tlp_high_seq`). Not modelled: TLP's loss-repair reduction after a probe that resent the
 //! last segment (it needs DSACK; bulk senders always have new data to probe with).
 
+use super::partial_ack::PartialAck;
+use super::variant::RecoveryVariant;
 use crate::transport::tcp::rack::Rack;
 use crate::transport::tcp::scoreboard::Scoreboard;
 use crate::units::SimTime;
@@ -22,24 +24,38 @@ pub struct RackTlp {
     pub tlp_high_seq: Option<u64>,
 }
 
-impl RackTlp {
+impl RecoveryVariant for RackTlp {
+    fn uses_sack(&self) -> bool {
+        true
+    }
+
+    /// RACK finds the next hole by time: recovery goes on.
+    fn on_partial_ack(&mut self, _sb: &mut Scoreboard, _snd_una: u64, _first: bool) -> PartialAck {
+        PartialAck::Continues { restart_timer: true }
+    }
+
     /// A segment `seq` left at `now`: its send time is kept for RACK.
     #[inline]
-    pub fn on_send(&mut self, sb: &mut Scoreboard, seq: u64, is_retransmission: bool, now: SimTime) {
+    fn on_send(&mut self, sb: &mut Scoreboard, seq: u64, is_retransmission: bool, now: SimTime) {
         sb.stamp(seq, now);
         if is_retransmission {
             self.rack.on_retransmit(seq, now);
         }
     }
 
-    /// Recovery starts: a probe out is forgotten.
+    /// A segment RACK deems lost.
     #[inline]
-    pub fn on_recovery_start(&mut self) {
+    fn loss_detected(&self, sb: &Scoreboard, _snd_una: u64, _dupacks: u32, _dupthresh: u32) -> bool {
+        sb.lost_out > 0
+    }
+
+    /// Recovery starts: a probe out is forgotten (RACK has marked what is lost).
+    #[inline]
+    fn on_recovery_start(&mut self, _sb: &mut Scoreboard, _snd_una: u64, _snd_nxt: u64, _dupthresh: u32) {
         self.tlp_high_seq = None;
     }
 
-    /// The retransmission timer expired with `snd_nxt` the next new segment.
-    pub fn on_timeout(&mut self, snd_nxt: u64) {
+    fn on_timeout(&mut self, snd_nxt: u64) {
         self.rack.on_timeout(snd_nxt);
         self.tlp_high_seq = None;
     }

@@ -6,7 +6,10 @@
 //! waits for the timer. Limited transmit sends one new segment on each of the first
 //! `dupthresh` − 1 duplicate ACKs (ns-2's `singledup_`).
 
-use super::newreno::DupackSacked;
+use super::dupack_sacked::DupackSacked;
+use super::partial_ack::PartialAck;
+use super::variant::RecoveryVariant;
+use crate::transport::tcp::scoreboard::Scoreboard;
 
 /// Classic Reno's state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -15,11 +18,41 @@ pub struct Reno {
     pub dupack_sacked: DupackSacked,
 }
 
-impl Reno {
+impl RecoveryVariant for Reno {
+    fn uses_sack(&self) -> bool {
+        false
+    }
+
+    /// Any new ACK ends fast recovery (RFC 5681 §3.2 step 6).
+    fn on_partial_ack(&mut self, _sb: &mut Scoreboard, _snd_una: u64, _first: bool) -> PartialAck {
+        PartialAck::EndsRecovery
+    }
+
+    fn dupack_sacked(&self) -> Option<&DupackSacked> {
+        Some(&self.dupack_sacked)
+    }
+
+    fn dupack_sacked_mut(&mut self) -> Option<&mut DupackSacked> {
+        Some(&mut self.dupack_sacked)
+    }
+
+    #[inline]
+    fn limited_transmit_in_flight(&self, pipe: u64, _sb: &Scoreboard, _snd_una: u64, _snd_nxt: u64, dupacks: u64, dupthresh: u32) -> u64 {
+        limited_transmit_in_flight(pipe, dupacks, dupthresh)
+    }
+
     /// Fast recovery starts: the duplicate ACKs that triggered it inflate the window.
     #[inline]
-    pub fn before_recovery(&mut self, dupacks: u32, snd_una: u64, snd_nxt: u64) {
+    fn before_recovery(&mut self, dupacks: u32, snd_una: u64, snd_nxt: u64) {
         self.dupack_sacked.pkts = (dupacks as u64).min(snd_nxt - snd_una - 1);
+    }
+
+    /// A duplicate ACK inflates the window in fast recovery only.
+    #[inline]
+    fn on_duplicate(&mut self, in_recovery: bool, outstanding: u64) {
+        if in_recovery {
+            self.dupack_sacked.on_duplicate(outstanding);
+        }
     }
 }
 

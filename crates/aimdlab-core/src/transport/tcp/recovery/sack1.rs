@@ -13,6 +13,7 @@
 //! ACKs only outside recovery).
 
 use super::partial_ack::PartialAck;
+use super::variant::RecoveryVariant;
 use crate::transport::tcp::scoreboard::Scoreboard;
 
 /// Sack1's state.
@@ -24,53 +25,86 @@ pub struct Sack1 {
     pub after_timeout: bool,
 }
 
-impl Sack1 {
-    /// Whether `pipe_` leaves room under `cwnd`.
-    #[inline]
-    pub fn window_open(&self, cwnd: u64) -> bool {
-        self.pipe < cwnd as i64
-    }
-
-    /// A segment was sent in recovery.
-    #[inline]
-    pub fn on_send(&mut self) {
-        self.pipe += 1;
-    }
-
-    /// An ACK arrived in recovery (not the one that started it).
-    #[inline]
-    pub fn on_ack(&mut self) {
-        self.pipe -= 1;
+impl RecoveryVariant for Sack1 {
+    fn uses_sack(&self) -> bool {
+        true
     }
 
     /// A partial ACK (`partial_ack_ 0`): `pipe_` falls once more; the holes below SACKed
     /// segments are already marked.
     #[inline]
-    pub fn on_partial_ack(&mut self) -> PartialAck {
+    fn on_partial_ack(&mut self, _sb: &mut Scoreboard, _snd_una: u64, _first: bool) -> PartialAck {
         self.pipe -= 1;
         PartialAck::Continues { restart_timer: true }
     }
 
-    /// Recovery starts: `numdupacks(cwnd_)` segments have left; every hole below a SACK is lost.
-    pub fn on_recovery_start(&mut self, sb: &mut Scoreboard, snd_una: u64, snd_nxt: u64, dupthresh: u32) {
+    /// Segments in flight outside recovery, ns-2's `t_seqno_ - highest_ack_`, less one for
+    /// each of the first `dupthresh` − 1 duplicate ACKs (limited transmit).
+    #[inline]
+    fn limited_transmit_in_flight(&self, _pipe: u64, sb: &Scoreboard, snd_una: u64, snd_nxt: u64, dupacks: u64, dupthresh: u32) -> u64 {
+        super::reno::limited_transmit_in_flight(outstanding(sb, snd_una, snd_nxt), dupacks, dupthresh)
+    }
+
+    /// Whether `pipe_` leaves room under `cwnd`.
+    #[inline]
+    fn recovery_window_open(&self, _pipe: u64, cwnd: u64) -> bool {
+        self.pipe < cwnd as i64
+    }
+
+    /// A segment was sent in recovery.
+    #[inline]
+    fn on_send_in_recovery(&mut self) {
+        self.pipe += 1;
+    }
+
+    /// Recovery starts: the first outstanding segment and every hole below a SACK are lost;
+    /// `numdupacks(cwnd_)` segments have left.
+    fn on_recovery_start(&mut self, sb: &mut Scoreboard, snd_una: u64, snd_nxt: u64, dupthresh: u32) {
+        sb.mark_lost(snd_una);
         self.pipe = (snd_nxt - snd_una) as i64 - dupthresh as i64;
         sb.update_lost(snd_una, 1);
     }
-}
 
-/// Holes are marked only in recovery, each below any SACKed segment.
-#[inline]
-pub fn mark_lost_from_sacks(sb: &mut Scoreboard, snd_una: u64, in_recovery: bool) {
-    if in_recovery {
-        sb.update_lost(snd_una, 1);
+    fn reads_sack_blocks(&self) -> bool {
+        !self.after_timeout
     }
-}
 
-/// Segments in flight outside recovery, ns-2's `t_seqno_ - highest_ack_`, less one for each
-/// of the first `dupthresh` − 1 duplicate ACKs (limited transmit).
-#[inline]
-pub fn limited_transmit_in_flight(sb: &Scoreboard, snd_una: u64, snd_nxt: u64, dupacks: u64, dupthresh: u32) -> u64 {
-    super::reno::limited_transmit_in_flight(outstanding(sb, snd_una, snd_nxt), dupacks, dupthresh)
+    /// Holes are marked only in recovery, each below any SACKed segment.
+    #[inline]
+    fn mark_lost_from_sacks(&self, sb: &mut Scoreboard, snd_una: u64, _dupthresh: u32, in_recovery: bool) {
+        if in_recovery {
+            sb.update_lost(snd_una, 1);
+        }
+    }
+
+    fn counts_duplicates(&self) -> bool {
+        !self.after_timeout
+    }
+
+    fn after_new_ack(&mut self) {
+        self.after_timeout = false;
+    }
+
+    /// An ACK arrived in recovery (not the one that started it).
+    #[inline]
+    fn on_ack_in_recovery(&mut self) {
+        self.pipe -= 1;
+    }
+
+    /// ns-2.35's Sack1 hands the ACK that ends recovery to `newack()` alone (`tcp-sack1.cc`,
+    /// `recv`: "ACK indicates fast recovery is over"), not to `recv_newack_helper()`, so it
+    /// does not `opencwnd()`.
+    fn exit_ack_grows_window(&self) -> bool {
+        false
+    }
+
+    fn clears_sacks_at_timeout(&self) -> bool {
+        true
+    }
+
+    fn on_timeout(&mut self, _snd_nxt: u64) {
+        self.after_timeout = true;
+    }
 }
 
 /// From the cumulative ACK to the next segment to send. That is the highest sent, except after

@@ -7,7 +7,7 @@ use crate::monitor::cwnd_trace::{CwndCause, CwndState};
 use crate::net::packet::Packet;
 use crate::transport::outbox::Outbox;
 use crate::transport::tcp::prr::Prr;
-use crate::transport::tcp::recovery::PartialAck;
+use crate::transport::tcp::recovery::{PartialAck, RecoveryVariant};
 use crate::transport::tcp::state::CaState;
 use crate::units::{SimDuration, SimTime};
 
@@ -34,7 +34,10 @@ impl TcpSender {
         // only what had not been reported.
         let delivered = (self.snd_una + self.sacked_pkts()).saturating_sub(delivered_before);
         if self.prr_paced() {
-            self.prr_budget = self.prr.on_ack(delivered, self.pipe(), self.window.ssthresh_pkts());
+            let (pipe, ssthresh) = (self.pipe(), self.window.ssthresh_pkts());
+            if let Some(prr) = self.state.prr_mut() {
+                prr.on_ack(delivered, pipe, ssthresh);
+            }
         }
         self.controller_on_ack(ack, now, (newly_cum, delivered), rtt_sample, before, hold);
         if newly_cum > 0 {
@@ -68,8 +71,8 @@ impl TcpSender {
             self.dupacks = 0;
             self.recovery.on_cumulative_ack(newly_cum, self.state.in_recovery());
             match self.state {
-                CaState::Loss if self.snd_una >= self.recover => self.state = CaState::Open,
-                CaState::Cwr if self.snd_una > self.ecn_recover => self.state = CaState::Open,
+                CaState::Loss if self.snd_una >= self.recover => self.set_state(CaState::Open, now),
+                CaState::Cwr { .. } if self.snd_una > self.ecn_recover => self.set_state(CaState::Open, now),
                 _ => {}
             }
         }
@@ -148,7 +151,7 @@ impl TcpSender {
     /// use says; returns whether the retransmission timer restarts.
     fn recovery_on_ack(&mut self, now: SimTime, newly_cum: u64, out: &mut Outbox) -> bool {
         let mut restart_timer = newly_cum > 0;
-        let CaState::Recovery { partial_acked } = self.state else {
+        let CaState::Recovery { partial_acked, .. } = self.state else {
             self.maybe_enter_recovery(now, out);
             return restart_timer;
         };
@@ -160,7 +163,9 @@ impl TcpSender {
                 PartialAck::EndsRecovery => self.exit_recovery(now),
                 PartialAck::Continues { restart_timer: restart } => {
                     restart_timer = restart;
-                    self.state = CaState::Recovery { partial_acked: true };
+                    if let CaState::Recovery { partial_acked, .. } = &mut self.state {
+                        *partial_acked = true;
+                    }
                 }
             }
         }
@@ -173,13 +178,12 @@ impl TcpSender {
     fn ecn_on_ack(&mut self, ack: &Packet, now: SimTime) {
         if self.ecn && ack.ece && !self.state.in_recovery() && self.snd_una > self.ecn_recover {
             self.ecn_recover = self.snd_nxt;
-            self.state = CaState::Cwr;
+            // PRR runs over the reduction when CWR holds the window (`cwr_freeze`).
+            let prr = if self.prr_on && self.cwr_freeze { Prr::enter_cwr(self.snd_nxt - self.snd_una) } else { Prr::default() };
+            self.set_state(CaState::Cwr { prr }, now);
             self.stats.ecn_reductions += 1;
             self.congestion(CongestionKind::Ecn, now);
             self.cwr_pending = true;
-            if self.prr_paced() {
-                self.prr = Prr::enter_cwr(self.snd_nxt - self.snd_una);
-            }
         }
     }
 
@@ -236,7 +240,8 @@ impl TcpSender {
     /// Fast recovery starts at `now`: the controller cuts, the recovery marks what is lost,
     /// and the first retransmission leaves (or PRR's first allowance sends it).
     fn enter_recovery(&mut self, now: SimTime, out: &mut Outbox) {
-        self.state = CaState::Recovery { partial_acked: false };
+        let prr = if self.prr_on { Prr::enter(self.snd_nxt - self.snd_una) } else { Prr::default() };
+        self.set_state(CaState::Recovery { partial_acked: false, prr }, now);
         self.recover = self.snd_nxt;
         self.ecn_recover = self.snd_nxt;
         self.stats.fast_retransmits += 1;
@@ -249,7 +254,6 @@ impl TcpSender {
         }
         if self.prr_on {
             // PRR's first allowance (at least one segment) sends the retransmission.
-            self.prr = Prr::enter(self.snd_nxt - self.snd_una);
             return;
         }
         // RFC 6675 step 4.3 / RFC 5681 §3.2 step 2: retransmit the first lost segment now.
@@ -261,9 +265,8 @@ impl TcpSender {
 
     /// Fast recovery ends at `now`.
     fn exit_recovery(&mut self, now: SimTime) {
-        self.state = CaState::Open;
+        self.set_state(CaState::Open, now);
         self.recovery.on_recovery_exit();
-        self.window.on_recovery_exit(now);
         self.traced(now, CwndCause::RecoveryExit);
     }
 }

@@ -43,8 +43,7 @@ mod xmit_timer;
 
 use super::config::{CwndGrowth, RecoveryRules, RtoEstimator, TcpConfig};
 use super::delivery_rate::DeliveryRate;
-use super::prr::Prr;
-use super::recovery::LossRecovery;
+use super::recovery::{LossRecovery, RecoveryVariant};
 use super::scoreboard::Scoreboard;
 use super::state::CaState;
 use super::window_policy::WindowPolicy;
@@ -82,10 +81,6 @@ pub struct TcpSender {
     ecn: bool,
     limited_transmit: bool,
     prr_on: bool,
-    /// PRR state of the current recovery or CWR.
-    prr: Prr,
-    /// Segments PRR still lets fast recovery send before the next ACK.
-    prr_budget: u64,
     dupthresh: u32,
     rwnd_pkts: u64,
     sizes: SegmentSizes,
@@ -151,8 +146,6 @@ impl TcpSender {
             limited_transmit: cfg.limited_transmit,
             // Linux runs no PRR under a controller with its own `cong_control` (BBR).
             prr_on: cfg.prr && !cc.sets_window_in_recovery(),
-            prr: Prr::default(),
-            prr_budget: 0,
             dupthresh: cfg.dupthresh,
             rwnd_pkts: cfg.receive_window_pkts(),
             sizes,
@@ -222,7 +215,7 @@ impl TcpSender {
     #[inline]
     fn window_open(&self, cwnd: u64) -> bool {
         if self.prr_paced() {
-            return self.prr_budget > 0;
+            return self.state.prr().is_some_and(|p| p.budget_pkts() > 0);
         }
         if self.state.in_recovery() {
             return self.recovery.recovery_window_open(self.pipe(), cwnd);
@@ -241,13 +234,22 @@ impl TcpSender {
     /// at the reduction is acknowledged (`cwr_freeze`).
     #[inline]
     fn in_cwr(&self) -> bool {
-        self.cwr_freeze && self.state == CaState::Cwr && self.snd_una <= self.ecn_recover
+        self.cwr_freeze && matches!(self.state, CaState::Cwr { .. }) && self.snd_una <= self.ecn_recover
     }
 
     /// Whether PRR paces what leaves: in fast recovery, and in CWR, with `prr` on.
     #[inline]
     fn prr_paced(&self) -> bool {
         self.prr_on && (self.state.in_recovery() || self.in_cwr())
+    }
+
+    /// The one place the congestion state changes (to `to`, at `now`): the controller hears
+    /// of every change of phase (Linux's `set_state`).
+    fn set_state(&mut self, to: CaState, now: SimTime) {
+        let from = std::mem::replace(&mut self.state, to).phase();
+        if from != to.phase() {
+            self.window.on_state_change(from, to.phase(), now);
+        }
     }
 
     /// Whether the sender is in fast recovery.

@@ -5,6 +5,7 @@ use super::xmit_timer::XmitTimer;
 use super::TcpSender;
 use crate::net::packet::{Ecn, Packet};
 use crate::transport::outbox::Outbox;
+use crate::transport::tcp::recovery::RecoveryVariant;
 use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimDuration, SimTime};
 
@@ -82,8 +83,9 @@ impl TcpSender {
             self.stats.retransmitted_pkts += 1;
         }
         if self.prr_paced() {
-            self.prr.on_send();
-            self.prr_budget = self.prr_budget.saturating_sub(1);
+            if let Some(prr) = self.state.prr_mut() {
+                prr.on_send();
+            }
         }
         self.pace(size, now);
         // RFC 6298 (5.1); and, as Linux does, restart the timer when the first outstanding

@@ -484,12 +484,13 @@ fn sack1_after_a_timeout_does_not_count_segments_sacked_above_the_resend_point_a
     assert!(resent.len() >= 8, "the window stayed shut: {resent:?}");
 }
 
-/// What a controller heard: (`on_ack`'s `newly_acked_pkts`, its RTT sample) per ACK, and
-/// `cong_avoid`'s `acked_pkts` per growth step.
+/// What a controller heard: (`on_ack`'s `newly_acked_pkts`, its RTT sample) per ACK,
+/// `cong_avoid`'s `acked_pkts` per growth step, and each change of state.
 #[derive(Default)]
 struct Heard {
     acks: Vec<(u64, bool)>,
     steps: Vec<u64>,
+    changes: Vec<(crate::cc::CaPhase, crate::cc::CaPhase)>,
 }
 
 /// A Reno that writes down what it hears.
@@ -508,6 +509,9 @@ impl crate::cc::CongestionControl for Listening {
     }
     fn ssthresh(&mut self, w: &crate::cc::Window, _ev: &crate::cc::CongestionEvent) -> f64 {
         w.cwnd_pkts / 2.0
+    }
+    fn on_state_change(&mut self, _w: &mut crate::cc::Window, from: crate::cc::CaPhase, to: crate::cc::CaPhase, _now: SimTime) {
+        self.0.lock().unwrap().changes.push((from, to));
     }
 }
 
@@ -529,4 +533,35 @@ fn a_controller_hears_an_ack_once_whatever_the_growth_counts() {
     };
     assert_eq!(heard(CwndGrowth::PerAck), (vec![(2, true)], vec![2]));
     assert_eq!(heard(CwndGrowth::PerSegment), (vec![(2, true)], vec![1, 1]));
+}
+
+#[test]
+fn the_controller_hears_every_change_of_state() {
+    // An ECN echo (Open → CWR), a loss in its window (CWR → Recovery), the recovery's end
+    // (Recovery → Open), a timeout (Open → Loss) and the ACK of its data (Loss → Open): the
+    // controller hears each, as Linux's `set_state` and `CA_EVENT_COMPLETE_CWR` tell it.
+    use crate::cc::CaPhase::{Cwr, Loss, Open, Recovery};
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
+    let cfg = TcpConfig { ecn: true, cwr_freeze: true, ..TcpConfig::default() };
+    let mut s = TcpSender::new(FlowId(0), NodeId(1), &cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+    s.window.set_window(20.0, 20.0);
+    let mut out = Outbox::default();
+    s.start(SimTime::ZERO, &mut out);
+    let mut echo = ack(1, 0, 0, SimTime::from_millis(50));
+    echo.ece = true;
+    s.on_ack(&echo, SimTime::from_millis(50), &mut out);
+    for k in 2..=4u64 {
+        let now = SimTime::from_millis(58 + k);
+        s.on_ack(&ack(1, 2, k + 1, now), now, &mut out);
+    }
+    let (now, all) = (SimTime::from_millis(80), s.snd_nxt);
+    s.on_ack(&ack(all, 0, 0, now), now, &mut out);
+    assert!(s.snd_nxt > s.snd_una, "new data is out");
+    // The timer's last event (a later request replaces an earlier one in the outbox).
+    let timer = out.timer_at(TimerKind::Retransmit).expect("the timer is armed");
+    let at = expire_rto(&mut s, &mut out, timer);
+    let (now, all) = (at + SimDuration::from_millis(10), s.snd_nxt);
+    s.on_ack(&ack(all, 0, 0, now), now, &mut out);
+    let changes = std::mem::take(&mut log.lock().unwrap().changes);
+    assert_eq!(changes, [(Open, Cwr), (Cwr, Recovery), (Recovery, Open), (Open, Loss), (Loss, Open)]);
 }

@@ -116,7 +116,7 @@ impl TcpSender {
         self.rtt.restart_timing_after_timeout(self.snd_nxt);
         // Loss replaces fast recovery and CWR (Linux's CA_Loss, ns-3's CA_LOSS): the window
         // grows from one segment, not frozen until the data outstanding now is acknowledged.
-        self.state = CaState::Loss;
+        self.set_state(CaState::Loss, now);
         self.recover = self.snd_nxt;
         self.ecn_recover = self.snd_nxt;
         self.dupacks = 0;
