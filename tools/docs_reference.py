@@ -180,7 +180,7 @@ def cli_page() -> str:
 
 
 #: The folders of the engine whose files are one component each, and the files that are not.
-COMPONENTS = [("Congestion controllers", "cc", {"congestion_control", "hystart", "testing", "rate_control", "rtt_round", "window", "congestion_event", "ca_phase"}),
+COMPONENTS = [("Congestion controllers", "cc", {"congestion_control", "hystart", "testing", "rate_control", "rtt_round", "window", "congestion_event", "ca_phase", "rate_sample"}),
               ("Queue disciplines", "net/queue", {"discipline", "fifo", "log"}),
               ("Applications (traffic sources)", "app", {"source"})]
 PLUMBING = {"mod", "params", "registry", "spec"}

@@ -35,6 +35,7 @@ pub mod rng;
 pub mod scenario;
 pub mod serde_words;
 pub mod sim;
+pub mod stack_profile;
 pub mod timer_lane;
 pub mod transport;
 pub mod units;

@@ -27,7 +27,7 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_above_one, check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

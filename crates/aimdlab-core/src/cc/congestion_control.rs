@@ -17,8 +17,8 @@
 
 pub use super::ca_phase::CaPhase;
 pub use super::congestion_event::{CongestionEvent, CongestionKind};
+pub use super::rate_sample::RateSample;
 pub use super::window::Window;
-pub use crate::transport::tcp::delivery_rate::RateSample;
 use crate::units::{Rate, SimDuration, SimTime};
 
 /// An acknowledgement arrived (it may or may not acknowledge new data).

@@ -16,7 +16,7 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::hystart::HyStart;
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use super::params::check_fraction;
 use super::params::{Names, Checked, ControllerParams};
 use schemars::JsonSchema;

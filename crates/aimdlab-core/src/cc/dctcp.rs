@@ -18,7 +18,7 @@
 
 use super::congestion_control::{AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, Checked, ControllerParams, Names, ParamError};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -21,7 +21,7 @@
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -14,6 +14,7 @@ pub mod congestion_event;
 pub mod hystart;
 pub mod params;
 pub mod rate_control;
+pub mod rate_sample;
 pub mod registry;
 pub mod rtt_round;
 pub mod spec;
@@ -63,7 +64,7 @@ mod tests {
         // / cwnd) and MIMD (×increase a round trip whatever the ACK ratio; mimd.rs).
         let mut differ = Vec::new();
         for name in controller_names().into_iter().filter(|n| !["cubic", "mimd"].contains(n)) {
-            let cfg = resolve_registered(name, &[], "cc", crate::transport::profile::StackProfile::Rfc).unwrap().unwrap();
+            let cfg = resolve_registered(name, &[], "cc", crate::stack_profile::StackProfile::Rfc).unwrap().unwrap();
             let after = |last: u64| {
                 let mut cc = testing::windowed(Controller::new(&cfg), 100.0, 50.0);
                 for _ in 0..3 {

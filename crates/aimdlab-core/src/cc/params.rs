@@ -8,7 +8,7 @@
 
 use super::congestion_control::CongestionControl;
 pub use crate::error::ParamError;
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;

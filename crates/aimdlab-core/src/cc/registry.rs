@@ -10,7 +10,7 @@
 
 use super::params::ControllerParams;
 use crate::error::ScenarioError;
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject};
 use serde_json::{Map, Value};
@@ -102,7 +102,7 @@ macro_rules! registry {
         impl CcConfig {
             /// TCP settings the stack `profile`'s implementation of the controller implies
             /// (see `ControllerParams::profile_tcp_defaults`).
-            pub fn profile_tcp_defaults(&self, profile: $crate::transport::profile::StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+            pub fn profile_tcp_defaults(&self, profile: $crate::stack_profile::StackProfile) -> Vec<(&'static str, serde_json::Value)> {
                 match self {
                     $( CcConfig::$variant(_) => <$params as $crate::cc::params::ControllerParams>::profile_tcp_defaults(profile), )*
                     CcConfig::External => Vec::new(),
@@ -191,7 +191,7 @@ macro_rules! registry {
 
         /// Resolves controller `key` (lower case, `_` between words) with the parameters
         /// `given` at `path` under the stack `profile`; `None` if no controller has that name.
-        pub fn resolve_registered(key: &str, given: &[(&String, &serde_json::Value)], path: &str, profile: $crate::transport::profile::StackProfile) -> Result<Option<CcConfig>, $crate::error::ScenarioError> {
+        pub fn resolve_registered(key: &str, given: &[(&String, &serde_json::Value)], path: &str, profile: $crate::stack_profile::StackProfile) -> Result<Option<CcConfig>, $crate::error::ScenarioError> {
             if key == $crate::cc::registry::EXTERNAL_NAME {
                 if let Some((field, _)) = given.first() {
                     return Err($crate::error::ScenarioError::new(format!("{path}.{field}"), "is not a parameter of \"python\"; the controller object carries its own"));

@@ -13,7 +13,7 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, Checked, ControllerParams};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

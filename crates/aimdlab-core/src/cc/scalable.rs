@@ -22,7 +22,7 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

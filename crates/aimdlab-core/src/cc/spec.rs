@@ -5,7 +5,7 @@
 
 use super::{controller_names, resolve_registered, table_schemas, CcConfig};
 use crate::error::ScenarioError;
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject, SubschemaValidation};
 use schemars::JsonSchema;

@@ -25,7 +25,7 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{Checked, ControllerParams, Names};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use crate::units::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -41,7 +41,7 @@ pub fn compile_limited(s: &Scenario, max_memory_bytes: Option<u64>) -> Res<Plan>
     }
     let profile = s.tcp.profile.unwrap_or_default();
     // Resolved once here, so its errors name `tcp.…` whatever the groups say.
-    let resolved = resolve_tcp(&profile.tcp_config(), &s.tcp, "tcp")?;
+    let resolved = resolve_tcp(&crate::transport::tcp::profile::tcp_config(profile), &s.tcp, "tcp")?;
     let defaults = TopTcp { params: &s.tcp, profile, resolved };
 
     let mut net = Net::default();

@@ -8,7 +8,7 @@ use crate::cc;
 use crate::error::ScenarioError;
 use crate::ids::NodeId;
 use crate::scenario::plan::FlowPlan;
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use crate::transport::tcp::config::{Recovery, TcpConfig};
 use crate::units::SimDuration;
 
@@ -102,11 +102,16 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
     // A group's profile replaces the scenario's; fields given explicitly at either level
     // still override the profile's presets.
     let profile = g.tcp.as_ref().and_then(|p| p.profile).unwrap_or(top.profile);
-    let mut tcp = if profile == top.profile { top.resolved.clone() } else { resolve_tcp(&profile.tcp_config(), top.params, "tcp")? };
+    let mut tcp =
+        if profile == top.profile { top.resolved.clone() } else { resolve_tcp(&crate::transport::tcp::profile::tcp_config(profile), top.params, "tcp")? };
     if let Some(p) = &g.tcp {
         tcp = resolve_tcp(&tcp, p, &format!("{path}.tcp"))?;
     }
-    profile.finish(&mut tcp, top.params.gives("initial_ssthresh") || g.tcp.as_ref().is_some_and(|t| t.gives("initial_ssthresh")));
+    crate::transport::tcp::profile::finish(
+        profile,
+        &mut tcp,
+        top.params.gives("initial_ssthresh") || g.tcp.as_ref().is_some_and(|t| t.gives("initial_ssthresh")),
+    );
     let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"), profile)?;
     // A transport's own settings table (DCCP's `dccp`), read when the group names it.
     let dccp = match (g.transport.and_then(TransportKind::settings_table), &g.dccp) {
@@ -221,7 +226,7 @@ mod tcp_overlay_tests {
     #[test]
     fn a_table_with_nothing_leaves_the_profile_as_it_is() {
         for profile in [StackProfile::Rfc, StackProfile::Linux, StackProfile::Linux26, StackProfile::Ns3, StackProfile::Ns2] {
-            let base = profile.tcp_config();
+            let base = crate::transport::tcp::profile::tcp_config(profile);
             assert_eq!(resolve_tcp(&base, &TcpTable::default(), "tcp").unwrap(), base, "{profile:?}");
         }
     }

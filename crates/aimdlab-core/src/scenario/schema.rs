@@ -239,7 +239,7 @@ pub struct TcpTable {
     /// (docs/explanation/profiles.md lists every value and its source). In `[tcp]` it also sets the links'
     /// default `framing` and their RED queues' rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<crate::transport::profile::StackProfile>,
+    pub profile: Option<crate::stack_profile::StackProfile>,
     /// The other fields given, by name, as written.
     #[serde(flatten)]
     pub fields: serde_json::Map<String, serde_json::Value>,
@@ -276,7 +276,7 @@ impl JsonSchema for TcpTable {
         object.required.clear();
         let mut profile = SchemaObject::default();
         profile.metadata().description = Some("Whose TCP to run: `\"rfc\"` (the RFCs, the default), `\"linux\"` (6.x), `\"linux26\"` (2.6.31, NCTUns 6.0's), `\"ns3\"` (3.44) or `\"ns2\"` (2.35) — a preset of the fields below and of some controller parameters, each of which a field given explicitly still overrides (docs/explanation/profiles.md lists every value and its source). In `[tcp]` it also sets the links' default `framing` and their RED queues' rules.".into());
-        profile.subschemas().all_of = Some(vec![gen.subschema_for::<crate::transport::profile::StackProfile>()]);
+        profile.subschemas().all_of = Some(vec![gen.subschema_for::<crate::stack_profile::StackProfile>()]);
         let mut sack = gen.subschema_for::<bool>().into_object();
         sack.metadata().description = Some(SACK_DOC.into());
         object.properties.insert("profile".into(), Schema::Object(profile));

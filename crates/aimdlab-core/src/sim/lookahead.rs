@@ -6,7 +6,7 @@ use super::Simulator;
 use crate::ids::LinkId;
 use crate::net::link::LINK_HOT_BYTES;
 use crate::net::packet::PacketKind;
-use crate::transport::interface::TransportSender;
+use crate::transport::registry::SenderEndpoint;
 
 impl Simulator {
     /// Starts loading what the arrivals still on link `l`'s wire will read (`prefetch.rs`),
@@ -61,7 +61,11 @@ impl Simulator {
             let (from, to) = match p.kind {
                 PacketKind::Data => (flow.dst, flow.src),
                 PacketKind::Ack => {
-                    flow.sender.prefetch_for_ack();
+                    // A TCP sender's scoreboard from `snd_una` (the other transports keep
+                    // little state an ACK reads).
+                    if let SenderEndpoint::Tcp(s) = &flow.sender {
+                        s.prefetch_for_ack();
+                    }
                     (flow.src, flow.dst)
                 }
             };

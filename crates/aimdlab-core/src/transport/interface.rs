@@ -45,9 +45,6 @@ pub trait TransportSender {
     fn offer(&mut self, write: crate::app::Write, now: SimTime, out: &mut Outbox);
     /// The application stops offering new data (what is outstanding is still delivered).
     fn stop_app(&mut self) {}
-    /// Hints that an acknowledgement will arrive soon (see `crate::prefetch`).
-    #[inline]
-    fn prefetch_for_ack(&self) {}
     /// A packet for the sender (an acknowledgement) arrived at `now`.
     fn on_packet(&mut self, _p: &Packet, _now: SimTime, _out: &mut Outbox) {}
     /// The sender's `kind` timer fired at `now` (only timers it asked for fire).

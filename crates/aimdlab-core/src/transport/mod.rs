@@ -9,7 +9,6 @@ pub mod dccp;
 pub mod interface;
 pub mod lazy_timer;
 pub mod outbox;
-pub mod profile;
 pub mod registry;
 pub mod rtt;
 pub mod segments;

@@ -96,10 +96,6 @@ macro_rules! transports {
                 match self { $( SenderEndpoint::$variant(s) => TransportSender::stop_app(s), )* }
             }
             #[inline]
-            fn prefetch_for_ack(&self) {
-                match self { $( SenderEndpoint::$variant(s) => TransportSender::prefetch_for_ack(s), )* }
-            }
-            #[inline]
             fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
                 match self { $( SenderEndpoint::$variant(s) => TransportSender::on_packet(s, p, now, out), )* }
             }

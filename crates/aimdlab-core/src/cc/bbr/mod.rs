@@ -41,7 +41,7 @@ mod aggregation;
 use aggregation::AckAggregation;
 use super::congestion_control::{AckEvent, CaPhase, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_above_one, check_positive, Checked, ControllerParams, Names};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use crate::units::{SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -5,7 +5,7 @@ use crate::cc::testing::BuildWindowed;
 use super::super::testing::ack_at;
 use super::*;
 use crate::transport::congestion_window::CongestionWindow;
-use crate::transport::tcp::delivery_rate::RateSample;
+use crate::cc::rate_sample::RateSample;
 
 /// An ACK at `ms` of one packet, ending a round when `new_round`, with a delivery-rate
 /// sample of `rate_pps`, a 40 ms RTT sample (`ack_rtt` takes another), `in_flight` packets in

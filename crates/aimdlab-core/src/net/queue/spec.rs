@@ -5,7 +5,7 @@
 use super::{kinds_accepting, queue_kinds, resolve_kind, table_schemas, QueueConfig};
 use crate::error::ScenarioError;
 use crate::kind_table::{any_of_schema, resolve_table, Registry};
-use crate::transport::profile::StackProfile;
+use crate::stack_profile::StackProfile;
 use crate::units::Rate;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod delivery_rate;
 pub mod pcap;
+pub mod profile;
 pub mod prr;
 pub mod rack;
 pub mod receiver;

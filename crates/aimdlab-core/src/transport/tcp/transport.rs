@@ -69,10 +69,6 @@ impl TransportSender for TcpSender {
         TcpSender::stop_app(self)
     }
     #[inline]
-    fn prefetch_for_ack(&self) {
-        TcpSender::prefetch_for_ack(self)
-    }
-    #[inline]
     fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Outbox) {
         self.on_ack(p, now, out)
     }

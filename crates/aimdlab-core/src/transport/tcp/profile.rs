@@ -1,7 +1,7 @@
-//! Stack profiles (`tcp.profile`): run a flow's TCP as the RFCs, Linux, ns-3 or ns-2 would —
-//! a preset of transport behaviours and defaults that any field given explicitly still
-//! overrides. The table of every behaviour with the source it mimics is `docs/explanation/profiles.md`;
-//! each value below names its source in a comment.
+//! What a stack profile (`tcp.profile`, `crate::stack_profile`) means for TCP: a preset of
+//! transport behaviours and defaults that any field given explicitly still overrides. The
+//! table of every behaviour with the source it mimics is `docs/explanation/profiles.md`; each
+//! value below names its source in a comment.
 //!
 //! Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_recovery.c`,
 //! `tcp_output.c` (`tcp_schedule_loss_probe`), `tcp_cubic.c`; ns-3.44's
@@ -10,81 +10,28 @@
 //! `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`, `output`), `tcp/tcp-reno.cc`, `tcp/tcp-newreno.cc`,
 //! `tcp/tcp-sack1.cc` and `tcp/scoreboard-rq.cc`.
 
-use super::tcp::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use super::config::{CwndGrowth, FirstDecrease, LossDetection, Recovery, RecoveryRules, RtoEstimator, TcpConfig, TimeoutSsthresh};
+use crate::stack_profile::StackProfile;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Bytes, SimDuration};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
-/// Whose TCP a flow runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StackProfile {
-    /// The RFCs (aimdlab's own defaults: RFC 5681, 6675, 6298, 6928).
-    #[default]
-    Rfc,
-    /// Linux (kernel 6.x defaults).
-    Linux,
-    /// Linux 2.6.31, the kernel NCTUns 6.0 runs its simulated hosts on (New-AIMD's papers).
-    Linux26,
-    /// ns-3 3.44's native TCP.
-    Ns3,
-    /// ns-2.35's one-way agents (Agent/TCP/Reno and its TCPSink).
-    Ns2,
+/// The TCP defaults of stack `profile`.
+pub fn tcp_config(profile: StackProfile) -> TcpConfig {
+    match profile {
+        StackProfile::Rfc => TcpConfig::default(),
+        StackProfile::Linux => linux(),
+        StackProfile::Linux26 => linux26(),
+        StackProfile::Ns3 => ns3(),
+        StackProfile::Ns2 => ns2(),
+    }
 }
 
-impl StackProfile {
-    /// The transport defaults of this profile.
-    pub fn tcp_config(self) -> TcpConfig {
-        match self {
-            StackProfile::Rfc => TcpConfig::default(),
-            StackProfile::Linux => linux(),
-            StackProfile::Linux26 => linux26(),
-            StackProfile::Ns3 => ns3(),
-            StackProfile::Ns2 => ns2(),
-        }
-    }
-
-    /// After explicit fields are applied: rules that follow other settings. ns-2 starts
-    /// ssthresh at the receive window (`TcpAgent::reset`: `ssthresh_ = int(wnd_)`) unless
-    /// `initial_ssthresh` was given.
-    pub fn finish(self, c: &mut TcpConfig, initial_ssthresh_given: bool) {
-        if self == StackProfile::Ns2 && !initial_ssthresh_given {
-            c.initial_ssthresh_pkts = c.receive_window_pkts() as f64;
-        }
-    }
-
-    /// Link-layer framing bytes per packet the stack's links count when a link does not say:
-    /// Ethernet on the wire for Linux (14 header + 4 FCS + 8 preamble + 12 inter-frame gap,
-    /// as NCTUns counts it), ns-3's 2-byte PPP header of a point-to-point device, none for
-    /// the RFC profile and ns-2 (whose links carry IP sizes).
-    pub fn link_framing(self) -> Bytes {
-        match self {
-            StackProfile::Rfc | StackProfile::Ns2 => Bytes(0),
-            StackProfile::Linux | StackProfile::Linux26 => Bytes(38),
-            StackProfile::Ns3 => Bytes(2),
-        }
-    }
-
-    /// Fields a link's queue of discipline `kind` takes from the profile when its table does
-    /// not set them: Linux's RED is `sch_red` (`variant = "linux"`).
-    pub fn queue_presets(self, kind: &str) -> serde_json::Map<String, serde_json::Value> {
-        let mut presets = serde_json::Map::new();
-        if matches!(self, StackProfile::Linux | StackProfile::Linux26) && kind == "red" {
-            presets.insert("variant".into(), "linux".into());
-        }
-        presets
-    }
-
-    /// Packets the device queue under the queue discipline holds when a link does not say:
-    /// one for ns-3 (the ns-3 peer's `PointToPointNetDevice` `TxQueue` of `"1p"`, with
-    /// traffic control waking the discipline as it empties), none otherwise (the Linux
-    /// profile leaves the driver ring out: with BQL it holds about what the wire does).
-    pub fn device_queue_pkts(self) -> u64 {
-        match self {
-            StackProfile::Ns3 => 1,
-            StackProfile::Rfc | StackProfile::Ns2 | StackProfile::Linux | StackProfile::Linux26 => 0,
-        }
+/// After explicit fields are applied: rules that follow other settings. ns-2 starts
+/// ssthresh at the receive window (`TcpAgent::reset`: `ssthresh_ = int(wnd_)`) unless
+/// `initial_ssthresh` was given.
+pub fn finish(profile: StackProfile, c: &mut TcpConfig, initial_ssthresh_given: bool) {
+    if profile == StackProfile::Ns2 && !initial_ssthresh_given {
+        c.initial_ssthresh_pkts = c.receive_window_pkts() as f64;
     }
 }
 
@@ -192,7 +139,7 @@ mod tests {
     fn ns3s_receive_window_is_its_buffer_in_bytes_whatever_the_segment_size() {
         // ns-3's RcvBufSize is 131,072 bytes: 244 segments of its default 536 bytes, 131 of
         // 1000 bytes.
-        let mut c = StackProfile::Ns3.tcp_config();
+        let mut c = tcp_config(StackProfile::Ns3);
         assert_eq!(c.receive_window_pkts(), 244);
         c.mss = Bytes(1000);
         assert_eq!(c.receive_window_pkts(), 131);
@@ -200,16 +147,16 @@ mod tests {
 
     #[test]
     fn the_rfc_profile_is_the_default_configuration() {
-        assert_eq!(StackProfile::Rfc.tcp_config(), TcpConfig::default());
+        assert_eq!(tcp_config(StackProfile::Rfc), TcpConfig::default());
     }
 
     #[test]
     fn ns2_starts_ssthresh_at_the_window_unless_given() {
-        let mut c = StackProfile::Ns2.tcp_config();
-        StackProfile::Ns2.finish(&mut c, false);
+        let mut c = tcp_config(StackProfile::Ns2);
+        finish(StackProfile::Ns2, &mut c, false);
         assert_eq!(c.initial_ssthresh_pkts, 20.0);
-        let mut c = StackProfile::Ns2.tcp_config();
-        StackProfile::Ns2.finish(&mut c, true);
+        let mut c = tcp_config(StackProfile::Ns2);
+        finish(StackProfile::Ns2, &mut c, true);
         assert!(c.initial_ssthresh_pkts.is_infinite());
     }
 }
