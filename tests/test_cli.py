@@ -47,7 +47,8 @@ def test_a_typo_in_a_scenario_file_is_reported_with_its_field(tmp_path, examples
     bad.write_text((examples_dir / "utilization.toml").read_text().replace('delay = "30ms", queue', 'dealy = "30ms", queue', 1))
     r = CliRunner().invoke(main, ["run", str(bad), "--out", str(tmp_path / "out")])
     assert r.exit_code != 0
-    assert "typo.toml: topology.dumbbell.bottleneck.dealy: unknown field `dealy`" in r.output
+    assert "typo.toml: topology.dumbbell.bottleneck.dealy: is not a parameter of the bottleneck table; it takes rate, delay" in r.output
+    assert "(did you mean delay?)" in r.output
     assert not (tmp_path / "out").exists(), "nothing is written for an invalid scenario"
 
 

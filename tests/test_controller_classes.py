@@ -108,6 +108,7 @@ def test_a_toml_file_names_the_class_and_set_changes_its_parameter(module_here):
     ({"python": "labcc ScaledAimd"}, r"^flows\[0\]\.cc\.python: 'labcc ScaledAimd' is not of the form module:name"),
     ({"python": 7}, r"^flows\[0\]\.cc\.python: 7 is not a name; expected text module:name"),
     ({"python": "labcc:ScaledAimd", "gamma": 1}, r"^flows\[0\]\.cc\.gamma: is not a parameter of labcc:ScaledAimd; it takes alpha, beta$"),
+    ({"python": "labcc:ScaledAimd", "alpah": 1}, r"^flows\[0\]\.cc\.alpah: is not a parameter of labcc:ScaledAimd; it takes alpha, beta \(did you mean alpha\?\)$"),
     ({"python": "labcc:ScaledAimd", "beta": 1.5},
      r"^flows\[0\]\.cc: labcc:ScaledAimd\(beta=1\.5\) raised ValueError: beta must be in \(0, 1\), not 1\.5$"),
     ("labcc:Missing", r"^flows\[0\]\.cc: module 'labcc' .* defines no 'Missing' at its top level; nothing of it was run$"),

@@ -143,6 +143,7 @@ def build_controller(cc: Any, where: str) -> Controller:
     instance itself, or a new instance of the class it names, made with its parameters.
     Raises `ScenarioError` naming the field: a module or class that cannot be found, a class
     that is not a `Controller`, a parameter its constructor does not take or refuses."""
+    import difflib
     import inspect
 
     from .errors import ScenarioError
@@ -171,7 +172,9 @@ def build_controller(cc: Any, where: str) -> Controller:
         for name in params:
             if name not in takes and not open_ended:
                 accepted = f"it takes {', '.join(takes)}" if takes else "it takes no parameters"
-                raise ScenarioError(f"{where}.{name}: is not a parameter of {text}; {accepted}")
+                near = difflib.get_close_matches(name, takes, n=2, cutoff=0.75)
+                typo = f" (did you mean {near[0]}?)" if len(near) == 1 else ""
+                raise ScenarioError(f"{where}.{name}: is not a parameter of {text}; {accepted}{typo}")
         missing = [p.name for p in signature.parameters.values()
                    if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in params]
         if missing:

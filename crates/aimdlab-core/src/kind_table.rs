@@ -14,17 +14,9 @@ use serde_json::{Map, Value};
 pub fn read_fields<S: DeserializeOwned + JsonSchema>(given: &Map<String, Value>, kind: &str, path: &str) -> Result<S, ScenarioError> {
     serde_path_to_error::deserialize(Value::Object(given.clone())).map_err(|e| {
         let message = e.inner().to_string();
-        // serde: "unknown field `x`, expected `a`, `b`" / "expected one of `a`, `b`" /
-        // "there are no fields".
-        if let Some(rest) = message.strip_prefix("unknown field `") {
-            if let Some((field, accepted)) = rest.split_once('`') {
-                let accepted = if accepted.contains("there are no fields") {
-                    "only kind".to_string()
-                } else {
-                    format!("kind, {}", accepted.trim_start_matches(", expected ").trim_start_matches("one of ").replace('`', ""))
-                };
-                return ScenarioError::new(format!("{path}.{field}"), format!("is not a parameter of kind = {kind:?}; it takes {accepted}"));
-            }
+        if let Some((field, accepted)) = crate::serde_words::unknown_field(&message) {
+            let accepted: Vec<&str> = std::iter::once("kind").chain(accepted.iter().map(String::as_str)).collect();
+            return ScenarioError::new(format!("{path}.{field}"), crate::serde_words::not_a_parameter(&field, &format!("kind = {kind:?}"), &accepted));
         }
         let at = e.path().to_string();
         let message = crate::serde_words::worded::<S>(&message, &at);

@@ -13,9 +13,79 @@ use serde_json::Value;
 /// for `S` itself) in the project's words: `1.5 is not valid; expected one of "ewma",
 /// "tustin", "linux"`. A message serde did not word (a check of the field's own) is kept.
 pub fn worded<S: JsonSchema>(message: &str, at: &str) -> String {
+    if let Some((field, accepted)) = unknown_field(message) {
+        // The table the field is not in: the last name of the path above it.
+        let parent = at.rsplit_once('.').map_or("", |(p, _)| p);
+        let table = parent.rsplit('.').next().unwrap_or("").split('[').next().unwrap_or("");
+        let owner = if table.is_empty() { "the scenario".to_string() } else { format!("the {table} table") };
+        return not_a_parameter(&field, &owner, &accepted.iter().map(String::as_str).collect::<Vec<_>>());
+    }
     let root = serde_json::to_value(SchemaGenerator::default().into_root_schema_for::<S>()).unwrap_or(Value::Null);
     let accepted = find(&root, at).and_then(|node| accepted(&root, node, 0));
     reword(message, accepted)
+}
+
+/// The one wording of a field a settings table does not take, wherever the table is read (a
+/// controller's, a queue's or an application's kind, the `tcp` and `dccp` tables, the
+/// scenario's): `is not a parameter of OWNER; it takes a, b, c`, and the accepted name the
+/// field is a typo of, if one is near.
+pub fn not_a_parameter(field: &str, owner: &str, accepted: &[&str]) -> String {
+    let takes = if accepted.is_empty() { "it takes no parameters".to_string() } else { format!("it takes {}", accepted.join(", ")) };
+    match closest(field, accepted) {
+        Some(name) => format!("is not a parameter of {owner}; {takes} (did you mean {name}?)"),
+        None => format!("is not a parameter of {owner}; {takes}"),
+    }
+}
+
+/// serde's "unknown field" refusal: the field and the names serde says it expected
+/// (`unknown field \`x\`, expected one of \`a\`, \`b\``, `expected \`a\``, `there are no fields`).
+pub fn unknown_field(message: &str) -> Option<(String, Vec<String>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (field, tail) = rest.split_once('`')?;
+    let accepted = tail
+        .trim_start_matches(", ")
+        .trim_start_matches("expected ")
+        .trim_start_matches("one of ")
+        .split(", ")
+        .filter_map(|n| n.strip_prefix('`').and_then(|n| n.strip_suffix('`')))
+        .map(str::to_string)
+        .collect();
+    Some((field.to_string(), accepted))
+}
+
+/// The accepted name `field` is most likely a typo of: at most two edits away (one for a
+/// name of up to four letters), and the only one that near.
+fn closest<'a>(field: &str, accepted: &[&'a str]) -> Option<&'a str> {
+    let limit = if field.chars().count() <= 4 { 1 } else { 2 };
+    let mut near = accepted.iter().map(|n| (edits(field, n), *n)).filter(|(d, _)| *d <= limit).collect::<Vec<_>>();
+    near.sort();
+    match near.as_slice() {
+        [(d, name), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(name),
+        _ => None,
+    }
+}
+
+/// Levenshtein's distance between `a` and `b` (insertions, deletions, substitutions), with a
+/// swap of two neighbouring letters counted as one edit.
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// serde's `message` in words, where no schema is at hand: Rust's type names put in words.
@@ -202,6 +272,22 @@ mod tests {
         assert_eq!(reword("invalid value: integer `-1`, expected u32", None), "-1 is not valid; expected a whole number ≥ 0");
         assert_eq!(reword("invalid type: map, expected f64", None), "a table is not valid; expected a number");
         assert_eq!(reword("invalid type: floating point `0.01`, expected struct LossSpec", None), "0.01 is not valid; expected a table");
+    }
+
+    #[test]
+    fn a_field_a_table_does_not_take_is_named_with_what_it_takes_and_the_likely_typo() {
+        let serde = "unknown field `mms`, expected one of `profile`, `sack`, `mss`, `min_rto`";
+        assert_eq!(
+            worded::<crate::scenario::schema::Scenario>(serde, "tcp.mms"),
+            "is not a parameter of the tcp table; it takes profile, sack, mss, min_rto (did you mean mss?)"
+        );
+        assert_eq!(not_a_parameter("gamma", "\"gaimd\"", &["alpha", "beta"]), "is not a parameter of \"gaimd\"; it takes alpha, beta");
+        assert_eq!(not_a_parameter("bta", "\"gaimd\"", &["alpha", "beta"]), "is not a parameter of \"gaimd\"; it takes alpha, beta (did you mean beta?)");
+        assert_eq!(not_a_parameter("x", "kind = \"fifo\"", &[]), "is not a parameter of kind = \"fifo\"; it takes no parameters");
+        // Two names equally near: no guess.
+        assert_eq!(closest("min_tx", &["min_th", "max_th", "min_rto"]), Some("min_th"));
+        assert_eq!(closest("ab", &["ac", "ad"]), None);
+        assert_eq!(unknown_field("unknown field `x`, there are no fields"), Some(("x".into(), vec![])));
     }
 
     #[test]

@@ -41,8 +41,7 @@ pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path:
     for (field, value) in given {
         if !fields.contains_key(field.as_str()) {
             let accepted: Vec<&str> = fields.keys().map(String::as_str).collect();
-            let accepted = if accepted.is_empty() { "it takes no parameters".to_string() } else { format!("it takes {}", accepted.join(", ")) };
-            return Err(ScenarioError::new(format!("{path}.{field}"), format!("is not a parameter of {name:?}; {accepted}")));
+            return Err(ScenarioError::new(format!("{path}.{field}"), crate::serde_words::not_a_parameter(field, &format!("{name:?}"), &accepted)));
         }
         fields.insert((*field).clone(), (*value).clone());
     }

@@ -52,8 +52,8 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<Tcp
                 given.insert(name.clone(), value.clone());
             }
             n => {
-                let expected: Vec<String> = ["profile", "sack"].into_iter().map(String::from).chain(known.keys().cloned()).map(|k| format!("`{k}`")).collect();
-                return err(format!("{path}.{n}"), format!("unknown field `{n}`, expected one of {}", expected.join(", ")));
+                let accepted: Vec<&str> = ["profile", "sack"].into_iter().chain(known.keys().map(String::as_str)).collect();
+                return err(format!("{path}.{n}"), crate::serde_words::not_a_parameter(n, "the tcp table", &accepted));
             }
         }
     }
@@ -211,7 +211,7 @@ mod tcp_overlay_tests {
     fn a_misspelt_field_is_named_with_the_fields_there_are() {
         let table: TcpTable = serde_json::from_value(serde_json::json!({"profile": "linux", "msss": "1000B"})).unwrap();
         let e = resolve_tcp(&TcpConfig::default(), &table, "flows[1].tcp").unwrap_err().to_string();
-        assert!(e.starts_with("flows[1].tcp.msss: unknown field `msss`, expected one of `profile`, `sack`, ") && e.contains("`mss`"), "{e}");
+        assert!(e.starts_with("flows[1].tcp.msss: is not a parameter of the tcp table; it takes profile, sack, ") && e.ends_with("(did you mean mss?)"), "{e}");
     }
 
     #[test]
