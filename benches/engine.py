@@ -8,9 +8,11 @@
 A third row runs scenario (a) over DCCP CCID-2 (`transport = "dccp"`, Ack Ratio 2 like the
 delayed ACKs of (a), initial window 10): the engine time of a DCCP packet against a TCP one.
 
-A last row runs scenario (a) with every flow's Reno written in Python (`aimdlab.Controller`)
-and reports the cost per Python callback: (wall with Python Reno − wall with built-in Reno,
-both through `aimdlab.run`) / number of `on_ack` + `on_congestion` calls.
+The last rows run scenario (a) with every flow's Reno written in Python (`aimdlab.Controller`),
+in each of its two forms — keeping its own window (`on_ack`, `on_congestion`) and as a rule
+over the transport's (`cong_avoid`, `ssthresh`) — and report the cost per Python callback:
+(wall with Python Reno − wall with built-in Reno, both through `aimdlab.run`) / number of
+Python calls.
 
 The flow-scaling series scales benchmark (a) to N flows: N × 480 kbit/s of bottleneck (40 ms),
 a BDP buffer (N × 4.73 packets), access links 10× the bottleneck with 1000-packet FIFOs, the
@@ -156,18 +158,31 @@ def one_python_cc(path: str) -> None:
             self.ssthresh = max(self.cwnd * 0.5, 2.0)
             self.cwnd = 1.0 if event.kind == "timeout" else self.ssthresh
 
+    class CountingRenoRule(aimdlab.Controller):
+        calls = 0
+
+        def cong_avoid(self, w, ack):
+            CountingRenoRule.calls += 1
+            w.aimd_step(1.0)
+
+        def ssthresh(self, w, event):
+            CountingRenoRule.calls += 1
+            return w.cwnd * 0.5
+
     scenario = aimdlab.load(path)
     t0 = time.perf_counter()
     builtin = aimdlab.run(scenario)
     wall_builtin = time.perf_counter() - t0
-    for group in scenario["flows"]:
-        group["cc"] = CountingReno()
-    t0 = time.perf_counter()
-    python = aimdlab.run(scenario)
-    wall_python = time.perf_counter() - t0
-    same = builtin.flows.to_pandas()["goodput_bps"].equals(python.flows.to_pandas()["goodput_bps"])
-    print(json.dumps({"wall_builtin_s": wall_builtin, "wall_python_s": wall_python, "callbacks": CountingReno.calls,
-                      "same_results": bool(same)}))
+    rows = {}
+    for form, cls in [("window", CountingReno), ("rule", CountingRenoRule)]:
+        for group in scenario["flows"]:
+            group["cc"] = cls()
+        t0 = time.perf_counter()
+        python = aimdlab.run(scenario)
+        wall_python = time.perf_counter() - t0
+        same = builtin.flows.to_pandas()["goodput_bps"].equals(python.flows.to_pandas()["goodput_bps"])
+        rows[form] = {"wall_python_s": wall_python, "callbacks": cls.calls, "same_results": bool(same)}
+    print(json.dumps({"wall_builtin_s": wall_builtin, "forms": rows}))
 
 
 def main() -> None:
@@ -206,10 +221,11 @@ def main() -> None:
     out = subprocess.run([sys.executable, __file__, "--one-python-cc", str(SCENARIOS[0])], check=True,
                          capture_output=True, text=True)
     r = json.loads(out.stdout)
-    per_call_us = (r["wall_python_s"] - r["wall_builtin_s"]) / r["callbacks"] * 1e6
-    print(f"(a) with Reno in Python: {r['wall_python_s']:.2f} s vs built-in {r['wall_builtin_s']:.2f} s, "
-          f"{r['callbacks']:,} callbacks -> {per_call_us:.2f} us per callback "
-          f"({'identical' if r['same_results'] else 'DIFFERENT'} per-flow goodput)")
+    for form, f in r["forms"].items():
+        per_call_us = (f["wall_python_s"] - r["wall_builtin_s"]) / f["callbacks"] * 1e6
+        print(f"(a) with Reno in Python ({form}): {f['wall_python_s']:.2f} s vs built-in {r['wall_builtin_s']:.2f} s, "
+              f"{f['callbacks']:,} callbacks -> {per_call_us:.2f} us per callback "
+              f"({'identical' if f['same_results'] else 'DIFFERENT'} per-flow goodput)")
     if args.ns3:
         t0 = time.perf_counter()
         out = subprocess.run([args.ns3, *NS3_A], check=True, capture_output=True, text=True)
