@@ -30,6 +30,7 @@ pub mod kind_table;
 pub mod monitor;
 pub mod net;
 pub mod prefetch;
+pub mod profile_presets;
 pub mod result;
 pub mod rng;
 pub mod scenario;

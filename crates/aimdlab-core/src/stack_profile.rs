@@ -1,8 +1,8 @@
 //! Stack profiles (`tcp.profile`): run a flow as the RFCs, Linux, ns-3 or ns-2 would. This
 //! file is the choice itself and what it means below the transports (link framing, queue
 //! presets, device queues); what it means for TCP is `transport::tcp::profile`, and for a
-//! controller its parameter struct's `profile_defaults`. The table of every behaviour with
-//! the source it mimics is `docs/explanation/profiles.md`.
+//! controller `crate::profile_presets`. The table of every behaviour with the source it
+//! mimics is `docs/explanation/profiles.md`.
 
 use crate::units::Bytes;
 use schemars::JsonSchema;

@@ -27,7 +27,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_above_one, check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -60,13 +59,6 @@ impl Default for BicParams {
 impl ControllerParams for BicParams {
     type Controller = Bic;
     const NAMES: Names<Self> = &[("bic", Self::default)];
-    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // ns-3's TcpBic counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
-            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
-            _ => Vec::new(),
-        }
-    }
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("beta", self.beta, "the fraction of the window kept at a loss")?;
         check_positive("s_max", self.s_max)?;
@@ -76,15 +68,6 @@ impl ControllerParams for BicParams {
         }
         check_above_one("b", self.b, "the divisor of the distance to W_max, e.g. 2 for the midpoint")?;
         check_positive("low_window", self.low_window)
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // TcpBic: SmoothPart 5 (Linux's smooth_part is 20); the rest as Linux.
-            StackProfile::Ns3 => vec![("s_min", (4.0 / 5.0).into())],
-            // tcp_bic.c: beta 819/1024 = 0.7998.
-            StackProfile::Linux | StackProfile::Linux26 => vec![("beta", (819.0 / 1024.0).into())],
-            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Bic {
         Bic { params: self.clone(), w_max: 0.0 }

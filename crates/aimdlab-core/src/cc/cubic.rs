@@ -16,7 +16,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::hystart::HyStart;
-use crate::stack_profile::StackProfile;
 use super::params::check_fraction;
 use super::params::{Names, Checked, ControllerParams};
 use schemars::JsonSchema;
@@ -83,25 +82,8 @@ impl Default for CubicParams {
 impl ControllerParams for CubicParams {
     type Controller = Cubic;
     const NAMES: Names<Self> = &[("cubic", Self::default)];
-    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // ns-3's TcpCubic counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
-            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
-            _ => Vec::new(),
-        }
-    }
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("beta", self.beta, "the window kept at a loss")
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // tcp_cubic.c: beta = 717 (/1024), hystart = 1, fast_convergence = 1 (so since
-            // 2.6.29, HyStart's release: Linux 2.6.31 too).
-            StackProfile::Linux | StackProfile::Linux26 => vec![("beta", 0.7001953125.into()), ("hystart", true.into())],
-            // TcpCubic::Beta = 0.7, HyStart = true, FastConvergence = true.
-            StackProfile::Ns3 => vec![("hystart", true.into())],
-            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Cubic {
         Cubic {

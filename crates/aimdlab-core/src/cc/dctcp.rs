@@ -18,7 +18,6 @@
 
 use super::congestion_control::{AckArrival, AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, Checked, ControllerParams, Names, ParamError};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -41,13 +40,6 @@ impl Default for DctcpParams {
 impl ControllerParams for DctcpParams {
     type Controller = Dctcp;
     const NAMES: Names<Self> = &[("dctcp", Self::default)];
-    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // ns-3's TcpDctcp counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
-            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
-            _ => Vec::new(),
-        }
-    }
     const NEEDS_ACCURATE_ECN: bool = true;
     fn check(&self, _name: &'static str) -> Checked {
         check_fraction("g", self.g, "the weight of the newest window in α")?;

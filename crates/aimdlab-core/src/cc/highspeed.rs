@@ -20,7 +20,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -79,20 +78,6 @@ impl Default for HighSpeedParams {
 impl ControllerParams for HighSpeedParams {
     type Controller = HighSpeed;
     const NAMES: Names<Self> = &[("highspeed", Self::default)];
-    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // ns-3's TcpHighSpeed counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
-            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
-            _ => Vec::new(),
-        }
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // tcp_highspeed.c's hstcp_aimd_vals, TcpHighSpeed::TableLookupA/B.
-            StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns3 => vec![("coefficients", "table".into())],
-            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
-        }
-    }
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("low_window", self.low_window)?;
         if !(self.high_window.is_finite() && self.high_window > self.low_window) {

@@ -29,7 +29,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
-use crate::stack_profile::StackProfile;
 use crate::units::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -73,12 +72,6 @@ impl ControllerParams for HtcpParams {
         }
         check_positive("rtt_ref_s", self.rtt_ref_s)?;
         check_positive("throughput_ratio", self.throughput_ratio)
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            StackProfile::Ns3 => vec![("rtt_scaling", false.into())],
-            _ => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Htcp {
         Htcp {

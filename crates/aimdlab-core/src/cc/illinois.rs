@@ -21,7 +21,6 @@
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -52,13 +51,6 @@ impl Default for IllinoisParams {
 impl ControllerParams for IllinoisParams {
     type Controller = Box<Illinois>;
     const NAMES: Names<Self> = &[("illinois", Self::default)];
-    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // ns-3's TcpIllinois counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
-            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
-            _ => Vec::new(),
-        }
-    }
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("alpha_min", self.alpha_min)?;
         if !(self.alpha_max.is_finite() && self.alpha_max > self.alpha_min) {

@@ -8,7 +8,6 @@
 
 use super::congestion_control::CongestionControl;
 pub use crate::error::ParamError;
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -37,18 +36,6 @@ pub trait ControllerParams: Clone + Debug + PartialEq + Serialize + DeserializeO
     fn check(&self, name: &'static str) -> Checked;
     /// A controller for one flow, chosen under `name` (one of `NAMES`).
     fn build(&self, name: &'static str) -> Self::Controller;
-    /// Defaults a stack profile gives some parameters (e.g. Linux's CUBIC runs HyStart),
-    /// applied under the fields a scenario gives. None unless a controller says.
-    fn profile_defaults(_profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        Vec::new()
-    }
-    /// TCP settings that the stack's implementation of this controller implies, laid over the
-    /// profile's under the fields a scenario gives: ns-3's CUBIC, HighSpeed, Scalable, BIC,
-    /// Illinois and DCTCP count acknowledged segments (`cwnd_growth = "per_segment"`) where
-    /// its NewReno counts ACKs. None unless a controller says.
-    fn profile_tcp_defaults(_profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        Vec::new()
-    }
 }
 
 /// `value` of `field` must lie in the open interval (0, 1), e.g. a decrease factor.

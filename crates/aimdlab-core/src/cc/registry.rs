@@ -35,7 +35,7 @@ pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path:
         Ok(Value::Object(m)) => m,
         _ => Map::new(),
     };
-    for (field, value) in P::profile_defaults(profile) {
+    for (field, value) in crate::profile_presets::presets(profile, P::NAMES[0].0, crate::profile_presets::Table::Cc) {
         fields.insert(field.to_string(), value);
     }
     for (field, value) in given {
@@ -100,10 +100,10 @@ macro_rules! registry {
 
         impl CcConfig {
             /// TCP settings the stack `profile`'s implementation of the controller implies
-            /// (see `ControllerParams::profile_tcp_defaults`).
-            pub fn profile_tcp_defaults(&self, profile: $crate::stack_profile::StackProfile) -> Vec<(&'static str, serde_json::Value)> {
+            /// (`crate::profile_presets`).
+            pub fn profile_tcp_presets(&self, profile: $crate::stack_profile::StackProfile) -> Vec<(&'static str, serde_json::Value)> {
                 match self {
-                    $( CcConfig::$variant(_) => <$params as $crate::cc::params::ControllerParams>::profile_tcp_defaults(profile), )*
+                    $( CcConfig::$variant(_) => $crate::profile_presets::presets(profile, <$params as $crate::cc::params::ControllerParams>::NAMES[0].0, $crate::profile_presets::Table::Tcp), )*
                     CcConfig::External => Vec::new(),
                 }
             }

@@ -13,7 +13,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{Names, Checked, ControllerParams};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -54,13 +53,6 @@ impl ControllerParams for RenoParams {
     const NAMES: Names<Self> = &[("reno", Self::default), ("newreno", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
         Ok(())
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // TcpNewReno::GetSsThresh: max(2·segment, bytes in flight / 2).
-            StackProfile::Ns3 => vec![("halve", "flight".into())],
-            StackProfile::Rfc | StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Reno {
         Reno { halve: self.halve }

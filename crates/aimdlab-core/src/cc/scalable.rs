@@ -22,7 +22,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -49,24 +48,10 @@ impl Default for ScalableParams {
 impl ControllerParams for ScalableParams {
     type Controller = Scalable;
     const NAMES: Names<Self> = &[("scalable", Self::default)];
-    fn profile_tcp_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // ns-3's TcpScalable counts segmentsAcked in congestion avoidance (its NewReno counts ACKs).
-            StackProfile::Ns3 => vec![("cwnd_growth", "per_segment".into())],
-            _ => Vec::new(),
-        }
-    }
     fn check(&self, _name: &'static str) -> Checked {
         check_positive("a", self.a)?;
         check_fraction("b", self.b, "the fraction of the window a loss takes, 0 < b < 1")?;
         check_positive("legacy_window", self.legacy_window)
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // TCP_SCALABLE_AI_CNT 50 (Linux 2.6 to 5.x), TcpScalable::AIFactor 50 (ns-3).
-            StackProfile::Linux26 | StackProfile::Ns3 => vec![("a", 0.02.into()), ("legacy_window", 50.0.into())],
-            StackProfile::Rfc | StackProfile::Linux | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Scalable {
         Scalable { params: self.clone() }
@@ -100,6 +85,7 @@ impl CongestionControl for Scalable {
 
 #[cfg(test)]
 mod tests {
+    use crate::stack_profile::StackProfile;
     use crate::cc::testing::BuildWindowed;
     use super::super::congestion_control::CongestionKind;
     use super::super::testing::{congestion, run_rounds};
@@ -164,7 +150,7 @@ mod tests {
     fn the_older_linux_and_ns3_grow_twice_as_fast_above_50_packets() {
         let old: ScalableParams = {
             let mut v = serde_json::to_value(ScalableParams::default()).unwrap();
-            for (k, x) in ScalableParams::profile_defaults(StackProfile::Ns3) {
+            for (k, x) in crate::profile_presets::presets(StackProfile::Ns3, "scalable", crate::profile_presets::Table::Cc) {
                 v[k] = x;
             }
             serde_json::from_value(v).unwrap()
@@ -172,6 +158,6 @@ mod tests {
         let mut c = old.build_windowed("scalable", 400.0, 2.0);
         run_rounds(&mut c, 1);
         assert!((c.cwnd_pkts() - 408.0).abs() < 1e-9, "{}", c.cwnd_pkts());
-        assert_eq!(ScalableParams::profile_defaults(StackProfile::Linux), Vec::new());
+        assert_eq!(crate::profile_presets::presets(StackProfile::Linux, "scalable", crate::profile_presets::Table::Cc), Vec::new());
     }
 }

@@ -24,7 +24,6 @@
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
-use crate::stack_profile::StackProfile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -68,13 +67,6 @@ impl ControllerParams for VegasParams {
             return Err(ParamError { field: "beta", message: format!("{} is below alpha ({}); expected alpha ≤ beta", self.beta, self.alpha) });
         }
         Ok(())
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            StackProfile::Linux | StackProfile::Linux26 => vec![("alpha", 2.0.into()), ("beta", 4.0.into()), ("diff", "linux".into())],
-            StackProfile::Ns3 => vec![("alpha", 2.0.into()), ("beta", 4.0.into())],
-            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Vegas {
         Vegas { params: self.clone(), round: RttRound::default(), diff_pkts: 0.0 }

@@ -25,7 +25,6 @@
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{Checked, ControllerParams, Names};
-use crate::stack_profile::StackProfile;
 use crate::units::SimTime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -61,13 +60,6 @@ impl ControllerParams for WestwoodParams {
     const NAMES: Names<Self> = &[("westwood", Self::default)];
     fn check(&self, _name: &'static str) -> Checked {
         Ok(())
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            StackProfile::Ns3 => vec![("filter", "tustin".into())],
-            StackProfile::Linux | StackProfile::Linux26 => vec![("filter", "linux".into())],
-            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Westwood {
         Westwood {

@@ -144,7 +144,7 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
         _ => None,
     };
     let implied: serde_json::Map<String, serde_json::Value> =
-        cc.profile_tcp_defaults(profile).into_iter().filter(|(f, _)| given_at(f).is_none()).map(|(f, v)| (f.to_string(), v)).collect();
+        cc.profile_tcp_presets(profile).into_iter().filter(|(f, _)| given_at(f).is_none()).map(|(f, v)| (f.to_string(), v)).collect();
     if !implied.is_empty() {
         // Through `resolve_tcp`, which also derives what the overlay leaves out (`sack`).
         tcp = resolve_tcp(&tcp, &TcpTable { profile: None, fields: implied }, &format!("{path}.tcp"))?;

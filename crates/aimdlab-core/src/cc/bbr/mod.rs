@@ -41,7 +41,6 @@ mod aggregation;
 use aggregation::AckAggregation;
 use super::congestion_control::{AckEvent, CaPhase, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_above_one, check_positive, Checked, ControllerParams, Names};
-use crate::stack_profile::StackProfile;
 use crate::units::{SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -101,13 +100,6 @@ impl ControllerParams for BbrParams {
             return Err(super::params::ParamError { field: "extra_acked_gain", message: format!("{} is negative; expected 0 (off) or a gain such as 1", self.extra_acked_gain) });
         }
         Ok(())
-    }
-    fn profile_defaults(profile: StackProfile) -> Vec<(&'static str, serde_json::Value)> {
-        match profile {
-            // tcp_bbr.c: bbr_extra_acked_gain = BBR_UNIT; ns-3's TcpBbr models it too.
-            StackProfile::Linux | StackProfile::Linux26 | StackProfile::Ns3 => vec![("extra_acked_gain", 1.0.into())],
-            StackProfile::Rfc | StackProfile::Ns2 => Vec::new(),
-        }
     }
     fn build(&self, _name: &'static str) -> Box<Bbr> {
         Box::new(Bbr::new(self.clone()))
