@@ -63,7 +63,8 @@ class AckEvent:
 
 @final
 class Window:
-    """The window a rule reads and grows (`cong_avoid`) or reads (`ssthresh`), packets."""
+    """The window a rule reads and grows (`cong_avoid`) or reads (`ssthresh`), packets; valid
+    during the call it is handed to (the engine fills the same object for the next)."""
 
     cwnd: float
     ssthresh: float

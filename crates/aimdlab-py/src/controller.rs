@@ -74,7 +74,8 @@ pub struct PyCongestionEvent {
     srtt_s: f64,
 }
 
-/// The window a rule reads and grows (`cong_avoid`) or reads (`ssthresh`), packets.
+/// The window a rule reads and grows (`cong_avoid`) or reads (`ssthresh`), packets; valid
+/// during the call it is handed to (the engine fills the same object for the next).
 #[pyclass(name = "Window", module = "aimdlab._core")]
 pub struct PyWindow {
     /// Congestion window, packets.
@@ -142,6 +143,8 @@ pub struct PyController {
     rule: bool,
     /// A rule with an `on_ack` of its own (every ACK).
     rule_on_ack: bool,
+    /// The `Window` a rule's hooks are handed, made once and filled before each call.
+    window_obj: Option<Py<PyWindow>>,
     /// The window the object last left (a controller that keeps its own).
     cwnd: f64,
     ssthresh: f64,
@@ -248,11 +251,13 @@ impl PyController {
                 )));
             }
             let rule_on_ack = b.getattr("on_ack").is_ok_and(|m| !is_base_hook(&m));
+            let window_obj = Some(Py::new(py, PyWindow { cwnd: w0, ssthresh: ssthresh0 })?);
             return Ok(PyController {
                 obj,
                 flow,
                 rule: true,
                 rule_on_ack,
+                window_obj,
                 cwnd: w0,
                 ssthresh: ssthresh0,
                 pacing: None,
@@ -273,6 +278,7 @@ impl PyController {
             flow,
             rule: false,
             rule_on_ack: false,
+            window_obj: None,
             cwnd: w0,
             ssthresh: ssthresh0,
             pacing: None,
@@ -428,13 +434,21 @@ impl CongestionControl for PyController {
         // The rule sees the segments this growth step stands for as `newly_acked_pkts`.
         let (e, flow) = (PyAckEvent { newly_acked_pkts: acked_pkts, ..ack_event(ev) }, self.flow);
         let mut grown = None;
+        let window_obj = self.window_obj.take();
         self.call("cong_avoid", |py, obj| {
-            let win = Py::new(py, PyWindow::of(w))?;
+            let win = match &window_obj {
+                Some(win) => {
+                    *win.try_borrow_mut(py)? = PyWindow::of(w);
+                    win.clone_ref(py)
+                }
+                None => Py::new(py, PyWindow::of(w))?,
+            };
             obj.call_method1("cong_avoid", (win.clone_ref(py), Py::new(py, e)?))?;
             let left = checked_window(obj, flow, &win.borrow(py))?;
             grown = Some(left);
             Ok(())
         });
+        self.window_obj = window_obj;
         if let Some(left) = grown {
             *w = left;
         }
