@@ -57,7 +57,7 @@ impl Flow {
     pub fn new(id: FlowId, plan: &FlowPlan, start_at: SimTime, rng: RngStream) -> Self {
         let tcp = &plan.tcp;
         // What the application's rate is counted in (as the scenario was checked with it).
-        let app_header = plan.dccp.as_ref().map_or(tcp.header, |d| d.data_header);
+        let app_header = Bytes(plan.transport.app_header_bytes(&plan.own, tcp));
         let app = Application::new(&plan.app, Bytes(tcp.mss.0 + app_header.0));
         // What a data packet carries besides payload: IP, transport and options (TCP's
         // timestamps among them), so that goodput counts payload alone.

@@ -114,14 +114,21 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
     );
     let cc = cc::spec::resolve(g.cc.as_ref().unwrap_or(&cc::spec::CcSpec::default()), &format!("{path}.cc"), profile)?;
     // A transport's own settings table (DCCP's `dccp`), read when the group names it.
-    let dccp = match (g.transport.and_then(TransportKind::settings_table), &g.dccp) {
-        (Some("dccp"), p) => {
-            Some(Box::new(crate::transport::dccp::params::DccpConfig::resolve(&p.clone().unwrap_or_default(), tcp.mss, &format!("{path}.dccp"))?))
-        }
-        (_, Some(_)) => return err(format!("{path}.dccp"), "applies only to DCCP flows; set transport = \"dccp\" or remove the dccp table"),
-        (_, None) => None,
+    let own_table = g.transport.and_then(TransportKind::settings_table);
+    let tables = g.own_tables();
+    if let Some((name, _)) = tables.iter().find(|(name, _)| Some(*name) != own_table) {
+        let flows = name.to_uppercase();
+        return err(format!("{path}.{name}"), format!("applies only to {flows} flows; set transport = {name:?} or remove the {name} table"));
+    }
+    let own = match g.transport {
+        Some(t) => t.resolve_settings(
+            g.own_tables().into_iter().find(|(n, _)| Some(*n) == own_table).map(|(_, v)| v).as_ref(),
+            &tcp,
+            &format!("{path}.{}", own_table.unwrap_or("")),
+        )?,
+        None => crate::transport::interface::OwnSettings::default(),
     };
-    let header = dccp.as_ref().map_or(tcp.header, |d| d.data_header);
+    let header = crate::units::Bytes(g.transport.map_or(tcp.header.0, |t| t.app_header_bytes(&own, &tcp)));
     let packet = crate::units::Bytes(tcp.mss.0 + header.0);
     let app = resolve_app(&g.app, packet, &format!("{path}.app"))?;
     // A message is cut into packets of `mss` payload bytes, all written at one instant.
@@ -136,7 +143,7 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
         }
     }
     let transport = g.transport.unwrap_or(TransportKind::default_for(app.self_paced()));
-    transport.check(dccp.as_deref(), g.cc.is_some(), &app).map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
+    transport.check(&own, g.cc.is_some(), &app).map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
     // Where a field was set: the group's tcp table, else the scenario's.
     let given_at = |f: &str| match (&g.tcp, top.params.gives(f)) {
         (Some(t), _) if t.gives(f) => Some(format!("{path}.tcp.{f}")),
@@ -170,7 +177,7 @@ pub(super) fn group_common(g: &FlowGroup, gi: usize, top: &TopTcp, duration: Sim
         }
     }
     let (src, dst) = (NodeId(u32::MAX), NodeId(u32::MAX));
-    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp, dccp, cwnd_trace: false })
+    Ok(FlowPlan { group_name: name, group: gi as u32, src, dst, cc, app, transport, start, start_jitter: jitter, stop, tcp, own, cwnd_trace: false })
 }
 
 #[cfg(test)]

@@ -58,8 +58,8 @@ pub struct FlowPlan {
     pub stop: Option<SimDuration>,
     /// Transport settings (a DCCP flow reads its payload size here).
     pub tcp: TcpConfig,
-    /// DCCP settings (DCCP flows only).
-    pub dccp: Option<Box<crate::transport::dccp::params::DccpConfig>>,
+    /// Its transport's own settings (`Transport::resolve_settings`; DCCP's `dccp` table).
+    pub own: crate::transport::interface::OwnSettings,
     /// Whether its congestion window is traced (`cwnd_trace`).
     pub cwnd_trace: bool,
 }
@@ -71,7 +71,7 @@ impl FlowPlan {
             src: self.src,
             dst: self.dst,
             tcp: &self.tcp,
-            dccp: self.dccp.as_deref(),
+            own: &self.own,
             cc: &self.cc,
             cwnd_trace: self.cwnd_trace,
             self_paced: self.app.self_paced(),

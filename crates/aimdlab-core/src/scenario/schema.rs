@@ -364,6 +364,13 @@ pub struct FlowGroup {
     pub dccp: Option<crate::transport::dccp::params::DccpParams>,
 }
 
+impl FlowGroup {
+    /// The transports' own settings tables the group gives (`dccp`), by name, as written.
+    pub fn own_tables(&self) -> Vec<(&'static str, serde_json::Value)> {
+        self.dccp.iter().map(|d| ("dccp", serde_json::to_value(d).unwrap_or_default())).collect()
+    }
+}
+
 /// The JSON Schema of scenario files.
 pub fn json_schema() -> serde_json::Value {
     let schema = schemars::schema_for!(Scenario);

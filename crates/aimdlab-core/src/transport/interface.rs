@@ -4,7 +4,6 @@
 //! implements these in its folder and adds one line to `registry.rs`.
 
 use super::arrival::DataArrival;
-use super::dccp::params::DccpConfig;
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
 use super::segments::SegmentSizes;
@@ -27,14 +26,39 @@ pub struct FlowSettings<'a> {
     pub dst: NodeId,
     /// TCP's settings (the segment size and header of every transport, for now).
     pub tcp: &'a TcpConfig,
-    /// DCCP's settings (DCCP flows only).
-    pub dccp: Option<&'a DccpConfig>,
+    /// The transport's own settings, from its table (`Transport::resolve_settings`).
+    pub own: &'a OwnSettings,
     /// The congestion controller asked for.
     pub cc: &'a CcConfig,
     /// Whether the congestion window is traced.
     pub cwnd_trace: bool,
     /// Whether the application paces itself (offers data over time).
     pub self_paced: bool,
+}
+
+/// A transport's own settings, read from its table in a flow group
+/// (`Transport::SETTINGS_TABLE`) and kept in the flow's plan without the plan or the simulator
+/// knowing their type: the transport that made them reads them back (`get`).
+#[derive(Clone, Default)]
+pub struct OwnSettings(Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl OwnSettings {
+    /// Settings `s` of a transport.
+    pub fn new<T: std::any::Any + Send + Sync>(s: T) -> Self {
+        OwnSettings(Some(std::sync::Arc::new(s)))
+    }
+
+    /// The settings, if they are a `T`.
+    #[inline]
+    pub fn get<T: std::any::Any>(&self) -> Option<&T> {
+        self.0.as_deref().and_then(|s| s.downcast_ref::<T>())
+    }
+}
+
+impl std::fmt::Debug for OwnSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "OwnSettings(..)" } else { "OwnSettings(none)" })
+    }
 }
 
 /// A flow's sending endpoint, at its source.
@@ -119,12 +143,22 @@ pub trait Transport {
     const SELF_CLOCKED: bool;
     /// How its packets are written into a pcap trace.
     fn wire(flow: FlowSettings<'_>) -> FlowWire;
-    /// The name of its own settings table in a flow group (`dccp`), if it has one.
+    /// The name of its own settings table in a flow group, if it has one.
     const SETTINGS_TABLE: Option<&'static str> = None;
-    /// What of a flow group it cannot carry: its own `settings` (if it has a table), whether
-    /// the group names a controller (`cc_given`), its application. `Err((field, message))`
-    /// names the group's field.
-    fn check(_settings: Option<&DccpConfig>, _cc_given: bool, _app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
+    /// Reads its own table (`table`, as written; `None` when the group has none) at `path`,
+    /// for a flow whose TCP settings are `tcp`. Default: no settings of its own.
+    fn resolve_settings(_table: Option<&serde_json::Value>, _tcp: &TcpConfig, _path: &str) -> Result<OwnSettings, crate::error::ScenarioError> {
+        Ok(OwnSettings::default())
+    }
+    /// Header bytes the application's rate counts per packet (IP and transport, without
+    /// options), with its own settings `own` and TCP's `tcp`. Default: TCP's.
+    fn app_header_bytes(_own: &OwnSettings, tcp: &TcpConfig) -> u64 {
+        tcp.header.0
+    }
+    /// What of a flow group it cannot carry: its own settings `own`, whether the group names a
+    /// controller (`cc_given`), its application. `Err((field, message))` names the group's
+    /// field.
+    fn check(_own: &OwnSettings, _cc_given: bool, _app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
         Ok(())
     }
 }

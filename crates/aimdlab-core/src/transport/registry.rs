@@ -9,7 +9,7 @@
 //! `TransportReceiver`, a descriptor implementing `Transport`) and one line below.
 
 use super::arrival::DataArrival;
-use super::dccp::params::DccpConfig;
+use super::interface::OwnSettings;
 use super::interface::{FlowSettings, Transport, TransportReceiver, TransportSender};
 use super::outbox::Outbox;
 use super::rtt::RttEstimator;
@@ -78,9 +78,17 @@ macro_rules! transports {
             pub fn settings_table(self) -> Option<&'static str> {
                 match self { $( TransportKind::$variant => <$descriptor as Transport>::SETTINGS_TABLE, )* }
             }
+            /// Reads its own settings table (`Transport::resolve_settings`).
+            pub fn resolve_settings(self, table: Option<&serde_json::Value>, tcp: &crate::transport::tcp::config::TcpConfig, path: &str) -> Result<OwnSettings, crate::error::ScenarioError> {
+                match self { $( TransportKind::$variant => <$descriptor as Transport>::resolve_settings(table, tcp, path), )* }
+            }
+            /// Header bytes the application's rate counts per packet.
+            pub fn app_header_bytes(self, own: &OwnSettings, tcp: &crate::transport::tcp::config::TcpConfig) -> u64 {
+                match self { $( TransportKind::$variant => <$descriptor as Transport>::app_header_bytes(own, tcp), )* }
+            }
             /// What of a flow group it cannot carry (`Transport::check`).
-            pub fn check(self, settings: Option<&DccpConfig>, cc_given: bool, app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
-                match self { $( TransportKind::$variant => <$descriptor as Transport>::check(settings, cc_given, app), )* }
+            pub fn check(self, own: &OwnSettings, cc_given: bool, app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
+                match self { $( TransportKind::$variant => <$descriptor as Transport>::check(own, cc_given, app), )* }
             }
         }
 

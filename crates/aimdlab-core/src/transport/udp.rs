@@ -4,7 +4,6 @@
 //! registry lists, and its packets' pcap header.
 
 use super::arrival::DataArrival;
-use super::dccp::params::DccpConfig;
 use super::interface::{FlowSettings, Transport, TransportReceiver, TransportSender};
 use super::outbox::Outbox;
 use super::segments::SegmentSizes;
@@ -93,7 +92,7 @@ impl Transport for Udp {
         FlowWire { protocol: 17, header: write_pcap_header, mss: flow.tcp.mss.0, data_header: flow.tcp.header.0, timestamps: flow.tcp.timestamps }
     }
 
-    fn check(_settings: Option<&DccpConfig>, cc_given: bool, app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
+    fn check(_own: &crate::transport::interface::OwnSettings, cc_given: bool, app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
         if !app.self_paced() {
             return Err((
                 "transport",

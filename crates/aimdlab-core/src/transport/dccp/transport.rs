@@ -1,32 +1,39 @@
 //! DCCP as the simulator sees it: the sender and receiver behind the transport interface,
 //! and the descriptor the registry lists.
 
-use super::params::DccpConfig;
+use super::params::{DccpConfig, DccpParams};
 use super::receiver::DccpReceiver;
 use super::sender::{DccpSender, SenderCcid};
 use crate::cc::{CongestionControl, Controller, Window};
+use crate::error::ScenarioError;
 use crate::ids::FlowId;
 use crate::monitor::cwnd_trace::CwndTrace;
 use crate::monitor::pcap::FlowWire;
 use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
 use crate::transport::arrival::DataArrival;
-use crate::transport::interface::{FlowSettings, Transport, TransportReceiver, TransportSender};
+use crate::transport::interface::{FlowSettings, OwnSettings, Transport, TransportReceiver, TransportSender};
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::segments::SegmentSizes;
+use crate::transport::tcp::config::TcpConfig;
 use crate::transport::timer::TimerKind;
 use crate::units::SimTime;
 
 /// DCCP (the registry's descriptor).
 pub struct Dccp;
 
+/// A DCCP flow's settings, as its plan keeps them.
+fn settings(flow: FlowSettings<'_>) -> Option<&DccpConfig> {
+    flow.own.get::<DccpConfig>()
+}
+
 impl Transport for Dccp {
     type Sender = DccpSender;
     type Receiver = DccpReceiver;
 
     fn endpoints(id: FlowId, flow: FlowSettings<'_>, sizes: SegmentSizes) -> (DccpSender, DccpReceiver) {
-        let cfg = flow.dccp.expect("a DCCP flow's plan has its DCCP settings");
+        let cfg = settings(flow).expect("a DCCP flow's plan has its DCCP settings");
         let cc = Controller::new(flow.cc);
         let mut sender = DccpSender::new(id, flow.dst, cfg, sizes, cc, flow.self_paced);
         if let (true, SenderCcid::Two(c)) = (flow.cwnd_trace, &mut sender.ccid) {
@@ -36,15 +43,19 @@ impl Transport for Dccp {
     }
 
     fn label(flow: FlowSettings<'_>) -> String {
-        format!("dccp-ccid{}", flow.dccp.map_or(2, |d| d.ccid))
+        format!("dccp-ccid{}", settings(flow).map_or(2, |d| d.ccid))
     }
 
     fn data_header_bytes(flow: FlowSettings<'_>) -> u64 {
-        flow.dccp.map_or(flow.tcp.header.0, |d| d.data_header.0)
+        Self::app_header_bytes(flow.own, flow.tcp)
+    }
+
+    fn app_header_bytes(own: &OwnSettings, tcp: &TcpConfig) -> u64 {
+        own.get::<DccpConfig>().map_or(tcp.header.0, |d| d.data_header.0)
     }
 
     fn takes_window_controller(flow: FlowSettings<'_>) -> bool {
-        flow.dccp.map_or(2, |d| d.ccid) == 2
+        settings(flow).map_or(2, |d| d.ccid) == 2
     }
 
     const SELF_CLOCKED: bool = true;
@@ -56,8 +67,17 @@ impl Transport for Dccp {
 
     const SETTINGS_TABLE: Option<&'static str> = Some("dccp");
 
-    fn check(settings: Option<&DccpConfig>, cc_given: bool, _app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
-        if settings.is_some_and(|d| d.ccid == 3) && cc_given {
+    /// The `dccp` table (`DccpParams`) laid over the defaults for the flow's payload size.
+    fn resolve_settings(table: Option<&serde_json::Value>, tcp: &TcpConfig, path: &str) -> Result<OwnSettings, ScenarioError> {
+        let params: DccpParams = match table {
+            Some(t) => serde_json::from_value(t.clone()).map_err(|e| ScenarioError::new(path, e.to_string()))?,
+            None => DccpParams::default(),
+        };
+        Ok(OwnSettings::new(DccpConfig::resolve(&params, tcp.mss, path)?))
+    }
+
+    fn check(own: &OwnSettings, cc_given: bool, _app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
+        if own.get::<DccpConfig>().is_some_and(|d| d.ccid == 3) && cc_given {
             return Err(("cc", "applies only to window-based control; DCCP CCID-3 is TFRC, rate-based (remove cc, or set dccp.ccid = 2)".into()));
         }
         Ok(())
