@@ -143,7 +143,8 @@ pub struct PyController {
     rule: bool,
     /// A rule with an `on_ack` of its own (every ACK).
     rule_on_ack: bool,
-    /// The `Window` a rule's hooks are handed, made once and filled before each call.
+    /// The `Window` a rule's `cong_avoid` is handed, made at its first call and filled before
+    /// each.
     window_obj: Option<Py<PyWindow>>,
     /// The window the object last left (a controller that keeps its own).
     cwnd: f64,
@@ -242,42 +243,27 @@ impl PyController {
     pub fn new(py: Python<'_>, obj: Py<PyAny>, flow: usize, w0: f64, ssthresh0: f64, errors: ErrorSlot, control: Arc<RunControl>) -> PyResult<Self> {
         let b = obj.bind(py);
         let (grows, cuts) = (b.hasattr("cong_avoid")?, b.hasattr("ssthresh")? && b.getattr("ssthresh")?.is_callable());
-        if grows || cuts {
-            if !(grows && cuts) {
-                let (has, lacks) = if grows { ("cong_avoid", "ssthresh") } else { ("ssthresh", "cong_avoid") };
-                return Err(ControllerError::new_err(format!(
-                    "controller {} of flow {flow}: defines {has} but not {lacks}; a rule defines both (or keeps its own window in on_ack and on_congestion)",
-                    class_name(b)
-                )));
+        if grows != cuts {
+            let (has, lacks) = if grows { ("cong_avoid", "ssthresh") } else { ("ssthresh", "cong_avoid") };
+            return Err(ControllerError::new_err(format!(
+                "controller {} of flow {flow}: defines {has} but not {lacks}; a rule defines both (or keeps its own window in on_ack and on_congestion)",
+                class_name(b)
+            )));
+        }
+        let rule = grows;
+        if !rule {
+            if b.getattr("cwnd")?.is_none() {
+                b.setattr("cwnd", w0)?;
             }
-            let rule_on_ack = b.getattr("on_ack").is_ok_and(|m| !is_base_hook(&m));
-            let window_obj = Some(Py::new(py, PyWindow { cwnd: w0, ssthresh: ssthresh0 })?);
-            return Ok(PyController {
-                obj,
-                flow,
-                rule: true,
-                rule_on_ack,
-                window_obj,
-                cwnd: w0,
-                ssthresh: ssthresh0,
-                pacing: None,
-                names: Mutex::new(HashMap::new()),
-                state_keys: Mutex::new(None),
-                errors,
-                control,
-            });
-        }
-        if b.getattr("cwnd")?.is_none() {
-            b.setattr("cwnd", w0)?;
-        }
-        if b.getattr("ssthresh")?.is_none() {
-            b.setattr("ssthresh", ssthresh0)?;
+            if b.getattr("ssthresh")?.is_none() {
+                b.setattr("ssthresh", ssthresh0)?;
+            }
         }
         let mut c = PyController {
+            rule_on_ack: rule && b.getattr("on_ack").is_ok_and(|m| !is_base_hook(&m)),
             obj,
             flow,
-            rule: false,
-            rule_on_ack: false,
+            rule,
             window_obj: None,
             cwnd: w0,
             ssthresh: ssthresh0,
@@ -287,7 +273,9 @@ impl PyController {
             errors,
             control,
         };
-        c.refresh(py).map_err(|e| describe(py, c.obj.bind(py), flow, "__init__", e))?;
+        if !rule {
+            c.refresh(py).map_err(|e| describe(py, c.obj.bind(py), flow, "__init__", e))?;
+        }
         Ok(c)
     }
 
@@ -434,14 +422,14 @@ impl CongestionControl for PyController {
         // The rule sees the segments this growth step stands for as `newly_acked_pkts`.
         let (e, flow) = (PyAckEvent { newly_acked_pkts: acked_pkts, ..ack_event(ev) }, self.flow);
         let mut grown = None;
-        let window_obj = self.window_obj.take();
+        let mut window_obj = self.window_obj.take();
         self.call("cong_avoid", |py, obj| {
             let win = match &window_obj {
                 Some(win) => {
                     *win.try_borrow_mut(py)? = PyWindow::of(w);
                     win.clone_ref(py)
                 }
-                None => Py::new(py, PyWindow::of(w))?,
+                None => window_obj.insert(Py::new(py, PyWindow::of(w))?).clone_ref(py),
             };
             obj.call_method1("cong_avoid", (win.clone_ref(py), Py::new(py, e)?))?;
             let left = checked_window(obj, flow, &win.borrow(py))?;

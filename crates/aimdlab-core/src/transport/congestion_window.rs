@@ -42,11 +42,6 @@ impl<C: CongestionControl> CongestionWindow<C> {
         self.window.ssthresh_pkts
     }
 
-    /// The controller.
-    pub fn controller(&self) -> &C {
-        &self.cc
-    }
-
     /// Puts `cc` in place of the controller, keeping the window (it may set its own initial
     /// threshold).
     pub fn replace_controller(&mut self, cc: C) {
@@ -108,16 +103,6 @@ impl<C: CongestionControl> CongestionWindow<C> {
     /// The controller's name.
     pub fn name(&self) -> &'static str {
         self.cc.name()
-    }
-
-    /// Whether the controller reads delivery-rate samples.
-    pub fn wants_rate_samples(&self) -> bool {
-        self.cc.wants_rate_samples()
-    }
-
-    /// Whether the controller sets the window on every ACK, in recovery too (BBR).
-    pub fn sets_window_in_recovery(&self) -> bool {
-        self.cc.sets_window_in_recovery()
     }
 
     /// The controller's pacing rate, if it paces.

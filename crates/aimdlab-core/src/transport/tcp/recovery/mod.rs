@@ -113,7 +113,7 @@ impl LossRecovery {
     pub fn on_timeout(&mut self, sb: &mut Scoreboard, snd_una: u64, snd_nxt: u64) {
         sb.on_timeout(snd_una, snd_nxt, self.clears_sacks_at_timeout());
         self.on_recovery_exit();
-        each!(self, r => r.on_timeout(snd_nxt));
+        each!(self, r => r.on_timeout_marked(snd_nxt));
     }
 }
 
@@ -188,7 +188,7 @@ impl RecoveryVariant for LossRecovery {
     fn clears_sacks_at_timeout(&self) -> bool {
         each!(self, r => r.clears_sacks_at_timeout())
     }
-    fn on_timeout(&mut self, snd_nxt: u64) {
-        each!(self, r => r.on_timeout(snd_nxt))
+    fn on_timeout_marked(&mut self, snd_nxt: u64) {
+        each!(self, r => r.on_timeout_marked(snd_nxt))
     }
 }

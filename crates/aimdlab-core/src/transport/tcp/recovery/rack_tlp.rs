@@ -55,7 +55,7 @@ impl RecoveryVariant for RackTlp {
         self.tlp_high_seq = None;
     }
 
-    fn on_timeout(&mut self, snd_nxt: u64) {
+    fn on_timeout_marked(&mut self, snd_nxt: u64) {
         self.rack.on_timeout(snd_nxt);
         self.tlp_high_seq = None;
     }

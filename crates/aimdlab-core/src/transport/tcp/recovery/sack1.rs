@@ -102,7 +102,7 @@ impl RecoveryVariant for Sack1 {
         true
     }
 
-    fn on_timeout(&mut self, _snd_nxt: u64) {
+    fn on_timeout_marked(&mut self, _snd_nxt: u64) {
         self.after_timeout = true;
     }
 }

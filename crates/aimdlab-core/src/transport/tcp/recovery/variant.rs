@@ -94,5 +94,5 @@ pub trait RecoveryVariant {
 
     /// The retransmission timer expired with `snd_nxt` the next new segment (after the
     /// scoreboard has deemed every un-SACKed outstanding segment lost).
-    fn on_timeout(&mut self, _snd_nxt: u64) {}
+    fn on_timeout_marked(&mut self, _snd_nxt: u64) {}
 }
