@@ -302,6 +302,23 @@ def test_a_pacing_rate_spaces_packets_at_that_rate():
     assert unpaced.flows.to_pandas().iloc[0]["send_rate_bps"] > 50e6
 
 
+class _PacedRule(RuleGaimd):
+    """The rule form, pacing from its constructor."""
+
+    def __init__(self, rate_bps):
+        super().__init__()
+        self.pacing_rate_bps = rate_bps
+
+
+def test_a_rule_paces_from_its_constructor_on():
+    # A pacing rate set in __init__ holds from the first packet, and a bad one is refused
+    # there, in either form of controller.
+    with pytest.raises(ValueError, match="controller _PacedRule of flow 0: after __init__: pacing_rate_bps = 0 is outside"):
+        aimdlab.run(dumbbell(duration="1s", flow={"cc": _PacedRule(0.0)}))
+    r = run_checked(dumbbell(rate="100Mbps", buffer="1000pkt", duration="1s", flow={"cc": _PacedRule(1e6)}))
+    assert r.summary["bottleneck"]["queue_max_pkts"] <= 1, "the initial window leaves paced, not as a burst"
+
+
 def test_a_bad_pacing_rate_is_named():
     with pytest.raises(ValueError, match="controller _Paced of flow 0: after __init__: pacing_rate_bps = 0 is outside"):
         aimdlab.run(dumbbell(duration="1s", flow={"cc": _Paced(0.0)}))

@@ -273,9 +273,7 @@ impl PyController {
             errors,
             control,
         };
-        if !rule {
-            c.refresh(py).map_err(|e| describe(py, c.obj.bind(py), flow, "__init__", e))?;
-        }
+        c.refresh(py).map_err(|e| describe(py, c.obj.bind(py), flow, "__init__", e))?;
         Ok(c)
     }
 
