@@ -90,4 +90,26 @@ def test_every_result_column_is_declared_with_a_description():
     for table in ("flows", "links", "timeseries", "link_timeseries", "cwnd_trace"):
         names = getattr(r, table).column_names
         assert [c[1] for c in declared if c[0] == table] == list(names), table
-    assert all(doc for _, _, _, doc in declared)
+    assert all(doc for _, _, _, doc, _, _ in declared)
+
+
+def _numbers(d, prefix=""):
+    """The numeric leaves of a summary, `a.b` for nested ones."""
+    for k, v in d.items():
+        if isinstance(v, dict):
+            yield from _numbers(v, f"{prefix}{k}.")
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) or v is None:
+            yield f"{prefix}{k}"
+
+
+def test_every_number_of_the_summary_is_declared_with_its_unit_and_range():
+    import aimdlab
+    from aimdlab import _core
+    from conftest import dumbbell
+
+    r = aimdlab.run(dumbbell(duration="1s"))
+    declared = {c[1]: c for c in _core.columns() if c[0] == "summary"}
+    assert sorted(_numbers(r.summary)) == sorted(declared)
+    assert declared["jain_index"][2:] == ("1", "Jain's fairness index of the flows' goodput_bps", 0.0, 1.0)
+    assert declared["bottleneck.utilization"][4:] == (0.0, 1.0)
+    assert declared["goodput_total_bps"][2] == "bit/s" and declared["goodput_total_bps"][4:] == (0.0, float("inf"))

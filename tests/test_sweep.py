@@ -399,6 +399,11 @@ def test_an_interval_stops_at_the_measures_physical_bounds():
     assert measure_bounds("timeseries.cwnd_pkts.cv") == (0.0, math.inf)
     assert measure_bounds("groups.a.goodput_bps.mean / groups.b.goodput_bps.mean") == (0.0, math.inf)
     assert measure_bounds("mymod:f") == (-math.inf, math.inf)
+    # From the engine's declarations, not the name: a count of marks is at least 0 (its name
+    # has no unit suffix), a controller's own state variable is not declared.
+    assert measure_bounds("bottleneck.ecn_marks") == (0.0, math.inf)
+    assert measure_bounds("timeseries.a.mean") == (-math.inf, math.inf)
+    assert measure_bounds("flows.no_such_column.mean") == (-math.inf, math.inf)
     assert clip_interval("jain_index", 0.95, 1.049) == (0.95, 1.0)
     # The cases the issue saw: utilization 1.01, Jain 1.049, retransmissions -149.
     catalog = pa.table({"point": [0] * 3, "status": ["ok"] * 3,

@@ -124,19 +124,23 @@ def scenario_page() -> str:
 
 
 def columns_page() -> str:
-    """Every column of the result tables, from `aimdlab._core.columns()`."""
+    """Every column of the result tables and every number of the summary, from
+    `aimdlab._core.columns()`."""
     from aimdlab import _core
+    from aimdlab.cli.info import _range
 
     out = [HEADER + "# Result columns", "",
-           "What each column of a run's tables means, with its unit (`aimdlab columns` prints the same). "
+           "What each column of a run's tables and each number of its summary means, with its unit and the values it "
+           "can take (`aimdlab columns` prints the same; a sweep clips its confidence intervals to the range). "
            "`Result.flows`, `.links`, `.timeseries`, `.link_timeseries` and `.cwnd_trace` are Arrow tables; "
-           "a run's folder holds them as Parquet files of the same names.", ""]
+           "a run's folder holds them as Parquet files of the same names, and `summary.json` the summary "
+           "(`bottleneck.utilization` is its `bottleneck` table's `utilization`).", ""]
     table = None
-    for t, name, unit, doc in _core.columns():
+    for t, name, unit, doc, low, high in _core.columns():
         if t != table:
-            out += ["", f"## {t}", "", "| column | unit | what it is |", "|---|---|---|"]
+            out += ["", f"## {t}", "", "| column | unit | range | what it is |", "|---|---|---|---|"]
             table = t
-        out.append(f"| `{name}` | {_cell(unit)} | {_cell(doc)} |")
+        out.append(f"| `{name}` | {_cell(unit)} | {_cell(_range(low, high))} | {_cell(doc)} |")
     return "\n".join(out).rstrip() + "\n"
 
 

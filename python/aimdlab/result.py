@@ -55,7 +55,7 @@ def column_metadata(table: str) -> Dict[str, Dict[bytes, bytes]]:
     for counts and indices) and `description`, as `aimdlab columns` prints them."""
     from . import _core
 
-    return {name: {b"unit": unit.encode(), b"description": doc.encode()} for t, name, unit, doc in _core.columns() if t == table}
+    return {name: {b"unit": unit.encode(), b"description": doc.encode()} for t, name, unit, doc, _, _ in _core.columns() if t == table}
 
 
 def _to_table(columns: List[Tuple[str, str, Any]], table: str = "") -> pa.Table:

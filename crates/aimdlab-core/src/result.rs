@@ -21,6 +21,7 @@ use crate::monitor::fair_share;
 use crate::monitor::pcap::{self, FlowWire};
 use crate::monitor::table::{Column, Table};
 use crate::monitor::timeseries::{FlowSeries, LinkSeries};
+use crate::monitor::unit::{column_doc, ColumnDoc, Unit};
 use crate::net::link::Link;
 use crate::scenario::Plan;
 use crate::transport::interface::TransportSender;
@@ -117,6 +118,45 @@ fn summary(run: &RunParts, flows: &Table, links: &Table) -> Value {
             "whole_run": ["packets", "events"],
         },
     })
+}
+
+/// The summary's numbers, each with its unit and meaning; `bottleneck.X` repeats the links
+/// table's column X (`BOTTLENECK_COLUMNS`) for the bottleneck.
+pub fn summary_docs() -> Vec<(String, Unit, &'static str)> {
+    let own = [
+        ("seed", Unit::Index, "the seed the engine used"),
+        ("duration_s", Unit::Seconds, "the run's simulated length"),
+        ("warmup_s", Unit::Seconds, "the warm-up left out of the window's figures"),
+        ("flows", Unit::Count, "flows in the run"),
+        ("goodput_total_bps", Unit::BitsPerSecond, "payload every flow delivered in the window, per second of the window"),
+        ("goodput_mean_bps", Unit::BitsPerSecond, "mean of the flows' goodput_bps"),
+        ("jain_index", Unit::Fraction, "Jain's fairness index of the flows' goodput_bps"),
+        ("retransmitted_pkts", Unit::Packets, "retransmitted data packets, every flow"),
+        ("timeouts", Unit::Count, "retransmission timeouts, every flow"),
+        ("packets.sent", Unit::Packets, "packets every host sent over the whole run"),
+        ("packets.delivered", Unit::Packets, "packets that reached their destination over the whole run"),
+        ("packets.dropped", Unit::Packets, "packets dropped over the whole run"),
+        ("packets.in_flight", Unit::Packets, "packets still held by a link at the end"),
+        ("events", Unit::Count, "events the engine processed"),
+    ];
+    let links = crate::monitor::columns::link_columns();
+    let bottleneck = BOTTLENECK_COLUMNS.iter().map(|&name| {
+        let c = links.iter().find(|c| c.name == name).expect("the links table declares each bottleneck column");
+        (format!("bottleneck.{name}"), c.unit, c.doc)
+    });
+    own.into_iter().map(|(n, u, d)| (n.to_string(), u, d)).chain(bottleneck).collect()
+}
+
+/// Every declared column, the summary's numbers included: (table, name, unit, description,
+/// low, high).
+pub fn column_docs() -> Vec<ColumnDoc> {
+    let flows = crate::monitor::columns::flow_columns().into_iter().map(|c| column_doc("flows", c.name, c.unit, c.doc));
+    let links = crate::monitor::columns::link_columns().into_iter().map(|c| column_doc("links", c.name, c.unit, c.doc));
+    let series = crate::monitor::timeseries::flow_series_docs().into_iter().map(|(n, u, d)| column_doc("timeseries", n, u, d));
+    let link_series = crate::monitor::timeseries::link_series_docs().into_iter().map(|(n, u, d)| column_doc("link_timeseries", n, u, d));
+    let cwnd_trace = crate::monitor::cwnd_trace::CWND_TRACE_COLUMNS.iter().map(|&(n, u, d)| column_doc("cwnd_trace", n, u, d));
+    let summary = summary_docs().into_iter().map(|(n, u, d)| column_doc("summary", n, u, d));
+    flows.chain(links).chain(series).chain(link_series).chain(cwnd_trace).chain(summary).collect()
 }
 
 /// The columns of the links table that the summary's `bottleneck` repeats, the link's `name`

@@ -239,10 +239,11 @@ fn controllers() -> Vec<&'static str> {
     aimdlab_core::cc::controller_names()
 }
 
-/// The columns of the result tables: (table, name, unit, description).
+/// The columns of the result tables and the summary's numbers: (table, name, unit,
+/// description, low, high), `low`/`high` the range of its values.
 #[pyfunction]
-fn columns() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
-    aimdlab_core::monitor::columns::column_docs()
+fn columns() -> Vec<aimdlab_core::monitor::unit::ColumnDoc> {
+    aimdlab_core::result::column_docs()
 }
 
 /// The native module `aimdlab._core`.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Optional
@@ -73,16 +74,18 @@ def examples(copy_to: Optional[Path], as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("table", required=False, type=click.Choice(["flows", "links", "timeseries", "link_timeseries", "cwnd_trace"]))
+@click.argument("table", required=False, type=click.Choice(["flows", "links", "timeseries", "link_timeseries", "cwnd_trace", "summary"]))
 @json_option
 def columns(table: Optional[str], as_json: bool) -> None:
-    """Print what each column of the result tables means, with its unit.
+    """Print what each column of the result tables and each number of the summary means,
+    with its unit and the values it can take (a sweep clips its confidence intervals to them).
 
     \b
     Examples:
       aimdlab columns
       aimdlab columns flows
       aimdlab columns timeseries
+      aimdlab columns summary
     """
     from rich.table import Table
 
@@ -90,11 +93,20 @@ def columns(table: Optional[str], as_json: bool) -> None:
 
     rows = [c for c in _core.columns() if table is None or c[0] == table]
     if as_json:
-        emit_json({"command": "columns", "columns": [{"table": t, "column": n, "unit": u, "description": d} for t, n, u, d in rows]})
+        emit_json({"command": "columns", "columns": [{"table": t, "column": n, "unit": u, "description": d,
+                                                   "low": lo if math.isfinite(lo) else None, "high": hi if math.isfinite(hi) else None}
+                                                  for t, n, u, d, lo, hi in rows]})
         return
     out = Table(show_header=True, header_style="bold")
-    for head in ("table", "column", "unit", "what it is"):
+    for head in ("table", "column", "unit", "range", "what it is"):
         out.add_column(head)
-    for t, name, unit, doc in rows:
-        out.add_row(t, name, unit, doc)
+    for t, name, unit, doc, low, high in rows:
+        out.add_row(t, name, unit, _range(low, high), doc)
     stdout_console().print(out)
+
+
+def _range(low: float, high: float) -> str:
+    """A column's range in words: `0 to 1`, `>= 0`, or "" (any value, a label)."""
+    if low == float("-inf"):
+        return ""
+    return f">= {low:g}" if high == float("inf") else f"{low:g} to {high:g}"

@@ -91,7 +91,7 @@ def field_words(path: str) -> str:
 def _columns() -> Dict[str, tuple]:
     from .. import _core
 
-    return {f"{table}.{name}": (unit, doc) for table, name, unit, doc in _core.columns()}
+    return {f"{table}.{name}": (unit, doc) for table, name, unit, doc, _, _ in _core.columns()}
 
 
 def column_words(series: str, column: str) -> str:

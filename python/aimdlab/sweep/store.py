@@ -425,7 +425,7 @@ _STATISTICS = {"n": "finite values of the measure", "mean": "mean over the seeds
 def described(table: pa.Table, axes: List[str], measures: List[str]) -> pa.Table:
     """`table` (a catalog or an aggregate) with each column's unit and description in its
     Parquet field metadata: axes (their values as written, e.g. "50pkt", and the unit they
-    share), measures and their statistics (the unit from the measure's name), and the fixed
+    share), measures and their statistics (the unit the engine declares for the column it reads, `bounds.py`), and the fixed
     columns."""
     from ..units import quantity
 

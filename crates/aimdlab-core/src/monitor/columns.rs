@@ -3,6 +3,7 @@
 //! them). Counters are over the measurement window `[warmup, end)`.
 
 use super::table::{Column, Table};
+use super::unit::Unit;
 use crate::flow::Flow;
 use crate::net::link::Link;
 use crate::scenario::plan::{FlowPlan, LinkPlan};
@@ -53,8 +54,8 @@ pub enum Read<F, U, S> {
 pub struct ColumnDef<F, U, S> {
     /// Column name (its unit is in the name's suffix where it has one).
     pub name: &'static str,
-    /// Unit, e.g. `"bit/s"`, `"ms"`, `"packets"`, or `""`.
-    pub unit: &'static str,
+    /// Unit (and so the values it can take).
+    pub unit: Unit,
     /// What it is, in one line.
     pub doc: &'static str,
     /// How it is read.
@@ -86,8 +87,8 @@ fn rtt(r: &FlowRow) -> (f64, f64, f64) {
 }
 
 macro_rules! col {
-    ($kind:ident, $name:expr, $unit:expr, $doc:expr, $read:expr) => {
-        ColumnDef { name: $name, unit: $unit, doc: $doc, read: Read::$kind($read) }
+    ($kind:ident, $name:expr, $unit:ident, $doc:expr, $read:expr) => {
+        ColumnDef { name: $name, unit: Unit::$unit, doc: $doc, read: Read::$kind($read) }
     };
 }
 
@@ -103,31 +104,32 @@ pub fn flow_columns() -> Vec<FlowColumn> {
 /// The flow, its transport and controller, and its rates.
 fn flow_identity_and_rate_columns() -> Vec<FlowColumn> {
     vec![
-        col!(U64, "flow", "", "flow index, 0-based, in the order of the flows groups and their counts", |r| r.flow.id.0 as u64),
-        col!(U64, "group", "", "index of the flow's group in `flows`", |r| r.plan.group as u64),
-        col!(Str, "group_name", "", "the group's name", |r| r.plan.group_name.clone()),
-        col!(Str, "cc", "", "congestion controller (`tfrc` for DCCP CCID-3, `udp` for a UDP flow)", |r| r.flow.sender.cc_name().to_string()),
-        col!(Str, "transport", "", "`tcp`, `udp`, `dccp-ccid2` or `dccp-ccid3`", |r| r.plan.transport.label(r.plan.settings())),
-        col!(Str, "src", "", "sending host", |r| r.nodes[r.plan.src.idx()].clone()),
-        col!(Str, "dst", "", "receiving host", |r| r.nodes[r.plan.dst.idx()].clone()),
-        col!(F64, "start_s", "s", "when the flow's application started", |r| r.flow.start_at.as_secs_f64()),
-        col!(F64, "goodput_bps", "bit/s", "payload delivered for the first time, per second of the window", |r| rate_bps(
+        col!(U64, "flow", Index, "flow index, 0-based, in the order of the flows groups and their counts", |r| r.flow.id.0 as u64),
+        col!(U64, "group", Index, "index of the flow's group in `flows`", |r| r.plan.group as u64),
+        col!(Str, "group_name", Label, "the group's name", |r| r.plan.group_name.clone()),
+        col!(Str, "cc", Label, "congestion controller (`tfrc` for DCCP CCID-3, `udp` for a UDP flow)", |r| r.flow.sender.cc_name().to_string()),
+        col!(Str, "transport", Label, "`tcp`, `udp`, `dccp-ccid2` or `dccp-ccid3`", |r| r.plan.transport.label(r.plan.settings())),
+        col!(Str, "src", Label, "sending host", |r| r.nodes[r.plan.src.idx()].clone()),
+        col!(Str, "dst", Label, "receiving host", |r| r.nodes[r.plan.dst.idx()].clone()),
+        col!(F64, "start_s", Seconds, "when the flow's application started", |r| r.flow.start_at.as_secs_f64()),
+        col!(F64, "goodput_bps", BitsPerSecond, "payload delivered for the first time, per second of the window", |r| rate_bps(
             r.flow.stats.window_delivered_bytes(),
             since(r),
             r.end
         )),
-        col!(F64, "throughput_bps", "bit/s", "wire bytes of every data packet received (headers, duplicates), per second", |r| rate_bps(
+        col!(F64, "throughput_bps", BitsPerSecond, "wire bytes of every data packet received (headers, duplicates), per second", |r| rate_bps(
             r.flow.stats.window_received_bytes(),
             since(r),
             r.end
         )),
-        col!(F64, "fair_share_bps", "bit/s", "max-min fair share of the link rates on the flow's path, every flow present and greedy", |r| r.fair_share_bps),
-        col!(F64, "send_rate_bps", "bit/s", "wire bytes of data sent (retransmissions included), per second", |r| rate_bps(
+        col!(F64, "fair_share_bps", BitsPerSecond, "max-min fair share of the link rates on the flow's path, every flow present and greedy", |r| r
+            .fair_share_bps),
+        col!(F64, "send_rate_bps", BitsPerSecond, "wire bytes of data sent (retransmissions included), per second", |r| rate_bps(
             r.flow.sender.window_stats().data_bytes_sent,
             since(r),
             r.end
         )),
-        col!(F64, "completion_time_s", "s", "a finite transfer's duration (NaN if unfinished or not finite)", |r| r
+        col!(F64, "completion_time_s", Seconds, "a finite transfer's duration (NaN if unfinished or not finite)", |r| r
             .flow
             .stats
             .completed_at
@@ -138,28 +140,31 @@ fn flow_identity_and_rate_columns() -> Vec<FlowColumn> {
 /// Its RTT, one-way delay and jitter, loss and ECN event rates, final window.
 fn flow_delay_columns() -> Vec<FlowColumn> {
     vec![
-        col!(F64, "rtt_mean_ms", "ms", "mean RTT sample (Karn's rule)", |r| rtt(r).0),
-        col!(F64, "rtt_min_ms", "ms", "smallest RTT sample", |r| rtt(r).1),
-        col!(F64, "rtt_max_ms", "ms", "largest RTT sample", |r| rtt(r).2),
-        col!(F64, "delay_mean_ms", "ms", "mean one-way delay of data packets (sent to received)", |r| r.flow.stats.one_way_delay.mean_ms()),
-        col!(F64, "delay_p50_ms", "ms", "median one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.5)),
-        col!(F64, "delay_p95_ms", "ms", "95th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.95)),
-        col!(F64, "delay_p99_ms", "ms", "99th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.99)),
-        col!(F64, "delay_max_ms", "ms", "largest one-way delay", |r| r.flow.stats.one_way_delay.max_ms()),
-        col!(F64, "jitter_ms", "ms", "mean absolute difference of consecutive one-way delays (RFC 3393 IPDV)", |r| r.flow.stats.jitter_ms()),
-        col!(F64, "jitter_rfc3550_ms", "ms", "RFC 3550 interarrival jitter at the end (1/16-gain filter of the IPDV)", |r| r.flow.stats.rfc3550_jitter_ms()),
-        col!(F64, "rto_first_mean_ms", "ms", "mean RTO at the first timeout of each backoff sequence (the models' T0)", |r| r
+        col!(F64, "rtt_mean_ms", Milliseconds, "mean RTT sample (Karn's rule)", |r| rtt(r).0),
+        col!(F64, "rtt_min_ms", Milliseconds, "smallest RTT sample", |r| rtt(r).1),
+        col!(F64, "rtt_max_ms", Milliseconds, "largest RTT sample", |r| rtt(r).2),
+        col!(F64, "delay_mean_ms", Milliseconds, "mean one-way delay of data packets (sent to received)", |r| r.flow.stats.one_way_delay.mean_ms()),
+        col!(F64, "delay_p50_ms", Milliseconds, "median one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.5)),
+        col!(F64, "delay_p95_ms", Milliseconds, "95th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.95)),
+        col!(F64, "delay_p99_ms", Milliseconds, "99th percentile of the one-way delay", |r| r.flow.stats.one_way_delay.quantile_ms(0.99)),
+        col!(F64, "delay_max_ms", Milliseconds, "largest one-way delay", |r| r.flow.stats.one_way_delay.max_ms()),
+        col!(F64, "jitter_ms", Milliseconds, "mean absolute difference of consecutive one-way delays (RFC 3393 IPDV)", |r| r.flow.stats.jitter_ms()),
+        col!(F64, "jitter_rfc3550_ms", Milliseconds, "RFC 3550 interarrival jitter at the end (1/16-gain filter of the IPDV)", |r| r
+            .flow
+            .stats
+            .rfc3550_jitter_ms()),
+        col!(F64, "rto_first_mean_ms", Milliseconds, "mean RTO at the first timeout of each backoff sequence (the models' T0)", |r| r
             .flow
             .sender
             .window_stats()
             .rto_first_mean_ms()),
-        col!(F64, "loss_event_rate", "", "loss events (fast retransmits, DCCP loss reductions, timeouts) per data packet sent: the papers' p", |r| r
+        col!(F64, "loss_event_rate", Fraction, "loss events (fast retransmits, DCCP loss reductions, timeouts) per data packet sent: the papers' p", |r| r
             .flow
             .sender
             .window_stats()
             .loss_event_rate()),
-        col!(F64, "ecn_event_rate", "", "window reductions on ECN-Echo per data packet sent", |r| r.flow.sender.window_stats().ecn_event_rate()),
-        col!(F64, "cwnd_final_pkts", "packets", "congestion window at the end (NaN without a controller)", |r| r
+        col!(F64, "ecn_event_rate", Fraction, "window reductions on ECN-Echo per data packet sent", |r| r.flow.sender.window_stats().ecn_event_rate()),
+        col!(F64, "cwnd_final_pkts", Packets, "congestion window at the end (NaN without a controller)", |r| r
             .flow
             .sender
             .window()
@@ -170,44 +175,44 @@ fn flow_delay_columns() -> Vec<FlowColumn> {
 /// What it delivered, sent, retransmitted and lost.
 fn flow_count_columns() -> Vec<FlowColumn> {
     vec![
-        col!(U64, "delivered_bytes", "bytes", "payload delivered for the first time", |r| r.flow.stats.window_delivered_bytes()),
-        col!(U64, "received_pkts", "packets", "data packets received (duplicates included)", |r| r.flow.stats.window_received_pkts()),
-        col!(U64, "received_bytes", "bytes", "wire bytes of those packets (headers and duplicates included)", |r| r.flow.stats.window_received_bytes()),
-        col!(U64, "data_pkts_sent", "packets", "data packets sent (retransmissions included)", |r| r.flow.sender.window_stats().data_pkts_sent),
-        col!(U64, "bytes_sent", "bytes", "wire bytes of those packets", |r| r.flow.sender.window_stats().data_bytes_sent),
-        col!(U64, "payload_sent_bytes", "bytes", "application payload sent for the first time (no retransmission, no header)", |r| r
+        col!(U64, "delivered_bytes", Bytes, "payload delivered for the first time", |r| r.flow.stats.window_delivered_bytes()),
+        col!(U64, "received_pkts", Packets, "data packets received (duplicates included)", |r| r.flow.stats.window_received_pkts()),
+        col!(U64, "received_bytes", Bytes, "wire bytes of those packets (headers and duplicates included)", |r| r.flow.stats.window_received_bytes()),
+        col!(U64, "data_pkts_sent", Packets, "data packets sent (retransmissions included)", |r| r.flow.sender.window_stats().data_pkts_sent),
+        col!(U64, "bytes_sent", Bytes, "wire bytes of those packets", |r| r.flow.sender.window_stats().data_bytes_sent),
+        col!(U64, "payload_sent_bytes", Bytes, "application payload sent for the first time (no retransmission, no header)", |r| r
             .flow
             .sender
             .window_stats()
             .payload_bytes_sent),
-        col!(U64, "retransmitted_pkts", "packets", "retransmitted data packets", |r| r.flow.sender.window_stats().retransmitted_pkts),
-        col!(U64, "fast_retransmits", "", "entries into fast recovery", |r| r.flow.sender.window_stats().fast_retransmits),
-        col!(U64, "timeouts", "", "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.window_stats().timeouts),
-        col!(U64, "timeout_sequences", "", "timeouts that start a backoff sequence (one loss indication each)", |r| r
+        col!(U64, "retransmitted_pkts", Packets, "retransmitted data packets", |r| r.flow.sender.window_stats().retransmitted_pkts),
+        col!(U64, "fast_retransmits", Count, "entries into fast recovery", |r| r.flow.sender.window_stats().fast_retransmits),
+        col!(U64, "timeouts", Count, "retransmission timeouts, every expiry (backoffs included)", |r| r.flow.sender.window_stats().timeouts),
+        col!(U64, "timeout_sequences", Count, "timeouts that start a backoff sequence (one loss indication each)", |r| r
             .flow
             .sender
             .window_stats()
             .timeout_sequences),
-        col!(U64, "ecn_reductions", "", "window reductions in response to ECN-Echo", |r| r.flow.sender.window_stats().ecn_reductions),
-        col!(U64, "loss_events", "", "window reductions in response to loss: fast_retransmits + loss_reductions + timeouts", |r| r
+        col!(U64, "ecn_reductions", Count, "window reductions in response to ECN-Echo", |r| r.flow.sender.window_stats().ecn_reductions),
+        col!(U64, "loss_events", Count, "window reductions in response to loss: fast_retransmits + loss_reductions + timeouts", |r| r
             .flow
             .sender
             .window_stats()
             .loss_events()),
-        col!(U64, "loss_reductions", "", "window reductions on loss by a transport that does not retransmit (DCCP CCID-2)", |r| r
+        col!(U64, "loss_reductions", Count, "window reductions on loss by a transport that does not retransmit (DCCP CCID-2)", |r| r
             .flow
             .sender
             .window_stats()
             .loss_reductions),
-        col!(U64, "lost_pkts", "packets", "data packets the sender deemed lost and did not resend (DCCP)", |r| r.flow.sender.window_stats().lost_pkts),
-        col!(F64, "receiver_p", "", "loss-event rate the receiver computed at the end (DCCP CCID-3, RFC 5348 §5.4; NaN otherwise)", |r| r
+        col!(U64, "lost_pkts", Packets, "data packets the sender deemed lost and did not resend (DCCP)", |r| r.flow.sender.window_stats().lost_pkts),
+        col!(F64, "receiver_p", Fraction, "loss-event rate the receiver computed at the end (DCCP CCID-3, RFC 5348 §5.4; NaN otherwise)", |r| r
             .flow
             .receiver
             .loss_event_rate()
             .0),
-        col!(U64, "receiver_loss_events", "", "loss events the receiver counted (DCCP CCID-3)", |r| r.flow.receiver.loss_event_rate().1),
-        col!(U64, "app_drops", "packets", "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.window_stats().app_drops),
-        col!(F64, "loss_rate", "", "1 − received_pkts / data_pkts_sent over the window (packets in flight at its ends blur it)", |r| {
+        col!(U64, "receiver_loss_events", Count, "loss events the receiver counted (DCCP CCID-3)", |r| r.flow.receiver.loss_event_rate().1),
+        col!(U64, "app_drops", Packets, "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.window_stats().app_drops),
+        col!(F64, "loss_rate", Fraction, "1 − received_pkts / data_pkts_sent over the window (packets in flight at its ends blur it)", |r| {
             let sent = r.flow.sender.window_stats().data_pkts_sent;
             if sent == 0 {
                 f64::NAN
@@ -221,26 +226,26 @@ fn flow_count_columns() -> Vec<FlowColumn> {
 /// The link table, in column order.
 pub fn link_columns() -> Vec<LinkColumn> {
     vec![
-        col!(U64, "link", "", "link index", |r| r.index as u64),
-        col!(Str, "name", "", "`from->to`", |r| r.plan.name.clone()),
-        col!(U64, "rate_bps", "bit/s", "transmission rate", |r| r.plan.rate.bps),
-        col!(F64, "delay_ms", "ms", "propagation delay", |r| r.plan.delay.as_millis_f64()),
-        col!(U64, "tx_pkts", "packets", "packets that started transmission", |r| r.link.stats.window_tx_pkts()),
-        col!(U64, "tx_bytes", "bytes", "wire bytes that started transmission", |r| r.link.stats.window_tx_bytes()),
-        col!(U64, "drops", "packets", "drops of every cause", |r| r.link.stats.window_log().dropped()),
-        col!(U64, "drops_overflow", "packets", "arrivals to a full buffer", |r| r.link.stats.window_log().overflow),
-        col!(U64, "drops_early", "packets", "AQM drops (RED early, CoDel, PIE)", |r| r.link.stats.window_log().early),
-        col!(U64, "drops_forced", "packets", "RED drops above the maximum threshold", |r| r.link.stats.window_log().forced),
-        col!(U64, "drops_error", "packets", "losses on the wire (the link's loss model)", |r| r.link.stats.window_log().link_error),
-        col!(U64, "ecn_marks", "packets", "packets marked CE instead of dropped", |r| r.link.stats.window_log().ecn_marks),
-        col!(F64, "utilization", "", "fraction of the window the link was transmitting", |r| r.link.utilization(r.end)),
-        col!(F64, "queue_mean_pkts", "packets", "time-averaged queue length", |r| r.queue_mean_pkts),
-        col!(U64, "queue_max_pkts", "packets", "largest queue length", |r| r.link.stats.max_queue_pkts),
-        col!(F64, "qdelay_mean_ms", "ms", "mean queuing delay (enqueue to start of transmission)", |r| r.link.stats.queuing_delay.mean_ms()),
-        col!(F64, "qdelay_p50_ms", "ms", "median queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.5)),
-        col!(F64, "qdelay_p95_ms", "ms", "95th percentile of the queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.95)),
-        col!(F64, "qdelay_p99_ms", "ms", "99th percentile of the queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.99)),
-        col!(F64, "qdelay_max_ms", "ms", "largest queuing delay", |r| r.link.stats.queuing_delay.max_ms()),
+        col!(U64, "link", Index, "link index", |r| r.index as u64),
+        col!(Str, "name", Label, "`from->to`", |r| r.plan.name.clone()),
+        col!(U64, "rate_bps", BitsPerSecond, "transmission rate", |r| r.plan.rate.bps),
+        col!(F64, "delay_ms", Milliseconds, "propagation delay", |r| r.plan.delay.as_millis_f64()),
+        col!(U64, "tx_pkts", Packets, "packets that started transmission", |r| r.link.stats.window_tx_pkts()),
+        col!(U64, "tx_bytes", Bytes, "wire bytes that started transmission", |r| r.link.stats.window_tx_bytes()),
+        col!(U64, "drops", Packets, "drops of every cause", |r| r.link.stats.window_log().dropped()),
+        col!(U64, "drops_overflow", Packets, "arrivals to a full buffer", |r| r.link.stats.window_log().overflow),
+        col!(U64, "drops_early", Packets, "AQM drops (RED early, CoDel, PIE)", |r| r.link.stats.window_log().early),
+        col!(U64, "drops_forced", Packets, "RED drops above the maximum threshold", |r| r.link.stats.window_log().forced),
+        col!(U64, "drops_error", Packets, "losses on the wire (the link's loss model)", |r| r.link.stats.window_log().link_error),
+        col!(U64, "ecn_marks", Packets, "packets marked CE instead of dropped", |r| r.link.stats.window_log().ecn_marks),
+        col!(F64, "utilization", Fraction, "fraction of the window the link was transmitting", |r| r.link.utilization(r.end)),
+        col!(F64, "queue_mean_pkts", Packets, "time-averaged queue length", |r| r.queue_mean_pkts),
+        col!(U64, "queue_max_pkts", Packets, "largest queue length", |r| r.link.stats.max_queue_pkts),
+        col!(F64, "qdelay_mean_ms", Milliseconds, "mean queuing delay (enqueue to start of transmission)", |r| r.link.stats.queuing_delay.mean_ms()),
+        col!(F64, "qdelay_p50_ms", Milliseconds, "median queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.5)),
+        col!(F64, "qdelay_p95_ms", Milliseconds, "95th percentile of the queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.95)),
+        col!(F64, "qdelay_p99_ms", Milliseconds, "99th percentile of the queuing delay", |r| r.link.stats.queuing_delay.quantile_ms(0.99)),
+        col!(F64, "qdelay_max_ms", Milliseconds, "largest queuing delay", |r| r.link.stats.queuing_delay.max_ms()),
     ]
 }
 
@@ -274,13 +279,3 @@ table_of!(
     LinkColumn,
     LinkRow
 );
-
-/// Every declared column: (table, name, unit, description).
-pub fn column_docs() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
-    let flows = flow_columns().into_iter().map(|c| ("flows", c.name, c.unit, c.doc));
-    let links = link_columns().into_iter().map(|c| ("links", c.name, c.unit, c.doc));
-    let series = super::timeseries::flow_series_docs().into_iter().map(|(n, u, d)| ("timeseries", n, u, d));
-    let link_series = super::timeseries::link_series_docs().into_iter().map(|(n, u, d)| ("link_timeseries", n, u, d));
-    let cwnd_trace = super::cwnd_trace::CWND_TRACE_COLUMNS.iter().map(|&(n, u, d)| ("cwnd_trace", n, u, d));
-    flows.chain(links).chain(series).chain(link_series).chain(cwnd_trace).collect()
-}

@@ -6,6 +6,7 @@
 //! included, in simulated time.
 
 use super::table::{Column, Table};
+use super::unit::Unit;
 use crate::units::SimTime;
 
 /// What changed the window.
@@ -132,13 +133,13 @@ impl CwndTrace {
 }
 
 /// The columns of the congestion-window trace (`cwnd_trace`), one row per change.
-pub const CWND_TRACE_COLUMNS: &[(&str, &str, &str)] = &[
-    ("time_s", "s", "simulated time of the change (the whole run, warm-up included)"),
-    ("flow", "", "flow index"),
-    ("cause", "", "what changed it: slow_start, avoidance, recovery_ack, loss, ecn, timeout, recovery_exit"),
-    ("cwnd_pkts", "packets", "congestion window after the change"),
-    ("ssthresh_pkts", "packets", "slow-start threshold after the change (inf when unset)"),
-    ("in_flight_pkts", "packets", "the sender's pipe when the change was made"),
+pub const CWND_TRACE_COLUMNS: &[(&str, Unit, &str)] = &[
+    ("time_s", Unit::Seconds, "simulated time of the change (the whole run, warm-up included)"),
+    ("flow", Unit::Index, "flow index"),
+    ("cause", Unit::Label, "what changed it: slow_start, avoidance, recovery_ack, loss, ecn, timeout, recovery_exit"),
+    ("cwnd_pkts", Unit::Packets, "congestion window after the change"),
+    ("ssthresh_pkts", Unit::Packets, "slow-start threshold after the change (inf when unset)"),
+    ("in_flight_pkts", Unit::Packets, "the sender's pipe when the change was made"),
 ];
 
 /// The traces of several flows as one table: `time_s`, `flow`, `cause` (a dictionary column of

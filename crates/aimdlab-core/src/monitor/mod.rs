@@ -2,7 +2,7 @@
 //! the link monitor (transmissions, queue, queuing delay), delay histograms, the sampled time
 //! series, congestion-window traces of chosen flows, libpcap traces of chosen links, each
 //! flow's max-min fair share (`fair_share.rs`), and the declarations of every result column
-//! (`columns.rs`).
+//! (`columns.rs`) with their units and ranges (`unit.rs`).
 
 pub mod columns;
 pub mod cwnd_trace;
@@ -15,3 +15,4 @@ pub mod sampling;
 pub mod sender_stats;
 pub mod table;
 pub mod timeseries;
+pub mod unit;

@@ -8,12 +8,13 @@
 //! `sampling.rs` that reads it.
 
 use super::table::{Column, Table};
+use super::unit::Unit;
 
 /// Declares the value columns of a time series once: the row struct `$row` (one public field
 /// per column), the column store `$store` (one `Vec` per column, pushed, grown and turned into
 /// table columns together) and `$store::DOCS` (name, unit, description per column).
 macro_rules! series_values {
-    ($(#[$row_doc:meta])* $row:ident, $store:ident { $($(#[$field_doc:meta])* $name:ident: $ty:ident, $unit:literal, $desc:literal;)* }) => {
+    ($(#[$row_doc:meta])* $row:ident, $store:ident { $($(#[$field_doc:meta])* $name:ident: $ty:ident, $unit:ident, $desc:literal;)* }) => {
         $(#[$row_doc])*
         #[derive(Clone, Copy, Debug)]
         pub struct $row {
@@ -28,7 +29,7 @@ macro_rules! series_values {
 
         impl $store {
             /// Name, unit and description of each value column, in table order.
-            const DOCS: &'static [(&'static str, &'static str, &'static str)] = &[$((stringify!($name), $unit, $desc),)*];
+            const DOCS: &'static [(&'static str, Unit, &'static str)] = &[$((stringify!($name), Unit::$unit, $desc),)*];
 
             fn with_capacity(rows: usize) -> Self {
                 $store { $($name: Vec::with_capacity(rows),)* }
@@ -61,17 +62,17 @@ series_values! {
     /// What one sample reads of one flow.
     FlowValues, FlowColumns {
         /// Congestion window, packets.
-        cwnd_pkts: f64, "packets", "congestion window (NaN without a controller)";
+        cwnd_pkts: f64, Packets, "congestion window (NaN without a controller)";
         /// Slow-start threshold, packets (∞ when unset).
-        ssthresh_pkts: f64, "packets", "slow-start threshold (inf when unset)";
+        ssthresh_pkts: f64, Packets, "slow-start threshold (inf when unset)";
         /// Goodput over the interval ending now, bits/s.
-        goodput_bps: f64, "bit/s", "payload delivered for the first time over the interval";
+        goodput_bps: f64, BitsPerSecond, "payload delivered for the first time over the interval";
         /// Data sent (wire bytes, retransmissions included) over the interval, bits/s.
-        send_rate_bps: f64, "bit/s", "wire bytes of data sent over the interval";
+        send_rate_bps: f64, BitsPerSecond, "wire bytes of data sent over the interval";
         /// Smoothed RTT, ms (NaN before the first sample).
-        srtt_ms: f64, "ms", "smoothed RTT (NaN before the first sample)";
+        srtt_ms: f64, Milliseconds, "smoothed RTT (NaN before the first sample)";
         /// Segments in flight.
-        in_flight_pkts: u64, "packets", "segments in flight (RFC 6675 pipe)";
+        in_flight_pkts: u64, Packets, "segments in flight (RFC 6675 pipe)";
     }
 }
 
@@ -80,30 +81,30 @@ series_values! {
     /// the interval that ends there.
     LinkValues, LinkColumns {
         /// Packets waiting now.
-        queue_len_pkts: u64, "packets", "packets waiting";
+        queue_len_pkts: u64, Packets, "packets waiting";
         /// Bytes waiting now.
-        queue_len_bytes: u64, "bytes", "bytes waiting";
+        queue_len_bytes: u64, Bytes, "bytes waiting";
         /// RED's average queue now (NaN for other disciplines).
-        red_avg: f64, "packets or bytes", "RED's average queue (NaN for other disciplines)";
+        red_avg: f64, PacketsOrBytes, "RED's average queue (NaN for other disciplines)";
         /// Fraction of the interval the serializer was busy.
-        utilization: f64, "", "fraction of the interval the link was transmitting";
+        utilization: f64, Fraction, "fraction of the interval the link was transmitting";
         /// Packets that started transmission in the interval.
-        tx_pkts: u64, "packets", "packets that started transmission in the interval";
+        tx_pkts: u64, Packets, "packets that started transmission in the interval";
         /// Their mean queuing delay (enqueue to start of transmission), ms; NaN when none did.
-        queuing_delay_ms: f64, "ms", "mean queuing delay (enqueue to start of transmission) of those packets; NaN when none";
+        queuing_delay_ms: f64, Milliseconds, "mean queuing delay (enqueue to start of transmission) of those packets; NaN when none";
     }
 }
 
 /// The key columns of the per-flow series, then its value columns; a controller's own state
 /// variables follow them (MR-AIMD's `a`, ...).
-pub fn flow_series_docs() -> Vec<(&'static str, &'static str, &'static str)> {
-    let keys = [("time_s", "s", "sample time"), ("flow", "", "flow index")];
+pub fn flow_series_docs() -> Vec<(&'static str, Unit, &'static str)> {
+    let keys = [("time_s", Unit::Seconds, "sample time"), ("flow", Unit::Index, "flow index")];
     keys.into_iter().chain(FlowColumns::DOCS.iter().copied()).collect()
 }
 
 /// The key columns of the per-link series, then its value columns.
-pub fn link_series_docs() -> Vec<(&'static str, &'static str, &'static str)> {
-    let keys = [("time_s", "s", "sample time"), ("link", "", "link index")];
+pub fn link_series_docs() -> Vec<(&'static str, Unit, &'static str)> {
+    let keys = [("time_s", Unit::Seconds, "sample time"), ("link", Unit::Index, "link index")];
     keys.into_iter().chain(LinkColumns::DOCS.iter().copied()).collect()
 }
 
