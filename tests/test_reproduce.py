@@ -113,7 +113,8 @@ def test_a_crossover_needs_both_sides():
 def test_a_paper_definition_names_its_mistakes(tmp_path):
     (tmp_path / "s.toml").write_text((package_folder("experiments") / "new-aimd-utilization/table1.toml").read_text())
     base = 'id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nsweep = "s.toml"\nx = "flows[0].count"\nmeasure = "jain_index"\n'
-    cases = [(base + "publishd = 3\n", "items[0].publishd: unknown field"),
+    model = 'id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\nmodel = "math:sqrt"\nclaim = { kind = "increasing" }\n'
+    cases = [(base + "publishd = 3\n", "items[0].publishd: is not a field of an item judged on a sweep; it takes also, at_x, baseline, cause, cause_tested_by, claim, class, figure, group, group_label, id, label, measure, name, of, only, plot_x, points, published, scale, select, sensitivity, sweep, threshold_from, title, tolerance, where, x, xlabel (did you mean published?)"),
              (base + 'published = { x = [2], value = [0.9] }\n', "items[0].tolerance: is missing"),
              (base + 'published = { x = [2, 3], value = [0.9] }\n', "items[0].published: expected"),
              (base, "items[0]: has neither published numbers nor a claim"),
@@ -140,7 +141,14 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
              (base.replace('id = "p"', 'id = ".."'), "id: '..' is not a plain name"),
              (base.replace('id = "p"', 'id = "/tmp/elsewhere"'), "id: '/tmp/elsewhere' is not a plain name"),
              (base.replace('id = "p"', 'id = "javascript:alert(1)//"'), "id: 'javascript:alert(1)//' is not a plain name"),
-             (base.replace('id = "a"', 'id = "a b"'), "items[0].id: 'a b' is not a plain name")]
+             (base.replace('id = "a"', 'id = "a b"'), "items[0].id: 'a b' is not a plain name"),
+             # Each kind takes its own keys: a tolerance on an item that is not judged judges nothing.
+             ('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\ncannot = "image"\ntolerance = { abs = 1 }\n',
+              "items[0].tolerance: is not a field of an item that is not judged; it takes also, baseline, cannot, cause, cause_tested_by, "
+              "class, figure, id, label, measure, name, of, scale, select, sweep, text_missing, title, where, x, xlabel; tolerance belongs to "
+              "an item judged on a sweep or an item judged on a model"),
+             (model + 'group = "x"\n', "items[0].group: is not a field of an item judged on a model"),
+             (model.replace("math:sqrt", "nosuchmodule:f"), "items[0].model: 'nosuchmodule:f'")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)
         with pytest.raises(ScenarioError) as e:
@@ -151,11 +159,12 @@ def test_a_paper_definition_names_its_mistakes(tmp_path):
 def test_results_whose_text_is_missing_are_counted_apart_from_what_cannot_be_reproduced(tmp_path):
     """The DCCP thesis's figures and tables (only its introduction survives) are "not checkable:
     text missing", never inside "cannot be reproduced"."""
-    from aimdlab.reproduce import NOT_CHECKABLE, reproduce_paper
+    from aimdlab.reproduce import NOT_CHECKABLE, NotJudgedItem, reproduce_paper
 
     root = find_experiments(package_folder("experiments"))
     paper = load_paper(root / "dccp-tcp-like-tw")
-    paper.items = [i for i in paper.items if i.cannot is not None]  # (no sweep runs: only the unjudged items)
+    paper.items = [i for i in paper.items if isinstance(i, NotJudgedItem)]  # (no sweep runs: only the unjudged items)
+    assert all(isinstance(i, NotJudgedItem) and i.text_missing for i in paper.items)
     assert len(paper.items) == 56 and all(i.text_missing for i in paper.items)
     counts = reproduce_paper(paper, tmp_path / "r").counts()
     assert counts[NOT_CHECKABLE] == 56 and counts["cannot be reproduced"] == 0
@@ -167,7 +176,7 @@ def test_a_quick_run_does_not_judge_an_item_on_fewer_points_than_a_full_run():
     it); one broken at a point it ran differs whatever the others give; a trend is not judged
     on two of four points either way; a published number not run is not judged."""
     from aimdlab.reproduce import DIFFERS, NOT_JUDGED_QUICK, ItemResult, _quick_verdict
-    from aimdlab.reproduce.paper import Item
+    from aimdlab.reproduce.items import SweepItem as Item
     from aimdlab.reproduce.verdict import Verdict
 
     sweep = package_folder("experiments") / "mr-aimd" / "contention.toml"
@@ -197,7 +206,7 @@ def test_a_cause_counts_as_tested_only_when_its_check_supports_it():
     """GAIMD Fig. 14's "cause tested" pointed at a check that was itself inconclusive: a
     result's cause is tested only when the item named in `cause_tested_by` is reproduced."""
     from aimdlab.reproduce import ItemResult, link_causes
-    from aimdlab.reproduce.paper import Item
+    from aimdlab.reproduce.items import SweepItem as Item
     from aimdlab.reproduce.verdict import Verdict
 
     def pair(check_verdict):
@@ -227,12 +236,14 @@ def test_a_notes_numbers_come_from_the_run(tmp_path):
 
 
 def test_every_paper_definition_loads():
+    from aimdlab.reproduce import NotJudgedItem
+
     root = find_experiments(package_folder("experiments"))
     names = available_papers(root)
     assert {"new-aimd-utilization", "new-aimd-delay", "mr-aimd", "gaimd", "dccp-tcp-like-tw"} <= set(names)
     for name in names:
         paper = load_paper(root / name)
-        assert paper.items and all(i.cannot or i.published or i.claim for i in paper.items)
+        assert paper.items and all(isinstance(i, NotJudgedItem) or i.published or i.claim for i in paper.items)
 
 
 @pytest.mark.slow
@@ -329,7 +340,8 @@ def test_a_baseline_item_divides_point_by_point(tmp_path):
 
 
 def test_a_ratio_is_judged_by_the_interval_of_its_per_seed_ratios(tmp_path):
-    from aimdlab.reproduce import Item, evaluate
+    from aimdlab.reproduce import SweepItem as Item
+    from aimdlab.reproduce import evaluate
     from aimdlab.sweep import parse_experiment, run_sweep
     from aimdlab.sweep.stats import mean_std_ci95
 
@@ -434,7 +446,7 @@ def test_a_model_item_judges_the_papers_analytic_model_without_a_sweep(tmp_path)
     assert evaluate(dataclasses.replace(low, at_x=None), None).verdict.verdict == DIFFERS
     (tmp_path / "paper.toml").write_text('id = "p"\ntitle = "t"\npaper = "x.txt"\n[[items]]\nid = "a"\ntitle = "a"\nwhere = "w"\n'
                                          'model = "aimdlab.papers.gaimd:rate_ratio_to"\nsweep = "s.toml"\nclaim = { kind = "decreasing" }\n')
-    with pytest.raises(ScenarioError, match="judged on a sweep or on a model, not both"):
+    with pytest.raises(ScenarioError, match=r"items\[0\].sweep: is not a field of an item judged on a model"):  # (a sweep or a model, not both)
         load_paper(tmp_path)
 
 
@@ -485,7 +497,8 @@ def test_new_aimds_per_second_utilization_stays_within_a_segment_of_its_average_
 def test_a_verdict_that_one_seed_decides_is_called_not_stable():
     import pandas as pd
     import pyarrow as pa
-    from aimdlab.reproduce import Item, _check_stability, _evaluate
+    from aimdlab.reproduce import SweepItem as Item
+    from aimdlab.reproduce import _check_stability, _evaluate
     from aimdlab.sweep.store import aggregate
 
     class ThreeSeeds:
@@ -545,8 +558,9 @@ def test_axes_and_traces_are_named_in_words_from_the_schema_and_the_column_docs(
     root = find_experiments(package_folder("experiments"))
     for name in available_papers(root):
         for item in load_paper(root / name).items:
-            for words in (item.xlabel if item.x else "x", item.group_label if item.group else "g",
-                          item.sensitivity_label if item.sensitivity else "s", item.label if item.measure else "m"):
+            x, group, sensitivity, measure = (getattr(item, k, None) for k in ("x", "group", "sensitivity", "measure"))  # (as its kind has them)
+            for words in (item.xlabel if x else "x", item.group_label if group else "g",
+                          item.sensitivity_label if sensitivity else "s", item.label if measure else "m"):
                 assert words and not re.search(r"\[\d+\]|\w\.\w+_\w", words), (name, item.id, words)
 
 
@@ -562,7 +576,7 @@ def test_a_malformed_item_names_its_field_before_anything_runs(tmp_path):
              (base + "xlabel = inf\n", "items[0].xlabel: inf is not text"),
              (base + 'tolerance = { abs = "x" }\n', "items[0].tolerance.abs: 'x' is not a finite number >= 0"),
              (base + "published = { x = false, value = [1] }\n", "items[0].published.x: False is not a non-empty list"),
-             (base + 'model = "nope:nope"\n', "items[0].model: 'nope:nope' is not an importable function"),
+             (base + 'model = "nope:nope"\n', "items[0].sweep: is not a field of an item judged on a model"),  # (a sweep or a model, not both)
              ('id = "p"\ntitle = "t"\npaper = "x.txt"\nitems = true\n', "items: expected [[items]] tables")]
     for text, message in cases:
         (tmp_path / "paper.toml").write_text(text)

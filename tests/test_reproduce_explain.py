@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from aimdlab import ScenarioError
 from aimdlab.package_data import package_folder
-from aimdlab.reproduce import ItemResult, link_causes, load_paper
+from aimdlab.reproduce import ItemResult, NotJudgedItem, link_causes, load_paper
 from aimdlab.reproduce.explain import Screen, Trial, item_experiment, parse_unstated, screen_words, shortfall
 from aimdlab.reproduce.verdict import DIFFERS, INCONCLUSIVE, REPRODUCED, Verdict
 
@@ -142,7 +142,7 @@ def test_explain_refuses_what_it_cannot_screen_in_one_line(experiments, tmp_path
                         (["all", "--explain", "full"], "screens one item of one paper; name the paper, not all")]:
         done = subprocess.run(base + args + ["--experiments", str(experiments), "--out", str(tmp_path / "r")], capture_output=True, text=True)
         assert done.returncode != 0 and words in done.stderr and "Traceback" not in done.stderr
-    unjudged = next(i for i in load_paper(package_folder("experiments") / "gaimd").items if i.cannot and not i.text_missing)
+    unjudged = next(i for i in load_paper(package_folder("experiments") / "gaimd").items if isinstance(i, NotJudgedItem) and not i.text_missing)
     done = subprocess.run(base + ["gaimd", "--explain", unjudged.id, "--out", str(tmp_path / "r")], capture_output=True, text=True)
     assert done.returncode != 0 and "an item nothing judges" in done.stderr
 

@@ -248,10 +248,6 @@ def _field_docs(path: Path, cls: str) -> Dict[str, str]:
 _PAPER_EXTRA = {"axis_labels": ("a table", 'The axes in words for every item that gives none: `{ "flows[0].count" = "flows" }`.'),
                 "unstated": ("[[unstated]] tables", "The parameters of the set-up the paper does not give (below).")}
 """Top-level keys of paper.toml that are not a field of `Paper` as such."""
-_ITEM_FIELD = {"class": "kind", "published": "published"}
-"""Item keys whose `Item` field has another name."""
-
-
 def paper_page() -> str:
     """The paper.toml format: its top-level keys, an item's keys with their types and meaning,
     the claims and the unstated parameters, from the code that reads them."""
@@ -260,7 +256,6 @@ def paper_page() -> str:
 
     folder = ROOT / "python" / "aimdlab" / "reproduce"
     paper_docs = _field_docs(folder / "paper.py", "Paper")
-    item_docs = _field_docs(folder / "paper.py", "Item")
     unstated_docs = _field_docs(folder / "unstated.py", "Unstated")
     out = [HEADER + "# Paper definitions (paper.toml)", "",
            "A paper's reproduction is data: `experiments/<paper>/paper.toml` lists every figure, table and claim of the paper, "
@@ -273,10 +268,19 @@ def paper_page() -> str:
             out.append(f"| `{key}` | {_cell(_PAPER_EXTRA[key][1])} |")
         else:
             out.append(f"| `{key}` | {_cell(paper_docs.get(key, ''))} |")
-    out += ["", "## An item (`[[items]]`)", "", "| key | type | what it is |", "|---|---|---|"]
-    for key in sorted(paper_module._ITEM_TYPES):
-        words = paper_module._ITEM_TYPES[key][1]
-        out.append(f"| `{key}` | {_cell(words)} | {_cell(item_docs.get(_ITEM_FIELD.get(key, key), ''))} |")
+    from aimdlab.reproduce import items as items_module
+
+    out += ["", "## Items (`[[items]]`)", "", " ".join((items_module.__doc__ or "").strip().split("\n\n")[-1].split()), ""]
+    for kind in items_module.ITEM_KINDS:
+        docs: Dict[str, str] = {}
+        for cls in reversed(kind.__mro__):  # (a field's doc where it is declared last)
+            if cls.__module__ == items_module.__name__:
+                docs.update({k: v for k, v in _field_docs(folder / "items.py", cls.__name__).items() if v})
+        out += [f"### {kind.KIND_WORDS[0].upper()}{kind.KIND_WORDS[1:]} (`{kind.__name__}`)", "",
+                " ".join((kind.__doc__ or "").split()), "", "| key | type | what it is |", "|---|---|---|"]
+        for key, (name, _, words) in sorted(items_module.toml_keys(kind).items()):
+            out.append(f"| `{key}` | {_cell(words)} | {_cell(docs.get(name, ''))} |")
+        out.append("")
     out += ["", "## Claims", "", f"`claim.kind` is one of {', '.join(f'`{k}`' for k in paper_module.CLAIM_KINDS)}.", "",
             " ".join((check_claim.__doc__ or "").split()), "",
             "## Unstated parameters (`[[unstated]]`)", "",

@@ -8,7 +8,7 @@ import functools
 import json
 import time
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional
 
 import click
 
@@ -16,6 +16,9 @@ from ..errors import OutputError, ScenarioError
 from .app import interrupted, main
 from .options import check_dask_options, dask_options
 from .output import SweepBar, emit_json, json_option, note, quiet, quiet_option
+
+if TYPE_CHECKING:
+    from ..reproduce import ItemResult
 
 REPRODUCE_EXAMPLES = """
 \b
@@ -157,12 +160,15 @@ def _print_items(result) -> None:
             click.echo(f"    {other.verdict.verdict:<19} at {r.item.sensitivity} = {shown}: {other.verdict.detail}")
 
 
-def _item_json(i, peer_provenance: Dict) -> Dict:
+def _item_json(i: ItemResult, peer_provenance: Dict) -> Dict:
     """An item's outcome for --json: its verdict, aimdlab's points, the paper's, and the
     peer's (ns-2.35 on the same set-ups) where the paper has them stored."""
+    from ..reproduce.items import Judged
+
+    judged = i.item if isinstance(i.item, Judged) else None
     out = {"id": i.item.id, "title": i.item.title, "kind": i.item.kind, "verdict": i.verdict.verdict, "detail": i.verdict.detail,
            "x": i.x, "group": i.group, "mean": i.mean, "ci95": [[lo, hi] for lo, hi in zip(i.low, i.high)],
-           "published": {"x": i.item.published_x, "value": i.item.published}}
+           "published": {"x": judged.published_x if judged else [], "value": judged.published if judged else []}}
     if i.peer is not None:
         out["peer"] = {"name": peer_provenance.get("name"), "verdict": i.peer.verdict.verdict, "detail": i.peer.verdict.detail,
                        "x": i.peer.x, "group": i.peer.group, "mean": i.peer.mean,

@@ -28,11 +28,12 @@ from .evaluation import (  # (the judging, re-exported: `aimdlab.reproduce` is i
     total_tally,
 )
 from .explain import read_screens, screen_words
-from .paper import Item, Paper, check_fields, find_experiments, load_paper
+from .items import Item, ModelItem, NotJudgedItem, OnSweep, SweepItem
+from .paper import Paper, check_fields, find_experiments, load_paper
 from .verdict import CANNOT, CLASSES, DIFFERS, INCONCLUSIVE, NOT_CHECKABLE, NOT_JUDGED_QUICK, REPRODUCED, RESULT
 
 __all__ = ["ItemResult", "PaperResult", "available_papers", "load_paper", "reproduce_paper", "reproduce_papers", "find_experiments", "total_tally",
-           "evaluate", "link_causes", "same_x", "Item", "Paper",
+           "evaluate", "link_causes", "same_x", "Item", "SweepItem", "ModelItem", "NotJudgedItem", "Paper",
            "REPRODUCED", "DIFFERS", "INCONCLUSIVE", "CANNOT", "NOT_CHECKABLE", "NOT_JUDGED_QUICK", "CLASSES", "RESULT",
            "_check_stability", "_evaluate", "_full_grid", "_judge", "_quick_verdict", "_SeedSubset"]
 
@@ -74,7 +75,7 @@ def reproduce_papers(papers: Sequence[Tuple[Paper, Path]], quick: bool = False, 
         from .peer import attach_peer
 
         paper = papers[k][0]
-        result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep))) for item in paper.items],
+        result = PaperResult(paper, [evaluate(item, sweeps[k].get(str(item.sweep)) if isinstance(item, OnSweep) else None) for item in paper.items],
                              {str(path): sweeps[k][str(path)].root for path in paper.sweeps()}, quick)
         attach_peer(result)  # (ns-2.35's stored values of the same set-ups, where the paper has them)
         screens = read_screens(paper.folder)

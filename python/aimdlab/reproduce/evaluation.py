@@ -21,8 +21,9 @@ from ..sweep import Sweep, load_experiment, open_sweep
 from ..sweep.experiment import axis_fields
 from ..sweep.stats import mean_std_ci95
 from .axes import axis_values, same_x, select_rows
+from .items import Item, Judged, ModelItem, NotJudgedItem, OnSweep, SweepItem
 from .notes import PLACEHOLDER, fill
-from .paper import Item, Paper
+from .paper import Paper
 from .trace import trace_lines
 from .verdict import (
     CANNOT,
@@ -131,7 +132,7 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
     if sweep is not None and not isinstance(sweep, Sweep):
         sweep = open_sweep(sweep)
     res = _evaluate(item, sweep)
-    if item.sensitivity is not None and sweep is not None and item.cannot is None:
+    if isinstance(item, SweepItem) and item.sensitivity is not None and sweep is not None:
         own = item.select[item.sensitivity]
         values = list(dict.fromkeys(json.dumps(v) for v in axis_values(sweep.aggregate.to_pandas(), item.sensitivity)))
         wanted = item.sensitivity_values
@@ -139,10 +140,11 @@ def evaluate(item: Item, sweep: Union[Sweep, Path, None]) -> ItemResult:
             if not same_x(v, own) and (wanted is None or any(same_x(v, w) for w in wanted)):
                 other = dataclasses.replace(item, select={**item.select, item.sensitivity: v}, figure=None, sensitivity=None, kind=SENSITIVITY)
                 res.sensitivity.append((v, _evaluate(other, sweep)))
-    if sweep is not None and item.cannot is None and item.model is None:
+    if sweep is not None and isinstance(item, SweepItem):
         _check_stability(item, res, sweep)
     quotes = sweep is not None and PLACEHOLDER.search(item.cause) is not None
-    res.cause = fill(item.cause, res.x, res.mean, sweep.aggregate.to_pandas() if sweep is not None and quotes else None, item.select)
+    select = item.select if isinstance(item, OnSweep) else {}
+    res.cause = fill(item.cause, res.x, res.mean, sweep.aggregate.to_pandas() if sweep is not None and quotes else None, select)
     return res
 
 
@@ -177,7 +179,7 @@ def _seed_subsets(sweep: Sweep) -> List[Tuple[int, _SeedSubset]]:
     return _LEFT_OUT[sweep]
 
 
-def _check_stability(item: Item, res: ItemResult, sweep: Sweep) -> None:
+def _check_stability(item: SweepItem, res: ItemResult, sweep: Sweep) -> None:
     """Judges the item again with each seed left out in turn (sweeps of three seeds or more);
     where a verdict changes, the detail says so: more seeds are needed for a stable verdict."""
     subsets = _seed_subsets(sweep)
@@ -198,36 +200,50 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab", model_ar
     """`evaluate` at the item's own `select`; `who` ran the sweep (aimdlab, or a peer simulator
     whose runs make the catalog), as the verdict's words name it. A model's item calls its
     function with `model_args` (keyword arguments: a screen's unstated ones, `explain.py`)."""
-    res = ItemResult(item)
-    if item.model is not None:
-        from ..imports import USER_CODE_ERRORS, raised
-        from ..sweep.measures import python_measure
+    if isinstance(item, ModelItem):
+        return _evaluate_model(item, model_args)
+    assert isinstance(item, OnSweep), "an item is judged on a model or drawn from a sweep"
+    return _evaluate_on_sweep(item, sweep, who)
 
-        try:
-            values = python_measure(item.model)(**(model_args or {}))
-            res.x = list(values["x"])
-            res.mean = [float(v) * item.scale for v in values["y"]]
-            if len(res.x) != len(res.mean):
-                raise ValueError("x and y differ in length")
-        except USER_CODE_ERRORS as e:  # the model is the user's code: its failure names the item
-            given = f" with {model_args}" if model_args else ""
-            raise ScenarioError(f"{item.id}: model {item.model} failed{given}: {raised(e)[:200]} "
-                                "(expected a function returning {\"x\": [...], \"y\": [...]})") from None
-        res.low = res.high = [math.nan] * len(res.x)
-        res.runs = [0] * len(res.x)
-        res.verdict = _judge(item, res, quick=False)
-        return res
+
+def _evaluate_model(item: ModelItem, model_args: Optional[Dict[str, Any]]) -> ItemResult:
+    """A model's item: its function's points, judged as they are (no interval, no runs)."""
+    from ..imports import USER_CODE_ERRORS, raised
+    from ..sweep.measures import python_measure
+
+    res = ItemResult(item)
+    try:
+        values = python_measure(item.model)(**(model_args or {}))
+        res.x = list(values["x"])
+        res.mean = [float(v) * item.scale for v in values["y"]]
+        if len(res.x) != len(res.mean):
+            raise ValueError("x and y differ in length")
+    except USER_CODE_ERRORS as e:  # the model is the user's code: its failure names the item
+        given = f" with {model_args}" if model_args else ""
+        raise ScenarioError(f"{item.id}: model {item.model} failed{given}: {raised(e)[:200]} "
+                            "(expected a function returning {\"x\": [...], \"y\": [...]})") from None
+    res.low = res.high = [math.nan] * len(res.x)
+    res.runs = [0] * len(res.x)
+    res.verdict = _judge(item, res, quick=False)
+    return res
+
+
+def _evaluate_on_sweep(item: OnSweep, sweep: Optional[Sweep], who: str) -> ItemResult:
+    """An item drawn from a sweep: its points (and trace) from the sweep's aggregate, judged
+    when it is a `SweepItem`; a `NotJudgedItem` is drawn and keeps its reason as its verdict."""
+    res = ItemResult(item)
+    not_judged = _not_judged_verdict(item)
     if sweep is not None and item.figure is not None:
         res.trace = trace_lines(sweep, item.select if item.figure.select is None else item.figure.select, item.figure)
-    if sweep is None or (item.cannot is not None and item.measure is None):
-        res.verdict = Verdict(NOT_CHECKABLE if item.text_missing else CANNOT, detail=item.cannot or "no sweep")
+    if sweep is None or (not_judged is not None and item.measure is None):
+        res.verdict = not_judged or Verdict(CANNOT, detail="no sweep")
         return res
     x_axis = item.x or "x"  # (an item read from a file always has one)
     whole = sweep.aggregate.to_pandas()
     agg = select_rows(whole, item.select)
     if agg.empty:
         quick = " (a --quick run has fewer points)" if sweep.experiment.get("quick") else ""
-        in_full_grid = bool(quick) and item.cannot is None and item.sweep is not None and len(_full_grid(item)) > 0
+        in_full_grid = bool(quick) and isinstance(item, SweepItem) and len(_full_grid(item)) > 0
         res.verdict = Verdict(NOT_JUDGED_QUICK if in_full_grid else CANNOT, detail=f"the sweep has no point where {item.select}{quick}")
         return res
     if item.only is not None:
@@ -242,7 +258,7 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab", model_ar
             keep &= values >= float(item.only["at_least"])
         agg = agg[keep]
         if agg.empty:
-            more = (bool(sweep.experiment.get("quick")) and item.cannot is None and item.sweep is not None
+            more = (bool(sweep.experiment.get("quick")) and isinstance(item, SweepItem)
                     and len(_full_grid(item)) > len(select_rows(whole, item.select)))
             res.verdict = Verdict(NOT_JUDGED_QUICK if more else CANNOT, detail=f"no point of the sweep has {item.only}"
                                   + (" (--quick runs fewer points; a full run may have some)" if more else ""))
@@ -277,13 +293,23 @@ def _evaluate(item: Item, sweep: Optional[Sweep], who: str = "aimdlab", model_ar
         res.also = {label: [seq[i] for i in order] for label, seq in res.also.items()}
         if res.group:
             res.group = [res.group[i] for i in order]
-    if item.cannot is not None:  # drawn, not judged: the paper's values are not available
-        res.verdict = Verdict(NOT_CHECKABLE if item.text_missing else CANNOT, detail=item.cannot)
+    if not isinstance(item, SweepItem):  # drawn, not judged: the paper's values are not available
+        res.verdict = not_judged or Verdict(CANNOT)
         return res
     res.verdict = _judge(item, res, quick=bool(sweep.experiment.get("quick")), who=who)
-    if sweep.experiment.get("quick") and item.sweep is not None:
+    if sweep.experiment.get("quick"):
         res.verdict = _quick_verdict(item, res, res.verdict)
     return res
+
+
+def _not_judged_verdict(item: Item) -> Optional[Verdict]:
+    """The verdict of an item aimdlab does not judge (its reason), None for one it judges."""
+    if isinstance(item, NotJudgedItem):
+        return Verdict(NOT_CHECKABLE if item.text_missing else CANNOT, detail=item.cannot)
+    return None
+
+
+
 
 
 _POINTWISE = ("at_least", "at_most", "between", "flat")  # (not crosses_down: its two ends decide)
@@ -291,7 +317,7 @@ _POINTWISE = ("at_least", "at_most", "between", "flat")  # (not crosses_down: it
 series' spread only grows with more points)."""
 
 
-def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:
+def _quick_verdict(item: SweepItem, res: ItemResult, verdict: Verdict) -> Verdict:
     """A --quick verdict, unless the quick grid left out points a full run judges and they
     could change it: then "not judged in quick mode", saying what the points it ran gave. A
     difference stands where one point run is enough to make it (published numbers and the
@@ -306,10 +332,11 @@ def _quick_verdict(item: Item, res: ItemResult, verdict: Verdict) -> Verdict:
                                             f"change the verdict; on the points it ran: {verdict.verdict} — {verdict.detail}")
 
 
-def _full_grid(item: Item) -> Any:
+def _full_grid(item: SweepItem) -> Any:
     """The rows of the item's sweep, without --quick, that its `select` keeps: a table of axis
     values as the sweep's aggregate holds them (no run needed)."""
-    path = Path(item.sweep)  # type: ignore[arg-type]
+    assert item.sweep is not None, "a sweep item has its sweep"
+    path = Path(item.sweep)
     return select_rows(_full_axis_table(path, path.stat().st_mtime_ns), item.select)
 
 
@@ -325,7 +352,7 @@ def _full_axis_table(path: Path, mtime_ns: int) -> Any:
     return pd.DataFrame(rows, columns=list(full.axes))
 
 
-def _left_out_by_quick(item: Item, res: ItemResult) -> List[Any]:
+def _left_out_by_quick(item: SweepItem, res: ItemResult) -> List[Any]:
     """The item's points (x values; with `group`, [group, x]) that a full run of its sweep
     judges and the quick run did not run."""
     ran = list(zip(res.group, res.x)) if res.group else list(res.x)
@@ -353,7 +380,7 @@ def _left_out_by_quick(item: Item, res: ItemResult) -> List[Any]:
     return out
 
 
-def _seed_ratios(item: Item, res: ItemResult, sweep: Sweep) -> None:
+def _seed_ratios(item: OnSweep, res: ItemResult, sweep: Sweep) -> None:
     """Turns `res`'s points into ratios against the item's baseline configuration, seed by
     seed: at each point, the mean of value / baseline value over the seeds both completed, and
     the 95 % Student-t interval of that mean (none with a single seed)."""
@@ -375,7 +402,7 @@ def _seed_ratios(item: Item, res: ItemResult, sweep: Sweep) -> None:
         res.runs[i] = n
 
 
-def _judge(item: Item, res: ItemResult, quick: bool, who: str = "aimdlab") -> Verdict:
+def _judge(item: Judged, res: ItemResult, quick: bool, who: str = "aimdlab") -> Verdict:
     """The item's verdict from `who`'s points in `res` (aimdlab's, or a peer simulator's;
     fills `res.points`): its published numbers within the tolerance, and its claim. `quick`: a
     --quick run, whose missing published points are skipped."""
@@ -402,7 +429,7 @@ def _judge(item: Item, res: ItemResult, quick: bool, who: str = "aimdlab") -> Ve
                                           f"{', '.join(map(str, skipped))})" if skipped else "")))
     if item.claim is not None:
         at = [i for i, x in enumerate(res.x) if item.at_x is None or any(same_x(x, a) for a in item.at_x)]
-        if res.group:  # the claim holds in each series
+        if res.group and isinstance(item, SweepItem):  # the claim holds in each series
             parts = []
             for g in dict.fromkeys(json.dumps(v) for v in res.group):
                 idx = [i for i in at if json.dumps(res.group[i]) == g]

@@ -49,6 +49,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from ..errors import ScenarioError
 from ..sweep.experiment import Experiment, _validate_points, axis_fields, load_experiment
 from .axes import same_x
+from .items import Judged, ModelItem, SweepItem
 from .unstated import Unstated, parse_unstated
 from .verdict import BAND_CLAIMS, CANNOT, DIFFERS, INCONCLUSIVE, REPRODUCED, claim_band
 
@@ -118,10 +119,11 @@ class Screen:
                    dict(d["skipped"]), int(d["seeds"]), bool(d["quick"]), dict(d.get("provenance", {})))
 
 
-def item_experiment(item: Any, quick: bool = False) -> Experiment:
+def item_experiment(item: SweepItem, quick: bool = False) -> Experiment:
     """The item's own points of its sweep: the axis points its `select` (and `baseline`) keep,
     at the x values it judges, every group; with `quick`, the sweep's [quick] seeds and fields
     (the points stay the item's)."""
+    assert item.sweep is not None, "a sweep item has its sweep"
     full = load_experiment(item.sweep)
     base = load_experiment(item.sweep, quick=True) if quick else full
     keys = list(full.axes)
@@ -150,7 +152,7 @@ def item_experiment(item: Any, quick: bool = False) -> Experiment:
 
     points = [p for p in full.axis_points() if all(keeps(k, v) for k, v in zip(keys, p))]
     if not points:
-        raise ScenarioError(f"{item.id}: its sweep {Path(item.sweep).name} has no point where {item.select}")
+        raise ScenarioError(f"{item.id}: its sweep {item.sweep.name} has no point where {item.select}")
     axes = {k: [p[i] for p in points] for i, k in enumerate(keys)}
     return Experiment(f"{full.name}-{item.id}", full.description, base.scenario, axes, "zip", list(base.seeds), list(full.measures))
 
@@ -184,7 +186,7 @@ def _applies(u: Unstated, item: Any, exp: Optional[Experiment]) -> Optional[str]
     return None
 
 
-def shortfall(item: Any, res: Any) -> float:
+def shortfall(item: Judged, res: Any) -> float:
     """How far the item's means lie past the paper's band or claim, in the item's own units (0:
     none past it; see the module doc); NaN with no value."""
     parts: List[float] = []
@@ -203,7 +205,7 @@ def shortfall(item: Any, res: Any) -> float:
         means = [res.mean[i] for i in at if math.isfinite(res.mean[i])]
         if kind in BAND_CLAIMS and means:
             low, high = claim_band(kind, t)
-            scale = (high - low) if kind == "between" else abs(float(t)) or 1.0
+            scale = (high - low) if kind == "between" else abs(float(t or 0.0)) or 1.0
             parts += [max(0.0, low - m, m - high) / scale for m in means]
         else:
             parts.append({REPRODUCED: 0.0, INCONCLUSIVE: 0.5, DIFFERS: 1.0}.get(res.verdict.verdict, math.nan))
@@ -216,8 +218,9 @@ def _trial(item: Any, setting: List[Tuple[Unstated, Any]], sweep: Any = None) ->
     setting's arguments; by the item's own rule either way (`evaluation._evaluate`)."""
     from .evaluation import _evaluate
 
-    args = {str(u.model_argument): v for u, v in setting} if item.model is not None else None
-    res = _evaluate(dataclasses.replace(item, figure=None, sensitivity=None), sweep, model_args=args)
+    args = {str(u.model_argument): v for u, v in setting} if isinstance(item, ModelItem) else None
+    quiet = dataclasses.replace(item, figure=None, sensitivity=None) if isinstance(item, SweepItem) else item
+    res = _evaluate(quiet, sweep, model_args=args)
     return Trial({u.id: u.label(v) for u, v in setting}, res.verdict.verdict, res.verdict.detail, shortfall(item, res), list(res.mean))
 
 
@@ -232,12 +235,12 @@ def screen_item(paper: Any, item_id: str, out: Path, quick: bool = False, jobs: 
     if item_id not in items:
         raise ScenarioError(f"--explain: {item_id!r} is not an item of {paper.id}; expected one of {', '.join(items)}")
     item = items[item_id]
-    if item.model is None and (item.sweep is None or item.cannot is not None):
-        raise ScenarioError(f"--explain {item_id}: an item nothing judges ({item.cannot or 'no sweep'}); --explain screens the "
+    if not isinstance(item, (SweepItem, ModelItem)):
+        raise ScenarioError(f"--explain {item_id}: an item nothing judges ({getattr(item, 'cannot', '') or 'no sweep'}); --explain screens the "
                             "set-up of an item judged on a sweep or a model")
     if not paper.unstated:
         raise ScenarioError(f"--explain: {paper.id} declares no unstated parameters ([[unstated]] in its paper.toml)")
-    base = item_experiment(item, quick) if item.model is None else None
+    base = item_experiment(item, quick) if isinstance(item, SweepItem) else None
     reasons = {u.id: _applies(u, item, base) for u in paper.unstated}
     skipped = {k: why for k, why in reasons.items() if why is not None}
     params = [u for u in paper.unstated if u.id not in skipped]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..crosscheck import PEER_NAMES
+from .items import SweepItem
 
 __all__ = ["PEERS", "attach_peer", "measure_paper", "peer_file", "peer_results", "write_peer_file"]
 
@@ -162,8 +163,10 @@ def peer_results(paper: Any, paper_folder: Path, peer: str = "ns2") -> Tuple[Dic
         shown = [*entry["axes"], *entry["params"]]
         subsets[name] = _SeedSubset({"quick": False}, catalog, aggregate(catalog, shown, entry["measures"]))
     for item in paper.items:
-        name = Path(item.sweep).name if item.sweep else None
-        if name not in subsets or item.model is not None or item.cannot is not None or item.measure is None:
+        if not isinstance(item, SweepItem) or item.sweep is None:
+            continue
+        name = Path(item.sweep).name
+        if name not in subsets or item.measure is None:
             continue
         if item.measure not in data["sweeps"][name]["measures"]:
             continue

@@ -29,6 +29,7 @@ from . import (
     same_x,
     total_tally,
 )
+from .items import Item, Judged, ModelItem, NotJudgedItem, OnSweep, SweepItem
 from .trace import draw_trace
 from .verdict import APART, CALIBRATED, CONTEXT, NOT_JUDGED_QUICK, SENSITIVITY, VERDICTS
 from .words import column_words, model_words
@@ -44,6 +45,22 @@ _EXTRA_CSS = (".badge { color: white; padding: 0.1em 0.5em; border-radius: 0.6em
               " .badge.apart { background: white; border: 1px solid; }"
               " .class { border: 1px solid #888; color: #444; padding: 0 0.4em; border-radius: 0.3em; font-size: 0.8em; white-space: nowrap; }"
               " figure img.zoom { cursor: zoom-in; } figure img.zoom.full { max-width: none; width: 960px; cursor: zoom-out; }")
+
+
+
+def _x_words(it: Item) -> str:
+    """The item's x axis in words ("" for an item with none)."""
+    return (it.xlabel or it.x or "") if isinstance(it, (OnSweep, Judged)) else ""
+
+
+def _measure(it: Item) -> str:
+    """The measure an item drawn from a sweep reads ("" for another)."""
+    return (it.measure or "") if isinstance(it, OnSweep) else ""
+
+
+def _group_words(it: Item) -> str:
+    """The item's group axis in words ("" without one)."""
+    return (it.group_label or it.group or "") if isinstance(it, SweepItem) else ""
 
 
 def badge(verdict: str, counted: bool = True) -> str:
@@ -91,10 +108,10 @@ def item_figure(r: ItemResult) -> str:
         for g in dict.fromkeys(json.dumps(v) for v in r.group):
             idx = [i for i, v in enumerate(r.group) if json.dumps(v) == g]
             ax.errorbar([pos[i] for i in idx], [r.mean[i] for i in idx], yerr=ci_yerr([r.mean[i] for i in idx], [r.low[i] for i in idx],
-                        [r.high[i] for i in idx]), marker="o", ms=4, capsize=3, lw=1.4, label=f"aimdlab, {r.item.group_label or r.item.group} = {json.loads(g)}")
+                        [r.high[i] for i in idx]), marker="o", ms=4, capsize=3, lw=1.4, label=f"aimdlab, {_group_words(r.item)} = {json.loads(g)}")
     else:
-        label = "aimdlab's evaluation of the model" if r.item.model else "aimdlab (mean, 95 % CI)"
-        if r.item.also:
+        label = "aimdlab's evaluation of the model" if isinstance(r.item, ModelItem) else "aimdlab (mean, 95 % CI)"
+        if isinstance(r.item, OnSweep) and r.item.also:
             label = f"aimdlab, {r.item.name or r.item.measure}"
         ax.errorbar(pos, r.mean, yerr=ci_yerr(r.mean, r.low, r.high), marker="o", ms=4, capsize=3, lw=1.4, label=label)
     for label, values in r.also.items():
@@ -106,24 +123,26 @@ def item_figure(r: ItemResult) -> str:
             ax.errorbar([pos[i] for i, _ in at], [p.mean[j] for _, j in at],
                         yerr=ci_yerr([p.mean[j] for _, j in at], [p.low[j] for _, j in at], [p.high[j] for _, j in at]),
                         marker="D", ms=4, capsize=3, lw=0, elinewidth=1, color="tab:green", label="ns-2.35, same set-up (mean, 95 % CI)")
-    if r.item.published:
-        pxs, _ = axis_numbers(r.item.published_x)
+    judged = r.item if isinstance(r.item, Judged) else None
+    if judged is not None and judged.published:
+        pxs, _ = axis_numbers(judged.published_x)
         ppos = pxs if (pxs is not None and xs is not None) else [next((i for i, x in enumerate(r.x) if same_x(px, x)), math.nan)
-                                                                 for px in r.item.published_x]
-        ax.plot(ppos, r.item.published, "x", ms=8, mew=2, color="tab:red", label="paper")
-    threshold = r.item.claim.get("threshold") if r.item.claim else None
+                                                                 for px in judged.published_x]
+        ax.plot(ppos, judged.published, "x", ms=8, mew=2, color="tab:red", label="paper")
+    claim = judged.claim if judged is not None else None
+    threshold = claim.get("threshold") if claim else None
     if isinstance(threshold, (list, tuple)):  # between: a band
         ax.axhspan(threshold[0], threshold[1], color="tab:gray", alpha=0.12, label=f"claim: between {threshold[0]:g} and {threshold[1]:g}")
-    elif threshold is not None and r.item.claim:
-        ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {r.item.claim['kind'].replace('_', ' ')} {threshold:g}")
+    elif threshold is not None and claim:
+        ax.axhline(threshold, ls="--", color="tab:gray", lw=1, label=f"claim: {claim['kind'].replace('_', ' ')} {threshold:g}")
     if r.plot_x:
-        if r.item.plot_x and r.item.plot_x.get("log"):
+        if isinstance(r.item, OnSweep) and r.item.plot_x and r.item.plot_x.get("log"):
             plain_log_axis(ax, "x", subs=(1.0, 2.0, 5.0))
         ax.set_xlabel(_plot_x_label(r.item))
     else:
         set_x_ticks(ax, xs, r.x)
-        ax.set_xlabel((r.item.xlabel or r.item.x or "") + (f" ({unit})" if unit else ""))
-    ax.set_ylabel("\n".join(textwrap.wrap(r.item.label or r.item.measure or "", 45)))
+        ax.set_xlabel(_x_words(r.item) + (f" ({unit})" if unit else ""))
+    ax.set_ylabel("\n".join(textwrap.wrap(r.item.label or _measure(r.item), 45)))
     _at_least_a_visible_range(ax)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
@@ -131,9 +150,9 @@ def item_figure(r: ItemResult) -> str:
     return png_data_uri(fig)
 
 
-def _plot_x_label(item) -> str:
+def _plot_x_label(item: Item) -> str:
     """The name of the axis an item's `plot_x` draws along: its label, else its measure ("" without one)."""
-    plot_x = item.plot_x or {}
+    plot_x = (item.plot_x if isinstance(item, OnSweep) else None) or {}
     return str(plot_x.get("label") or plot_x.get("measure", ""))
 
 
@@ -158,8 +177,8 @@ _ITEM, _TRACE = "item", "trace"
 
 def _figure_kinds(r: ItemResult) -> List[str]:
     """The figures item result `r`'s section shows."""
-    kinds = [_ITEM] if r.x or r.item.cannot is None else []
-    return kinds + ([_TRACE] if r.trace and r.item.figure is not None else [])
+    kinds = [_ITEM] if r.x or not isinstance(r.item, NotJudgedItem) else []
+    return kinds + ([_TRACE] if r.trace and isinstance(r.item, OnSweep) and r.item.figure is not None else [])
 
 
 def draw_figure(task: Tuple[str, ItemResult]) -> str:
@@ -168,7 +187,7 @@ def draw_figure(task: Tuple[str, ItemResult]) -> str:
     kind, r = task
     if kind == _ITEM:
         return item_figure(r)
-    assert r.item.figure is not None
+    assert isinstance(r.item, OnSweep) and r.item.figure is not None
     return draw_trace(r.trace, r.item.figure, "aimdlab: " + r.item.title)
 
 
@@ -182,7 +201,7 @@ def submit_figures(result: PaperResult, jobs: Optional[int] = None) -> Dict[Tupl
 
 def _trace_figure(r: ItemResult, uri: Optional[str]) -> str:
     """The item's trace figure (`uri`; None: it has none): aimdlab's, drawn like the paper's."""
-    spec = r.item.figure
+    spec = r.item.figure if isinstance(r.item, OnSweep) else None
     if uri is None or spec is None:
         return ""
     what = spec.label or column_words(spec.series, spec.y) or f"{spec.series}.{spec.y}"
@@ -250,6 +269,8 @@ def _points_text(pairs: List[Tuple[Any, float]]) -> str:
 
 def _paper_values(r: ItemResult) -> str:
     """The paper's numbers for the summary table, or what kind of statement it is."""
+    if not isinstance(r.item, Judged):
+        return "—"
     if r.item.published:
         return _points_text(list(zip(r.item.published_x, r.item.published)))
     if r.item.claim is not None:
@@ -262,7 +283,7 @@ def _our_values(r: ItemResult) -> str:
     if not r.x:
         return "—"
     pairs = list(zip(r.x if not r.group else [f"{g}, {x}" for g, x in zip(r.group, r.x)], r.mean))
-    if r.item.published and not r.group:
+    if isinstance(r.item, Judged) and r.item.published and not r.group:
         pairs = [(x, v) for x, v in pairs if any(same_x(x, px) for px in r.item.published_x)] or pairs
     return _points_text(pairs)
 
@@ -305,21 +326,23 @@ def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optio
     role = "a sensitivity row of" if it.kind == SENSITIVITY else "a check of the cause of"
     of = f" ({role} <a href='#{_e(it.of)}'>{_e(it.of)}</a>)" if it.of else ""
     parts = [f"<h2 id='{_e(it.id)}'>{_e(item_title(it))} {badge(r.verdict.verdict, it.kind == RESULT)}{class_label(it.kind)}</h2>",
-             f"<p class='muted'>{_e(it.where)}{of}." + ("" if r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
-    if it.threshold_from:
-        parts.append(f"<p class='muted'><b>Threshold from:</b> {_e(it.threshold_from)}.</p>")
-    if it.cannot is not None:
+             f"<p class='muted'>{_e(it.where)}{of}."
+             + ("" if isinstance(it, NotJudgedItem) and r.verdict.detail == it.cannot else f" {_e(r.verdict.detail)}") + "</p>"]
+    if isinstance(it, NotJudgedItem):
         parts.append(f"<p>{_e(it.cannot)}</p>")
         if _ITEM in figures:
             parts.append(f"<figure>{zoomable(figures[_ITEM], it.title)}<figcaption>aimdlab's figure: {_e(it.label or it.measure)}"
-                         f" against {_e(it.xlabel or it.x)} (means over the seeds, 95 % CI)</figcaption></figure>")
+                         f" against {_e(_x_words(it))} (means over the seeds, 95 % CI)</figcaption></figure>")
         parts.append(_trace_figure(r, figures.get(_TRACE)))
         return "".join(parts)
-    if it.model:
+    assert isinstance(it, Judged), "an item is judged or not"
+    if it.threshold_from:
+        parts.append(f"<p class='muted'><b>Threshold from:</b> {_e(it.threshold_from)}.</p>")
+    if isinstance(it, ModelItem):
         what = f"{it.label or model_words(it.model) or it.model} (the paper's model, evaluated by aimdlab)"
     else:
-        what = it.label or f"{it.measure}" + (f" × {it.scale:g}" if it.scale != 1 else "")
-    against = _plot_x_label(it) or it.xlabel or it.x
+        what = it.label or f"{_measure(it)}" + (f" × {it.scale:g}" if it.scale != 1 else "")
+    against = _plot_x_label(it) or _x_words(it)
     parts.append(f"<figure>{zoomable(figures[_ITEM], it.title)}<figcaption>{_e(what)} against {_e(against)}; "
                  f"{'means over the seeds with their 95 % intervals' if any(n > 1 for n in r.runs) else 'one run per point (no interval)'}"
                  f"{', the paper’s numbers as red crosses' if it.published else ''}</figcaption></figure>")
@@ -333,25 +356,25 @@ def _item_section(r: ItemResult, figures: Dict[str, str], peer_provenance: Optio
         peer = "" if r.peer is None else ("<td>—</td>" if j is None else
                                           f"<td>{_fmt(r.peer.mean[j])} [{_fmt(r.peer.low[j])}, {_fmt(r.peer.high[j])}]</td>")
         rows.append(f"<tr>{group}<td>{_e(x)}</td>{plotted}<td>{_fmt(pub[0]) if pub else '—'}</td><td>{_fmt(r.mean[i])}</td>"
-                    + ("<td>exact (a model)</td><td>—</td>" if it.model else f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>")
+                    + ("<td>exact (a model)</td><td>—</td>" if isinstance(it, ModelItem) else f"<td>[{_fmt(r.low[i])}, {_fmt(r.high[i])}]</td><td>{r.runs[i]}</td>")
                     + peer
                     + f"<td>{'—' if point is None or point.gap is None else f'{point.gap:+.3g}'}</td>"
                     f"<td>{badge(point.verdict) if point else ''}</td></tr>")
-    group_head = f"<th class='text'>{_e(it.group_label or it.group)}</th>" if r.group else ""
+    group_head = f"<th class='text'>{_e(_group_words(it))}</th>" if r.group else ""
     plotted_head = f"<th>{_e(_plot_x_label(it))}</th>" if r.plot_x else ""
-    parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(it.xlabel or it.x) + "</th>" + plotted_head
+    parts.append("<table><tr>" + group_head + "<th class='text'>" + _e(_x_words(it)) + "</th>" + plotted_head
                  + "<th>paper</th><th>aimdlab mean</th><th>95 % CI</th><th>runs</th>"
                  + (f"<th>{_e((peer_provenance or {}).get('name', 'ns-2.35'))} mean [95 % CI]</th>" if r.peer is not None else "")
                  + "<th>gap</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
     parts.append(_peer_paragraph(r, peer_provenance or {}))
     parts.append(_trace_figure(r, figures.get(_TRACE)))
-    if r.sensitivity:
+    if r.sensitivity and isinstance(it, SweepItem):
         sensitivity_rows = "".join(f"<tr><td class='text'>{_e(v if isinstance(v, str) else json.dumps(v))}</td><td class='text'>{badge(o.verdict.verdict, False)}</td><td class='text'>{_e(o.verdict.detail)}</td>"
                        f"<td>{', '.join(_fmt(m) for m in o.mean)}</td></tr>" for v, o in r.sensitivity)
         reading = it.sensitivity_label or it.sensitivity or ""
         parts.append(f"<p><b>The same result under other readings of {_e(reading)}</b> — shown, not counted: the verdict above "
                      f"is at {_e(it.select[it.sensitivity or ''])} (<code>{_e(it.sensitivity)}</code>):</p><table><tr><th class='text'>" + _e(reading) + "</th><th class='text'>verdict</th><th class='text'>detail</th>"
-                     f"<th>aimdlab means along {_e(it.xlabel or it.x)}</th></tr>" + sensitivity_rows + "</table>")
+                     f"<th>aimdlab means along {_e(_x_words(it))}</th></tr>" + sensitivity_rows + "</table>")
     if r.screen is not None:
         parts.append(_screen_section(r, unstated or {}))
     if it.cause:
@@ -380,7 +403,7 @@ def _screen_section(r: ItemResult, unstated: Dict[str, Any]) -> str:
             f"parameter the paper does not give at each plausible value, then in pairs ({how}). <i>Off the paper</i>: how far "
             f"the means lie past the paper’s band or threshold, in units of it (0: on the paper’s side).</p><ul>{params}</ul>"
             f"<table><tr><th class='text'>setting</th><th class='text'>verdict</th><th>off the paper</th>"
-            f"<th>aimdlab means along {_e(r.item.xlabel or r.item.x)}</th></tr>{rows}</table>"
+            f"<th>aimdlab means along {_e(_x_words(r.item))}</th></tr>{rows}</table>"
             f"<p class='muted'>{_e(screen_words(s))}.</p>")
 
 
