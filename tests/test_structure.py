@@ -55,6 +55,31 @@ def test_a_rust_tree_without_circles_passes(tmp_path):
     assert r.returncode == 0, r.stdout
 
 
+def test_engine_modules_that_use_each_other_are_listed_and_test_modules_are_not_counted(tmp_path):
+    repo = _tree(tmp_path, {
+        "crates/aimdlab-core/src/lib.rs": "pub mod net;\npub mod scenario;\npub mod cc;\n",
+        "crates/aimdlab-core/src/net/mod.rs": "pub mod queue;\n",
+        "crates/aimdlab-core/src/net/queue.rs": "use crate::scenario::quantity::Size;\npub struct Q(Size);\n",
+        "crates/aimdlab-core/src/scenario/mod.rs": "pub mod quantity;\npub mod compile;\n",
+        "crates/aimdlab-core/src/scenario/quantity.rs": "pub struct Size;\n",
+        "crates/aimdlab-core/src/scenario/compile.rs": "use crate::net::queue::Q;\npub fn c(_: Q) {}\n",
+        "crates/aimdlab-core/src/cc/mod.rs": "#[cfg(test)]\nmod testing;\npub struct W;\n",
+        "crates/aimdlab-core/src/cc/testing.rs": "use crate::net::queue::Q;\n",
+    })
+    r = subprocess.run([sys.executable, str(TOOL), "--folders", str(repo)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "net <-> scenario: net/queue.rs | scenario/compile.rs" in r.stdout, r.stdout
+    assert "1 pairs" in r.stdout and "cc" not in r.stdout, r.stdout
+
+
+def test_the_engine_has_one_pair_of_modules_that_use_each_other():
+    # flow <-> scenario: the memory estimate (scenario/memory.rs) reads size_of::<Flow>() before
+    # any flow exists, and a flow is made from its plan. Every other pair is gone (10 at 48b0fe7).
+    r = subprocess.run([sys.executable, str(TOOL), "--folders", str(ROOT)], capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines()[-1] == "1 pairs of engine modules use each other", r.stdout
+    assert r.stdout.startswith("flow <-> scenario: flow/mod.rs | scenario/memory.rs"), r.stdout
+
+
 def test_a_python_circle_is_found(tmp_path):
     repo = _tree(tmp_path, {
         "python/aimdlab/__init__.py": "from .x import f\n",

@@ -2,13 +2,19 @@
 package) and exits 1 when there is one, printing each circle and the names that tie it.
 
 Usage: python tools/import_circles.py [REPO]
+       python tools/import_circles.py --folders [REPO]
+
+`--folders` lists instead the pairs of the engine's top-level modules (`crates/aimdlab-core/src`
+folders and files) that use each other, with the files that tie each side: a report, not a
+check (exit 0).
 
 A file depends on another when it uses a name defined there: `use` declarations and inline
 `crate::`/`super::`/`self::` paths (or paths through a name it imported) in Rust, `import`
 statements in Python. A name taken through a re-export (`pub use`) ties the file to both the
 re-exporting file and the one defining the name; a re-export is an edge only where the file's
-own code uses the name; `mod` declarations are not edges; comments, strings and each
-file's trailing `#[cfg(test)]` module are ignored (test code may reach anywhere).
+own code uses the name; `mod` declarations are not edges; comments, strings, each file's
+trailing `#[cfg(test)]` module and the files of modules declared under `#[cfg(test)]` are
+ignored (test code may reach anywhere).
 """
 
 from __future__ import annotations
@@ -98,6 +104,11 @@ class RustCrate:
             else:
                 mod = rel
             self.modules[mod] = f
+        # A module declared under `#[cfg(test)]` (`mod tests;`, `mod testing;`) is test code, in
+        # a file of its own: left out like a file's trailing test module.
+        test_only = {m + (name,) for m, f in self.modules.items()
+                     for name in re.findall(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", f.read_text())}
+        self.modules = {m: f for m, f in self.modules.items() if not any(m[:len(t)] == t for t in test_only)}
         self.code = {m: _strip_rust(f.read_text()) for m, f in self.modules.items()}
         self.reexports: Dict[Tuple[str, ...], Dict[str, Tuple[str, ...]]] = {}
         self.uses: Dict[Tuple[str, ...], List[Tuple[Tuple[str, ...], bool]]] = {}
@@ -285,7 +296,27 @@ def project_edges(repo: Path) -> Edges:
     return edges
 
 
+def folder_pairs(edges: Edges) -> List[Tuple[str, str, List[str], List[str]]]:
+    """The engine's top-level modules that use each other: (a, b, files of a using b, files of
+    b using a)."""
+    prefix = "crates/aimdlab-core/src/"
+    uses: Dict[Tuple[str, str], Set[str]] = defaultdict(set)
+    for a, targets in edges.items():
+        for b in targets:
+            if a.startswith(prefix) and b.startswith(prefix):
+                top_a, top_b = (Path(x[len(prefix):]).parts[0].removesuffix(".rs") for x in (a, b))
+                if top_a != top_b:
+                    uses[(top_a, top_b)].add(a[len(prefix):])
+    return [(a, b, sorted(files), sorted(uses[(b, a)])) for (a, b), files in sorted(uses.items()) if a < b and (b, a) in uses]
+
+
 def main(argv: List[str]) -> int:
+    if len(argv) > 1 and argv[1] == "--folders":
+        pairs = folder_pairs(project_edges(Path(argv[2] if len(argv) > 2 else Path(__file__).resolve().parents[1])))
+        for a, b, ab, ba in pairs:
+            print(f"{a} <-> {b}: {', '.join(ab)} | {', '.join(ba)}")
+        print(f"{len(pairs)} pairs of engine modules use each other")
+        return 0
     repo = Path(argv[1] if len(argv) > 1 else Path(__file__).resolve().parents[1])
     edges = project_edges(repo)
     found = circles(edges)

@@ -18,11 +18,11 @@
 use crate::flow::Flow;
 use crate::monitor::columns::{flow_columns, flows_table, link_columns, links_table, FlowRow, LinkRow};
 use crate::monitor::fair_share;
-use crate::monitor::pcap::{self, FlowWire};
 use crate::monitor::table::{Column, Table};
 use crate::monitor::timeseries::{FlowSeries, LinkSeries};
 use crate::monitor::unit::{column_doc, ColumnDoc, Unit};
 use crate::net::link::Link;
+use crate::net::pcap::{self, FlowWire};
 use crate::scenario::Plan;
 use crate::transport::interface::TransportSender;
 use crate::units::SimTime;
@@ -154,7 +154,7 @@ pub fn column_docs() -> Vec<ColumnDoc> {
     let links = crate::monitor::columns::link_columns().into_iter().map(|c| column_doc("links", c.name, c.unit, c.doc));
     let series = crate::monitor::timeseries::flow_series_docs().into_iter().map(|(n, u, d)| column_doc("timeseries", n, u, d));
     let link_series = crate::monitor::timeseries::link_series_docs().into_iter().map(|(n, u, d)| column_doc("link_timeseries", n, u, d));
-    let cwnd_trace = crate::monitor::cwnd_trace::CWND_TRACE_COLUMNS.iter().map(|&(n, u, d)| column_doc("cwnd_trace", n, u, d));
+    let cwnd_trace = crate::monitor::cwnd_trace_table::CWND_TRACE_COLUMNS.iter().map(|&(n, u, d)| column_doc("cwnd_trace", n, u, d));
     let summary = summary_docs().into_iter().map(|(n, u, d)| column_doc("summary", n, u, d));
     flows.chain(links).chain(series).chain(link_series).chain(cwnd_trace).chain(summary).collect()
 }
@@ -261,7 +261,7 @@ pub(crate) fn collect(mut run: RunParts) -> RunResult {
     let wires: Vec<FlowWire> = plan.flows.iter().map(|f| f.transport.wire(f.settings())).collect();
     let pcaps = run.links.iter().zip(&plan.links).filter_map(|(l, lp)| l.capture().map(|c| (lp.name.clone(), pcap::write(c, &wires)))).collect();
 
-    let cwnd_trace = crate::monitor::cwnd_trace::table(run.flows.iter().filter_map(|f| f.sender.cwnd_trace().map(|t| (f.id.0 as u64, t))));
+    let cwnd_trace = crate::monitor::cwnd_trace_table::table(run.flows.iter().filter_map(|f| f.sender.cwnd_trace().map(|t| (f.id.0 as u64, t))));
 
     RunResult {
         pcaps,

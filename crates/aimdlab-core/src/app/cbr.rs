@@ -7,7 +7,7 @@ use super::params::{check_source_rate, AppParams};
 use super::source::{AppStep, Source, Write};
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::LinkRate;
+use crate::units::quantity::LinkRate;
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,7 @@
 use super::params::AppParams;
 use super::source::Source;
 use crate::error::ParamError;
-use crate::scenario::quantity::Size;
+use crate::units::quantity::Size;
 use crate::units::Bytes;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,7 @@ use super::params::{check_source_rate, AppParams};
 use super::source::{AppStep, Source, Write};
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::{Duration, LinkRate};
+use crate::units::quantity::{Duration, LinkRate};
 use crate::units::limits::MIN_TIMER;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -14,7 +14,7 @@ use super::params::AppParams;
 use super::source::{AppStep, Source, Write};
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::Size;
+use crate::units::quantity::Size;
 use crate::units::{Bytes, SimDuration, SimTime};
 use rand::Rng;
 use schemars::JsonSchema;

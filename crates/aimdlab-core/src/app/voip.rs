@@ -8,7 +8,7 @@ use super::params::AppParams;
 use super::source::{AppStep, Source, Write};
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::{Duration, LinkRate};
+use crate::units::quantity::{Duration, LinkRate};
 use crate::units::limits::MIN_TIMER;
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use rand::Rng;

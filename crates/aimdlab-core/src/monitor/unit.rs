@@ -1,6 +1,6 @@
 //! What a result column is measured in, and so the values it can take: every column of the
 //! result tables and every number of the summary declares one (`columns.rs`, `timeseries.rs`,
-//! `cwnd_trace.rs`, `result.rs`). The Python side reads both from here (`aimdlab columns`, the
+//! `cwnd_trace_table.rs`, `result.rs`). The Python side reads both from here (`aimdlab columns`, the
 //! Parquet metadata, a sweep's confidence intervals clipped to the range) instead of guessing
 //! them from a column's name.
 

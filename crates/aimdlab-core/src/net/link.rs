@@ -34,7 +34,7 @@ use super::packet_pool::{PacketPool, PacketSlot};
 use super::queue::{DropCause, Queue, QueueConfig, QueueDiscipline};
 use crate::event::{Event, EventQueue};
 use crate::ids::{LinkId, NodeId};
-use crate::monitor::link_stats::LinkStats;
+use crate::net::link_stats::LinkStats;
 use crate::rng::{derive_stream, RngStream, StreamKind};
 use crate::units::{Bytes, Rate, SimDuration, SimTime};
 use rand::Rng;
@@ -96,7 +96,7 @@ pub struct Link {
     aqm_rng: RngStream,
     /// The packets that started transmission in the measurement window, when this link is
     /// traced (`pcap`; set by `start_capture`).
-    capture: Option<crate::monitor::pcap::Capture>,
+    capture: Option<crate::net::pcap::Capture>,
     /// The device queue between the queue discipline and the serializer, if any.
     device: Option<Box<DeviceQueue>>,
 }
@@ -148,7 +148,7 @@ impl Link {
     }
 
     /// The packets traced since the measurement window started, if the link is traced.
-    pub fn capture(&self) -> Option<&crate::monitor::pcap::Capture> {
+    pub fn capture(&self) -> Option<&crate::net::pcap::Capture> {
         self.capture.as_ref()
     }
 

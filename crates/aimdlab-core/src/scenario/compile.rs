@@ -3,7 +3,6 @@
 
 use super::compile_flow::{err, group_common, resolve_tcp, Res, TopTcp};
 use super::plan::{FlowPlan, LinkPlan, Plan};
-use super::quantity::{BufferSize, Size};
 use super::resolve_loss::resolve_loss;
 use super::schema::{AccessOverride, Dumbbell, Explicit, LinkSpec, SampledFlows, Scenario, Topology};
 use crate::error::ScenarioError;
@@ -14,6 +13,7 @@ use crate::net::queue::spec::resolve_queue;
 use crate::net::queue::QueueConfig;
 use crate::net::routing;
 use crate::units::parse::PacketsOrBytes;
+use crate::units::quantity::{BufferSize, Size};
 use crate::units::{Rate, SimDuration};
 use std::collections::HashMap;
 

@@ -58,7 +58,7 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<Tcp
         }
     }
     let recovery_given = given.contains_key("recovery");
-    let mut c = super::overlay::overlay(base, given, path)?;
+    let mut c = crate::overlay::overlay(base, given, path)?;
     match (sack, recovery_given) {
         (Some(true), true) if c.recovery != Recovery::Sack => {
             return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{:?}", c.recovery).to_lowercase()));

@@ -13,8 +13,8 @@
 
 use super::memory_estimate::{MemoryEstimate, MemoryPart, FIXED_BYTES};
 use super::plan::{FlowPlan, LinkPlan};
+use crate::delay_histogram::DelayHistogram;
 use crate::flow::Flow;
-use crate::monitor::histogram::DelayHistogram;
 use crate::net::link::Link;
 use crate::net::packet::Packet;
 use crate::net::queue::QueueConfig;
@@ -151,7 +151,7 @@ pub fn estimate(
     ];
     let cwnd_rows = cwnd_trace_rows(links, flows, duration, topology.ends_with("dumbbell"));
     if cwnd_rows > 0 {
-        let bytes = cwnd_rows.saturating_mul(crate::monitor::cwnd_trace::CwndTrace::ROW_BYTES_PEAK);
+        let bytes = cwnd_rows.saturating_mul(crate::transport::cwnd_trace::CwndTrace::ROW_BYTES_PEAK);
         parts.push(MemoryPart { what: "congestion-window traces", field: "cwnd_trace".into(), bytes });
     }
     // What applications' configurations hold, once per group (its flows share it): a trace's frames.

@@ -4,10 +4,10 @@
 //! Every struct denies unknown fields so a typo is an error naming the field, never a
 //! silently ignored setting. Defaults are written next to each field.
 
-use super::quantity::{BufferSize, Duration, LinkRate, Size};
 use crate::app::spec::AppSpec;
 use crate::cc::spec::CcSpec;
 use crate::net::queue::spec::QueueSpec;
+use crate::units::quantity::{BufferSize, Duration, LinkRate, Size};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -11,10 +11,10 @@ use super::tcp::config::TcpConfig;
 use super::timer::TimerKind;
 use crate::cc::{CcConfig, CongestionControl, Window};
 use crate::ids::{FlowId, NodeId};
-use crate::monitor::cwnd_trace::CwndTrace;
-use crate::monitor::pcap::FlowWire;
-use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
+use crate::net::pcap::FlowWire;
+use crate::transport::cwnd_trace::CwndTrace;
+use crate::transport::sender_stats::SenderStats;
 use crate::units::SimTime;
 
 /// What a transport reads of a flow's plan (`FlowPlan::settings`).

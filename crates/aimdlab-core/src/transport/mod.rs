@@ -5,6 +5,7 @@
 
 pub mod arrival;
 pub mod congestion_window;
+pub mod cwnd_trace;
 pub mod dccp;
 pub mod interface;
 pub mod lazy_timer;
@@ -12,6 +13,7 @@ pub mod outbox;
 pub mod registry;
 pub mod rtt;
 pub mod segments;
+pub mod sender_stats;
 pub mod tcp;
 pub mod timer;
 pub mod udp;

@@ -17,10 +17,10 @@ use super::segments::SegmentSizes;
 use super::timer::TimerKind;
 use crate::cc::{CongestionControl, Window};
 use crate::ids::FlowId;
-use crate::monitor::cwnd_trace::CwndTrace;
-use crate::monitor::pcap::FlowWire;
-use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
+use crate::net::pcap::FlowWire;
+use crate::transport::cwnd_trace::CwndTrace;
+use crate::transport::sender_stats::SenderStats;
 use crate::units::SimTime;
 
 macro_rules! transports {

@@ -10,9 +10,9 @@ use super::segments::SegmentSizes;
 use crate::app::Write;
 use crate::cc::CongestionControl;
 use crate::ids::{FlowId, NodeId};
-use crate::monitor::pcap::{sender_port, FlowWire, IP_HEADER, RECEIVER_PORT};
-use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
+use crate::net::pcap::{sender_port, FlowWire, IP_HEADER, RECEIVER_PORT};
+use crate::transport::sender_stats::SenderStats;
 use crate::units::{Bytes, SimTime};
 
 /// A UDP sender.

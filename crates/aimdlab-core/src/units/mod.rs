@@ -3,6 +3,7 @@
 
 pub mod limits;
 pub mod parse;
+pub mod quantity;
 pub mod serde_text;
 pub mod size;
 pub mod time;

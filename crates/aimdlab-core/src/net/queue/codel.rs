@@ -17,7 +17,7 @@ use super::discipline::QueueDiscipline;
 use super::params::{check_limit, check_positive_duration, limit_in_pkts, DisciplineSpec};
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::{BufferSize, Duration};
+use crate::units::quantity::{BufferSize, Duration};
 use crate::units::parse::PacketsOrBytes;
 use crate::units::Rate;
 use schemars::JsonSchema;

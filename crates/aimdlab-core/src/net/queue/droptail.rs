@@ -8,7 +8,7 @@ use super::discipline::QueueDiscipline;
 use super::params::{check_limit, limit_in_pkts, DisciplineSpec};
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::BufferSize;
+use crate::units::quantity::BufferSize;
 use crate::units::{Rate, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

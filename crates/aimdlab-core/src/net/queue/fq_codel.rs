@@ -26,7 +26,7 @@ use super::discipline::QueueDiscipline;
 use super::params::DisciplineSpec;
 use crate::error::ParamError;
 use crate::rng::RngStream;
-use crate::scenario::quantity::{BufferSize, Duration, Size};
+use crate::units::quantity::{BufferSize, Duration, Size};
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Bytes, Rate, SimDuration};
 use schemars::JsonSchema;

@@ -24,7 +24,7 @@ use rand::Rng;
 use super::discipline::QueueDiscipline;
 use super::params::{check_limit, check_positive_duration, limit_in_pkts, DisciplineSpec};
 use crate::error::ParamError;
-use crate::scenario::quantity::{BufferSize, Duration};
+use crate::units::quantity::{BufferSize, Duration};
 use crate::units::Rate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

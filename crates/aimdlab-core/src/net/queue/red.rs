@@ -39,7 +39,7 @@ use rand::Rng;
 use super::discipline::QueueDiscipline;
 use super::params::{check_limit, check_probability, limit_in_pkts, DisciplineSpec};
 use crate::error::ParamError;
-use crate::scenario::quantity::{BufferSize, Duration, Size};
+use crate::units::quantity::{BufferSize, Duration, Size};
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -13,7 +13,7 @@ use super::params::{check_limit, limit_in_pkts, DisciplineSpec};
 use crate::error::ParamError;
 use crate::net::packet::{Ecn, Packet};
 use crate::rng::RngStream;
-use crate::scenario::quantity::BufferSize;
+use crate::units::quantity::BufferSize;
 use crate::units::parse::PacketsOrBytes;
 use crate::units::{Rate, SimTime};
 use schemars::JsonSchema;

@@ -23,11 +23,11 @@
 
 use super::params::DccpConfig;
 use crate::cc::{AckEvent, CongestionEvent, CongestionKind, Controller};
-use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
-use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
 use crate::transport::congestion_window::CongestionWindow;
+use crate::transport::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::transport::rtt::RttEstimator;
+use crate::transport::sender_stats::SenderStats;
 use crate::units::SimTime;
 use std::collections::VecDeque;
 

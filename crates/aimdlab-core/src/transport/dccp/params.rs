@@ -4,7 +4,7 @@
 //! acknowledgement subheader 8 more; plus a 20-byte IPv4 header.
 
 use crate::error::ScenarioError;
-use crate::scenario::quantity::{Duration, Size};
+use crate::units::quantity::{Duration, Size};
 use crate::units::{Bytes, SimDuration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -76,7 +76,7 @@ pub struct DccpParams {
 }
 
 /// A DCCP flow's resolved settings. Field names are the `dccp` table's where the table has
-/// the field: the table is laid over the defaults by name (`scenario/overlay.rs`).
+/// the field: the table is laid over the defaults by name (`overlay.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DccpConfig {
     /// 2 or 3.
@@ -148,14 +148,14 @@ impl DccpConfig {
     /// Resolves the table `p` at `path` for a payload of `mss` bytes: its fields laid over the
     /// defaults by name, then checked.
     pub fn resolve(p: &DccpParams, mss: Bytes, path: &str) -> Result<Self, ScenarioError> {
-        let mut given = crate::scenario::overlay::given_fields(p);
+        let mut given = crate::overlay::given_fields(p);
         if let Some(v) = p.initial_ssthresh {
             if v < 2 {
                 return Err(ScenarioError::new(format!("{path}.initial_ssthresh"), format!("{v} is too small; expected at least 2 packets")));
             }
         }
         given.remove("tfrc");
-        let mut c = crate::scenario::overlay::overlay(&DccpConfig::defaults(mss), given, path)?;
+        let mut c = crate::overlay::overlay(&DccpConfig::defaults(mss), given, path)?;
         c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
         if let Some(t) = &p.tfrc {
             if c.ccid != 3 {

@@ -1,7 +1,7 @@
-//! DCCP packets in a pcap trace (`crate::monitor::pcap` says what is synthetic).
+//! DCCP packets in a pcap trace (`crate::net::pcap` says what is synthetic).
 
-use crate::monitor::pcap::{sender_port, FlowWire, IP_HEADER, RECEIVER_PORT};
 use crate::net::packet::{Packet, PacketKind};
+use crate::net::pcap::{sender_port, FlowWire, IP_HEADER, RECEIVER_PORT};
 
 /// Writes the DCCP header of `p` (RFC 4340 §5.1 with X = 1); returns its payload bytes.
 pub fn write_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {

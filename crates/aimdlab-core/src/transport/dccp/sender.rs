@@ -12,12 +12,12 @@ use super::send_buffer::SendBuffer;
 use crate::app::Write;
 use crate::cc::Controller;
 use crate::ids::{FlowId, NodeId};
-use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::{AckOptions, Ecn, Packet};
 use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::segments::SegmentSizes;
+use crate::transport::sender_stats::SenderStats;
 use crate::transport::timer::TimerKind;
 use crate::units::{Bytes, SimTime};
 

@@ -130,11 +130,11 @@ pub enum RecoveryRules {
 pub struct TcpConfig {
     /// Maximum segment size (payload per packet). Default `"1460B"`.
     #[serde(with = "crate::units::serde_text::bytes")]
-    #[schemars(with = "crate::scenario::quantity::Size")]
+    #[schemars(with = "crate::units::quantity::Size")]
     pub mss: Bytes,
     /// IP + TCP header bytes added to every packet, data and ACK. Default `"40B"`.
     #[serde(with = "crate::units::serde_text::bytes")]
-    #[schemars(with = "crate::scenario::quantity::Size")]
+    #[schemars(with = "crate::units::quantity::Size")]
     pub header: Bytes,
     /// The receiver sends SACK blocks: true exactly when `recovery` is `Sack` (the table's
     /// `sack` is `recovery` spelt as a bool).
@@ -196,15 +196,15 @@ pub struct TcpConfig {
     pub initial_ssthresh_pkts: f64,
     /// Lower bound of the retransmission timeout. Default `"1s"` (RFC 6298 (2.4)).
     #[serde(with = "crate::units::serde_text::duration")]
-    #[schemars(with = "crate::scenario::quantity::Duration")]
+    #[schemars(with = "crate::units::quantity::Duration")]
     pub min_rto: SimDuration,
     /// Upper bound of the retransmission timeout. Default `"60s"` (RFC 6298 (2.5)).
     #[serde(with = "crate::units::serde_text::duration")]
-    #[schemars(with = "crate::scenario::quantity::Duration")]
+    #[schemars(with = "crate::units::quantity::Duration")]
     pub max_rto: SimDuration,
     /// Retransmission timeout before the first RTT sample. Default `"1s"` (RFC 6298 (2.1)).
     #[serde(with = "crate::units::serde_text::duration")]
-    #[schemars(with = "crate::scenario::quantity::Duration")]
+    #[schemars(with = "crate::units::quantity::Duration")]
     pub initial_rto: SimDuration,
     /// Duplicate ACKs that trigger fast retransmit. Default 3.
     pub dupthresh: u32,
@@ -212,7 +212,7 @@ pub struct TcpConfig {
     pub delayed_ack: bool,
     /// Longest a delayed ACK waits. Default `"40ms"` (Linux's minimum ATO).
     #[serde(with = "crate::units::serde_text::duration")]
-    #[schemars(with = "crate::scenario::quantity::Duration")]
+    #[schemars(with = "crate::units::quantity::Duration")]
     pub delayed_ack_timeout: SimDuration,
     /// Linux's quick-ACK mode: the receiver acknowledges each of the first `quickacks`
     /// segments at once (again after 1 s without data, and the next two after a first CE
@@ -223,7 +223,7 @@ pub struct TcpConfig {
     pub timestamps: bool,
     /// Receiver window in packets or bytes. Default `"65535pkt"`.
     #[serde(with = "crate::units::serde_text::packets_or_bytes")]
-    #[schemars(with = "crate::scenario::quantity::BufferSize")]
+    #[schemars(with = "crate::units::quantity::BufferSize")]
     pub receive_window: PacketsOrBytes,
     /// ECN (RFC 3168): data packets are sent ECN-capable (ECT(0)), the receiver echoes CE
     /// marks, and the sender reacts to an echo at most once per window. Default false.
@@ -238,7 +238,7 @@ pub struct TcpConfig {
     /// effects (Floyd & Jacobson, "On Traffic Phase Effects in Packet-Switched Gateways",
     /// 1992). Default `"0s"`.
     #[serde(with = "crate::units::serde_text::duration")]
-    #[schemars(with = "crate::scenario::quantity::Duration")]
+    #[schemars(with = "crate::units::quantity::Duration")]
     pub send_jitter: SimDuration,
 }
 

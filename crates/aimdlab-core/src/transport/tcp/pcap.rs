@@ -1,7 +1,7 @@
-//! TCP packets in a pcap trace (`crate::monitor::pcap` says what is synthetic).
+//! TCP packets in a pcap trace (`crate::net::pcap` says what is synthetic).
 
-use crate::monitor::pcap::{ms32, sender_port, FlowWire, RECEIVER_PORT};
 use crate::net::packet::{Packet, PacketKind};
+use crate::net::pcap::{ms32, sender_port, FlowWire, RECEIVER_PORT};
 
 /// Writes the TCP header of `p`; returns its payload bytes.
 pub fn write_header(h: &mut Vec<u8>, p: &Packet, f: u32, wire: &FlowWire) -> u64 {

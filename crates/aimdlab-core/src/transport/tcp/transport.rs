@@ -5,15 +5,15 @@ use super::receiver::TcpReceiver;
 use super::sender::TcpSender;
 use crate::cc::{CongestionControl, Controller, Window};
 use crate::ids::FlowId;
-use crate::monitor::cwnd_trace::CwndTrace;
-use crate::monitor::pcap::FlowWire;
-use crate::monitor::sender_stats::SenderStats;
 use crate::net::packet::Packet;
+use crate::net::pcap::FlowWire;
 use crate::transport::arrival::DataArrival;
+use crate::transport::cwnd_trace::CwndTrace;
 use crate::transport::interface::{FlowSettings, Transport, TransportReceiver, TransportSender};
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::segments::SegmentSizes;
+use crate::transport::sender_stats::SenderStats;
 use crate::transport::timer::TimerKind;
 use crate::units::SimTime;
 

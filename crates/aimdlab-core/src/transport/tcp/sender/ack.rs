@@ -3,8 +3,8 @@
 
 use super::TcpSender;
 use crate::cc::{AckArrival, AckEvent, CongestionKind};
-use crate::monitor::cwnd_trace::{CwndCause, CwndState};
 use crate::net::packet::Packet;
+use crate::transport::cwnd_trace::{CwndCause, CwndState};
 use crate::transport::outbox::Outbox;
 use crate::transport::tcp::prr::Prr;
 use crate::transport::tcp::recovery::{PartialAck, RecoveryVariant};

@@ -49,13 +49,13 @@ use super::state::CaState;
 use super::window_policy::WindowPolicy;
 use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, Controller};
 use crate::ids::{FlowId, NodeId};
-use crate::monitor::cwnd_trace::{CwndCause, CwndState, CwndTrace};
-use crate::monitor::sender_stats::SenderStats;
 use crate::transport::congestion_window::CongestionWindow;
+use crate::transport::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::transport::lazy_timer::LazyTimer;
 use crate::transport::outbox::Outbox;
 use crate::transport::rtt::RttEstimator;
 use crate::transport::segments::SegmentSizes;
+use crate::transport::sender_stats::SenderStats;
 use crate::units::{Bytes, SimTime};
 use xmit_timer::XmitTimer;
 

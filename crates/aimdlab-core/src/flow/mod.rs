@@ -1,9 +1,11 @@
 //! A flow: an application, a sending endpoint at `src`, a receiving endpoint at `dst`, and
 //! what was measured.
 
+pub mod stats;
+
 use crate::app::Application;
+use crate::flow::stats::FlowStats;
 use crate::ids::{FlowId, NodeId};
-use crate::monitor::flow_stats::FlowStats;
 use crate::rng::RngStream;
 use crate::scenario::plan::FlowPlan;
 use crate::transport::registry::{ReceiverEndpoint, SenderEndpoint};

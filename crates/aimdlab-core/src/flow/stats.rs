@@ -1,6 +1,6 @@
 //! Receiver-side measurements of one flow: goodput, throughput, one-way delay and jitter.
 
-use super::histogram::DelayHistogram;
+use crate::delay_histogram::DelayHistogram;
 use crate::units::{SimDuration, SimTime};
 
 /// What the receiver of one flow saw: counters over the whole run (a measurement window is

@@ -3,7 +3,7 @@
 //! drop and mark log. Counts are run totals; a measurement window is the difference from a
 //! snapshot taken when it starts (`start_window`).
 
-use super::histogram::DelayHistogram;
+use crate::delay_histogram::DelayHistogram;
 use crate::net::queue::QueueLog;
 use crate::units::{SimDuration, SimTime};
 
