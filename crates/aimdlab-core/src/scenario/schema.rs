@@ -361,7 +361,7 @@ pub struct FlowGroup {
     pub tcp: Option<TcpTable>,
     /// DCCP settings (`transport = "dccp"` only).
     #[serde(default)]
-    pub dccp: Option<crate::transport::dccp::params::DccpParams>,
+    pub dccp: Option<crate::transport::dccp::params::DccpConfig>,
 }
 
 impl FlowGroup {

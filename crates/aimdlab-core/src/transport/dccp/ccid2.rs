@@ -28,7 +28,7 @@ use crate::transport::congestion_window::CongestionWindow;
 use crate::transport::cwnd_trace::{CwndCause, CwndState, CwndTrace};
 use crate::transport::rtt::RttEstimator;
 use crate::transport::sender_stats::SenderStats;
-use crate::units::SimTime;
+use crate::units::{Bytes, SimTime};
 use std::collections::VecDeque;
 
 /// One packet sent and not yet resolved.
@@ -65,9 +65,9 @@ pub struct Ccid2 {
 
 impl Ccid2 {
     /// A CCID-2 sender half with settings `cfg` and window controller `cc`.
-    pub fn new(cfg: &DccpConfig, cc: Controller) -> Self {
+    pub fn new(cfg: &DccpConfig, cc: Controller, mss: Bytes) -> Self {
         Ccid2 {
-            window: CongestionWindow::new(cc, cfg.initial_cwnd_pkts as f64, cfg.initial_ssthresh_pkts),
+            window: CongestionWindow::new(cc, cfg.initial_cwnd_pkts(mss) as f64, cfg.initial_ssthresh_pkts()),
             history: VecDeque::new(),
             history_base: 0,
             acked_in_history: 0,
@@ -279,8 +279,8 @@ mod tests {
     }
 
     fn sender(cwnd: f64) -> (Ccid2, RttEstimator, SenderStats) {
-        let cfg = DccpConfig { ack_ratio_adapt: false, ..DccpConfig::defaults(Bytes(1000)) };
-        let mut c = Ccid2::new(&cfg, Controller::new(&CcConfig::External));
+        let cfg = DccpConfig { ack_ratio_adapt: false, ..DccpConfig::default() };
+        let mut c = Ccid2::new(&cfg, Controller::new(&CcConfig::External), Bytes(1000));
         c.window.set_window(cwnd, 4.0);
         (c, RttEstimator::new(SimDuration::from_secs(1), SimDuration::from_millis(200), SimDuration::from_secs(60)), SenderStats::default())
     }

@@ -35,8 +35,8 @@ impl Ccid2Receiver {
         Ccid2Receiver {
             flow,
             src,
-            ack_header: cfg.ack_header,
-            ack_delay: cfg.ack_delay,
+            ack_header: cfg.ack_header.0,
+            ack_delay: cfg.ack_delay.0,
             vector: AckVector::default(),
             ack_seq: 0,
             since_ack: 0,

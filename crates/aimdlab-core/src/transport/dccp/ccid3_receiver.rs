@@ -67,8 +67,8 @@ impl Ccid3Receiver {
         Ccid3Receiver {
             flow,
             src,
-            ack_header: cfg.ack_header,
-            s: (mss.0 + cfg.data_header.0) as f64,
+            ack_header: cfg.ack_header.0,
+            s: (mss.0 + cfg.data_header.0 .0) as f64,
             ack_seq: 0,
             highest: None,
             holes: VecDeque::new(),

@@ -62,22 +62,22 @@ impl DccpSender {
     pub fn new(flow: FlowId, dst: NodeId, cfg: &DccpConfig, sizes: SegmentSizes, cc: Controller, self_paced: bool) -> Self {
         let ccid = match cfg.ccid {
             3 => {
-                let s = sizes.mss + cfg.data_header.0;
-                SenderCcid::Three(Ccid3::new(Box::new(crate::cc::tfrc::Tfrc::new(s, &cfg.tfrc)), s))
+                let s = sizes.mss + cfg.data_header.0 .0;
+                SenderCcid::Three(Ccid3::new(Box::new(crate::cc::tfrc::Tfrc::new(s, &cfg.tfrc())), s))
             }
-            _ => SenderCcid::Two(Ccid2::new(cfg, cc)),
+            _ => SenderCcid::Two(Ccid2::new(cfg, cc, Bytes(sizes.mss))),
         };
         DccpSender {
             flow,
             dst,
-            header: cfg.data_header,
+            header: cfg.data_header.0,
             ecn: cfg.ecn,
             sizes,
             ccid,
-            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rtt: RttEstimator::new(cfg.initial_rto.0, cfg.min_rto.0, cfg.max_rto.0),
             next_seq: 0,
             known_below: 0,
-            buffer: self_paced.then(|| SendBuffer::new(cfg.send_buffer_pkts, cfg.buffer_policy)),
+            buffer: self_paced.then(|| SendBuffer::new(cfg.send_buffer, cfg.buffer_policy)),
             started: false,
             app_open: true,
             rto: LazyTimer::default(),

@@ -1,7 +1,7 @@
 //! DCCP as the simulator sees it: the sender and receiver behind the transport interface,
 //! and the descriptor the registry lists.
 
-use super::params::{DccpConfig, DccpParams};
+use super::params::DccpConfig;
 use super::receiver::DccpReceiver;
 use super::sender::{DccpSender, SenderCcid};
 use crate::cc::{CongestionControl, Controller, Window};
@@ -51,7 +51,7 @@ impl Transport for Dccp {
     }
 
     fn app_header_bytes(own: &OwnSettings, tcp: &TcpConfig) -> u64 {
-        own.get::<DccpConfig>().map_or(tcp.header.0, |d| d.data_header.0)
+        own.get::<DccpConfig>().map_or(tcp.header.0, |d| d.data_header.0 .0)
     }
 
     fn takes_window_controller(flow: FlowSettings<'_>) -> bool {
@@ -67,13 +67,9 @@ impl Transport for Dccp {
 
     const SETTINGS_TABLE: Option<&'static str> = Some("dccp");
 
-    /// The `dccp` table (`DccpParams`) laid over the defaults for the flow's payload size.
-    fn resolve_settings(table: Option<&serde_json::Value>, tcp: &TcpConfig, path: &str) -> Result<OwnSettings, ScenarioError> {
-        let params: DccpParams = match table {
-            Some(t) => serde_json::from_value(t.clone()).map_err(|e| ScenarioError::new(path, e.to_string()))?,
-            None => DccpParams::default(),
-        };
-        Ok(OwnSettings::new(DccpConfig::resolve(&params, tcp.mss, path)?))
+    /// The `dccp` table read over its defaults (`DccpConfig`).
+    fn resolve_settings(table: Option<&serde_json::Value>, _tcp: &TcpConfig, path: &str) -> Result<OwnSettings, ScenarioError> {
+        Ok(OwnSettings::new(DccpConfig::resolve(table, path)?))
     }
 
     fn check(own: &OwnSettings, cc_given: bool, _app: &crate::app::AppConfig) -> Result<(), (&'static str, String)> {
