@@ -7,25 +7,13 @@ use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject, SubschemaValidation};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Reads the fields `given` (without `kind`) of a table at `path` into `S`, the parameters
-/// of `kind`; absent fields take `S`'s defaults.
-pub fn read_fields<S: DeserializeOwned + JsonSchema>(given: &Map<String, Value>, kind: &str, path: &str) -> Result<S, ScenarioError> {
-    serde_path_to_error::deserialize(Value::Object(given.clone())).map_err(|e| {
-        let message = e.inner().to_string();
-        if let Some((field, accepted)) = crate::serde_words::unknown_field(&message) {
-            let accepted: Vec<&str> = std::iter::once("kind").chain(accepted.iter().map(String::as_str)).collect();
-            return ScenarioError::new(format!("{path}.{field}"), crate::serde_words::not_a_parameter(&field, &format!("kind = {kind:?}"), &accepted));
-        }
-        let at = e.path().to_string();
-        let message = crate::serde_words::worded::<S>(&message, &at);
-        if at == "." {
-            ScenarioError::new(path, message)
-        } else {
-            ScenarioError::new(format!("{path}.{at}"), message)
-        }
-    })
+/// of `kind`: `S`'s defaults with the fields given laid over them (`overlay::read_table`).
+pub fn read_fields<S: DeserializeOwned + Serialize + Default + JsonSchema>(given: &Map<String, Value>, kind: &str, path: &str) -> Result<S, ScenarioError> {
+    crate::overlay::read_table(crate::overlay::fields_of(&S::default()), given, &format!("kind = {kind:?}"), &["kind"], path)
 }
 
 /// The schema of a table of `kind` with `S`'s parameters: `S`'s fields plus `kind`

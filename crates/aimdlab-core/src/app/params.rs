@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
 /// An application's parameters as a scenario gives them (`app = { kind = "onoff", ... }`).
-pub trait AppParams: Clone + Debug + Default + DeserializeOwned + JsonSchema {
+pub trait AppParams: Clone + Debug + Default + DeserializeOwned + serde::Serialize + JsonSchema {
     /// The `kind` a scenario gives, e.g. `"onoff"`.
     const KIND: &'static str;
     /// Whether it offers messages on its own timer (else it is read by a TCP sender).

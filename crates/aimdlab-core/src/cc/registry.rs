@@ -13,7 +13,7 @@ use crate::error::ScenarioError;
 use crate::stack_profile::StackProfile;
 use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A controller chosen by a scenario: the name it was chosen under and its checked parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,24 +31,11 @@ pub fn choose<P: ControllerParams>(key: &str, given: &[(&String, &Value)], path:
     let Some(&(name, defaults)) = P::NAMES.iter().find(|(n, _)| *n == key) else {
         return Ok(None);
     };
-    let mut fields = match serde_json::to_value(defaults()) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
-    };
+    let mut fields = crate::overlay::fields_of(&defaults());
     for (field, value) in crate::profile_presets::presets(profile, P::NAMES[0].0, crate::profile_presets::Table::Cc) {
         fields.insert(field.to_string(), value);
     }
-    for (field, value) in given {
-        if !fields.contains_key(field.as_str()) {
-            let accepted: Vec<&str> = fields.keys().map(String::as_str).collect();
-            return Err(ScenarioError::new(format!("{path}.{field}"), crate::serde_words::not_a_parameter(field, &format!("{name:?}"), &accepted)));
-        }
-        fields.insert((*field).clone(), (*value).clone());
-    }
-    let params: P = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
-        let at = e.path().to_string();
-        ScenarioError::new(format!("{path}.{at}"), crate::serde_words::worded::<P>(&e.inner().to_string(), &at))
-    })?;
+    let params: P = crate::overlay::read_table(fields, given.iter().copied(), &format!("{name:?}"), &[], path)?;
     params.check(name).map_err(|e| ScenarioError::new(format!("{path}.{}", e.field), e.message))?;
     Ok(Some(Chosen { name, params }))
 }

@@ -34,31 +34,17 @@ pub(super) struct TopTcp<'a> {
 /// every field by its name, as `TcpConfig` spells it, then `sack`, which is `recovery`
 /// spelt as a bool (either, or both agreeing).
 pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<TcpConfig> {
-    let known = match serde_json::to_value(base) {
-        Ok(serde_json::Value::Object(m)) => m,
-        _ => serde_json::Map::new(),
+    // `sack` is read here: an older spelling of `recovery` (true: "sack", false: "newreno").
+    let sack = match t.fields.get("sack").filter(|v| !v.is_null()) {
+        Some(v) => Some(
+            serde_json::from_value::<bool>(v.clone())
+                .map_err(|e| ScenarioError::new(format!("{path}.sack"), crate::serde_words::without_schema(&e.to_string())))?,
+        ),
+        None => None,
     };
-    let mut given = serde_json::Map::new();
-    let mut sack = None;
-    for (name, value) in t.fields.iter().filter(|(_, v)| !v.is_null()) {
-        match name.as_str() {
-            "sack" => {
-                sack = Some(
-                    serde_json::from_value::<bool>(value.clone())
-                        .map_err(|e| ScenarioError::new(format!("{path}.sack"), crate::serde_words::without_schema(&e.to_string())))?,
-                )
-            }
-            n if known.contains_key(n) => {
-                given.insert(name.clone(), value.clone());
-            }
-            n => {
-                let accepted: Vec<&str> = ["profile", "sack"].into_iter().chain(known.keys().map(String::as_str)).collect();
-                return err(format!("{path}.{n}"), crate::serde_words::not_a_parameter(n, "the tcp table", &accepted));
-            }
-        }
-    }
-    let recovery_given = given.contains_key("recovery");
-    let mut c = crate::overlay::overlay(base, given, path)?;
+    let given = t.fields.iter().filter(|(name, v)| !v.is_null() && name.as_str() != "sack");
+    let recovery_given = t.fields.get("recovery").is_some_and(|v| !v.is_null());
+    let mut c: TcpConfig = crate::overlay::read_table(crate::overlay::fields_of(base), given, "the tcp table", &["profile", "sack"], path)?;
     match (sack, recovery_given) {
         (Some(true), true) if c.recovery != Recovery::Sack => {
             return err(format!("{path}.sack"), format!("true contradicts recovery = {:?}; remove one of them", format!("{:?}", c.recovery).to_lowercase()));

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
 /// A queue discipline's parameters as a scenario gives them.
-pub trait DisciplineSpec: Clone + Debug + Default + DeserializeOwned + JsonSchema {
+pub trait DisciplineSpec: Clone + Debug + Default + DeserializeOwned + serde::Serialize + JsonSchema {
     /// The `kind` a scenario gives, e.g. `"red"`.
     const KIND: &'static str;
     /// The parameters resolved for one link.

@@ -105,14 +105,12 @@ impl DccpConfig {
     /// The `dccp` table `table` (None: every default) read and checked; errors name
     /// `path.field`.
     pub fn resolve(table: Option<&serde_json::Value>, path: &str) -> Result<Self, ScenarioError> {
-        let c: DccpConfig = match table {
-            Some(t) => serde_path_to_error::deserialize(t.clone()).map_err(|e| {
-                let at = e.path().to_string();
-                let at = if at == "." { String::new() } else { format!(".{at}") };
-                ScenarioError::new(format!("{path}{at}"), crate::serde_words::without_schema(&e.inner().to_string()))
-            })?,
-            None => DccpConfig::default(),
+        let given = match table {
+            Some(serde_json::Value::Object(m)) => m.clone(),
+            Some(other) => return Err(ScenarioError::new(path, format!("{other} is not a table"))),
+            None => serde_json::Map::new(),
         };
+        let c: DccpConfig = crate::overlay::read_table(crate::overlay::fields_of(&DccpConfig::default()), &given, "the dccp table", &[], path)?;
         c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
         if let Some(t) = &c.tfrc {
             t.check().map_err(|e| e.at(&format!("{path}.tfrc")))?;
