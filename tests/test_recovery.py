@@ -82,7 +82,7 @@ def test_timeout_ssthresh_half_reaches_the_controllers_and_changes_a_gaimd_run()
     own, half = run("controller"), run("half")
     assert own["timeouts"].iloc[0] > 0 and half["timeouts"].iloc[0] > 0
     assert not own["throughput_bps"].equals(half["throughput_bps"])
-    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.timeout_ssthresh: "quarter" is not valid; expected "controller" or "half"'):
+    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.timeout_ssthresh: "quarter" is not valid; expected one of "controller", "half"'):
         aimdlab.validate(dumbbell(tcp={"timeout_ssthresh": "quarter"}))
 
 
@@ -117,5 +117,5 @@ def test_first_decrease_half_halves_a_gaimd_flows_first_cut_in_congestion_avoida
     assert after == pytest.approx(0.875 * before, rel=0.02)
     before, after = min_cwnd_after_first_cut("half")
     assert after == pytest.approx(0.5 * before, rel=0.02)
-    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.first_decrease: "third" is not valid; expected "controller" or "half"'):
+    with pytest.raises(aimdlab.ScenarioError, match=r'tcp\.first_decrease: "third" is not valid; expected one of "controller", "half"'):
         aimdlab.validate(dumbbell(tcp={"first_decrease": "third"}))

@@ -1,13 +1,15 @@
-//! What each stack profile presets for each controller, as one table: the controller's own
-//! parameters (`cc.*`) and the TCP settings its stack's implementation implies (`tcp.*`),
-//! each with the source it follows. A field a scenario gives still overrides a preset (the
-//! registry lays presets over the controller's defaults, then the given fields over them).
+//! What each stack profile presets, as data with the source of each value: the stack's own TCP
+//! settings (`STACK_TCP`, laid over `TcpConfig`'s defaults, which are the RFCs'), and for each
+//! controller its own parameters (`cc.*`) and the TCP settings its stack's implementation
+//! implies (`tcp.*`, `PRESETS`). A field a scenario gives still overrides a preset (each table
+//! is read as its defaults, the profile's presets over them, then the given fields,
+//! `overlay::read_table`).
 //!
 //! The TCP presets are ns-3's: its CUBIC, HighSpeed, Scalable, BIC, Illinois and DCTCP count
 //! acknowledged segments (`segmentsAcked` in `CongestionAvoidance`) where its NewReno counts
 //! ACKs. `docs/explanation/profiles.md` shows the table.
 
-use crate::stack_profile::StackProfile::{self, Linux, Linux26, Ns3};
+use crate::stack_profile::StackProfile::{self, Linux, Linux26, Ns2, Ns3};
 
 /// Which table a preset fills.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +25,8 @@ pub enum Table {
 pub enum Value {
     /// A number.
     Num(f64),
+    /// A whole number (a count of packets).
+    Int(u64),
     /// A name.
     Name(&'static str),
     /// A switch.
@@ -34,6 +38,7 @@ impl Value {
     pub fn json(self) -> serde_json::Value {
         match self {
             Value::Num(x) => x.into(),
+            Value::Int(n) => n.into(),
             Value::Name(s) => s.into(),
             Value::Flag(b) => b.into(),
         }
@@ -97,6 +102,91 @@ pub const PRESETS: &[Preset] = &[
     cc(&[Linux, Linux26, Ns3], "bbr", "extra_acked_gain", Value::Num(1.0), "tcp_bbr.c: bbr_extra_acked_gain = BBR_UNIT; ns-3's TcpBbr models it too"),
 ];
 
+/// A stack's own TCP setting: under `profiles`, `tcp.field = value`, as `source` says.
+#[derive(Clone, Copy, Debug)]
+pub struct StackSetting {
+    /// The profiles that preset it.
+    pub profiles: &'static [StackProfile],
+    /// The `tcp` field.
+    pub field: &'static str,
+    /// The value.
+    pub value: Value,
+    /// Where the value comes from.
+    pub source: &'static str,
+}
+
+const fn tcp(profiles: &'static [StackProfile], field: &'static str, value: Value, source: &'static str) -> StackSetting {
+    StackSetting { profiles, field, value, source }
+}
+
+use Value::{Flag, Int, Name};
+
+/// Each stack's own TCP settings (a field not listed keeps the RFCs' default, `TcpConfig`).
+/// Sources read: Linux `include/net/tcp.h`, `net/ipv4/tcp_input.c`, `tcp_recovery.c`,
+/// `tcp_output.c`; ns-3.44's attribute defaults as its libraries report them (`TypeId`
+/// attributes of `TcpSocket`, `TcpSocketBase`, `TcpL4Protocol`, `RttEstimator`); ns-2.35's
+/// `tcl/lib/ns-default.tcl`, `tcp/tcp.cc` (`reset`, `slowdown`, `output`), `tcp/tcp-reno.cc`,
+/// `tcp/tcp-newreno.cc`, `tcp/tcp-sack1.cc` and `tcp/scoreboard-rq.cc`.
+pub const STACK_TCP: &[StackSetting] = &[
+    // Linux 6.x (sysctl defaults) and 2.6.31 (NCTUns 6.0's kernel).
+    tcp(&[Linux, Linux26], "mss", Name("1448B"), "MTU 1500 − 20 (IP) − 20 (TCP) − 12 (timestamps): tcp_mss_to_mtu"),
+    tcp(&[Linux, Linux26], "timestamps", Flag(true), "net.ipv4.tcp_timestamps = 1"),
+    tcp(&[Linux, Linux26], "recovery", Name("sack"), "net.ipv4.tcp_sack = 1"),
+    tcp(&[Linux], "loss_detection", Name("rack_tlp"), "tcp_recovery = 1, tcp_early_retrans = 3"),
+    tcp(&[Linux26], "loss_detection", Name("dupack"), "tcp_time_to_recover: tp->reordering (3) dupACKs or SACKed"),
+    tcp(&[Linux], "cwnd_growth", Name("per_segment"), "tcp_slow_start, tcp_cong_avoid_ai count acknowledged segments"),
+    tcp(&[Linux26], "cwnd_growth", Name("per_ack"), "tcp_slow_start, tcp_cong_avoid_ai per ACK (tcp_abc = 0)"),
+    tcp(&[Linux, Linux26], "cwr_freeze", Flag(true), "CWR state: tcp_may_raise_cwnd"),
+    tcp(&[Linux], "prr", Flag(true), "tcp_cwnd_reduction"),
+    tcp(&[Linux26], "prr", Flag(false), "no tcp_cwnd_reduction (PRR came in 3.2)"),
+    tcp(&[Linux, Linux26], "rto_estimator", Name("linux"), "tcp_rtt_estimator, tcp_set_rto"),
+    tcp(&[Linux, Linux26], "min_rto", Name("200ms"), "TCP_RTO_MIN = HZ/5"),
+    tcp(&[Linux, Linux26], "max_rto", Name("120s"), "TCP_RTO_MAX = 120·HZ"),
+    tcp(&[Linux], "initial_rto", Name("1s"), "TCP_TIMEOUT_INIT = 1·HZ"),
+    tcp(&[Linux26], "initial_rto", Name("3s"), "TCP_TIMEOUT_INIT = 3·HZ"),
+    tcp(&[Linux], "initial_cwnd", Int(10), "TCP_INIT_CWND"),
+    tcp(&[Linux26], "initial_cwnd", Int(3), "tcp_init_cwnd: RFC 3390, 3 for an MSS of 1096-1460"),
+    tcp(&[Linux, Linux26], "delayed_ack", Flag(true), "delayed ACKs on by default"),
+    tcp(&[Linux, Linux26], "delayed_ack_timeout", Name("40ms"), "TCP_DELACK_MIN = TCP_ATO_MIN = HZ/25"),
+    tcp(&[Linux, Linux26], "quickacks", Int(16), "TCP_MAX_QUICKACKS"),
+    // ns-3.44's TcpSocketBase with its defaults.
+    tcp(&[Ns3], "mss", Name("536B"), "TcpSocket::SegmentSize"),
+    tcp(&[Ns3], "timestamps", Flag(true), "TcpSocketBase::Timestamp"),
+    tcp(&[Ns3], "recovery", Name("sack"), "TcpSocketBase::Sack"),
+    tcp(&[Ns3], "cwnd_growth", Name("per_ack"), "TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK"),
+    tcp(&[Ns3], "cwr_freeze", Flag(true), "CA_CWR: no IncreaseWindow"),
+    tcp(&[Ns3], "prr", Flag(true), "TcpL4Protocol::RecoveryType = TcpPrrRecovery"),
+    tcp(&[Ns3], "limited_transmit", Flag(true), "TcpSocketBase::LimitedTransmit"),
+    tcp(&[Ns3], "min_rto", Name("1s"), "TcpSocketBase::MinRto"),
+    tcp(&[Ns3], "initial_rto", Name("1s"), "RttEstimator::InitialEstimation"),
+    tcp(&[Ns3], "initial_cwnd", Int(10), "TcpSocket::InitialCwnd"),
+    tcp(&[Ns3], "delayed_ack", Flag(true), "TcpSocket::DelAckCount = 2"),
+    tcp(&[Ns3], "delayed_ack_timeout", Name("200ms"), "TcpSocket::DelAckTimeout"),
+    tcp(&[Ns3], "receive_window", Name("131072B"), "TcpSocket::RcvBufSize = 131072 B, whatever the MSS"),
+    // ns-2.35's one-way Agent/TCP/Reno and TCPSink.
+    tcp(&[Ns2], "mss", Name("1000B"), "Agent/TCP packetSize_"),
+    tcp(&[Ns2], "header", Name("40B"), "tcpip_base_hdr_size_; TCPSink packetSize_ 40"),
+    tcp(&[Ns2], "recovery", Name("reno"), "Agent/TCP/Reno"),
+    tcp(&[Ns2], "recovery_rules", Name("ns2"), "tcp-reno.cc, tcp-newreno.cc, tcp-sack1.cc"),
+    tcp(&[Ns2], "cwnd_growth", Name("per_ack"), "opencwnd: once per new ACK"),
+    tcp(&[Ns2], "first_decrease", Name("half"), "slowdown(): first_decrease_, slowstart"),
+    tcp(&[Ns2], "timeout_ssthresh", Name("half"), "slowdown(): after CWND_ACTION_TIMEOUT"),
+    tcp(&[Ns2], "limited_transmit", Flag(true), "singledup_ 1"),
+    tcp(&[Ns2], "rto_estimator", Name("ns2"), "rtt_update in tcpTick_ 0.01"),
+    tcp(&[Ns2], "min_rto", Name("200ms"), "minrto_ 0.2"),
+    tcp(&[Ns2], "max_rto", Name("60s"), "maxrto_ 60"),
+    tcp(&[Ns2], "initial_rto", Name("3s"), "rtxcur_init_ 3.0"),
+    tcp(&[Ns2], "initial_cwnd", Int(2), "windowInit_ 2"),
+    tcp(&[Ns2], "receive_window", Name("20pkt"), "window_ 20"),
+    tcp(&[Ns2], "delayed_ack", Flag(false), "Agent/TCPSink: an ACK per packet"),
+    tcp(&[Ns2], "delayed_ack_timeout", Name("100ms"), "TCPSink/DelAck interval_"),
+];
+
+/// The stack `profile`'s own TCP settings, as (field, JSON value).
+pub fn stack_tcp(profile: StackProfile) -> impl Iterator<Item = (&'static str, serde_json::Value)> {
+    STACK_TCP.iter().filter(move |s| s.profiles.contains(&profile)).map(|s| (s.field, s.value.json()))
+}
+
 /// The presets of `table` for `controller` under `profile`, as (field, JSON value).
 pub fn presets(profile: StackProfile, controller: &str, table: Table) -> Vec<(&'static str, serde_json::Value)> {
     PRESETS.iter().filter(|p| p.controller == controller && p.table == table && p.profiles.contains(&profile)).map(|p| (p.field, p.value.json())).collect()
@@ -124,6 +214,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_stack_setting_is_a_tcp_field_set_once_and_reaches_the_profiles_settings() {
+        use crate::transport::tcp::profile::tcp_config;
+        for (i, row) in STACK_TCP.iter().enumerate() {
+            for &profile in row.profiles {
+                let settings = crate::overlay::fields_of(&tcp_config(profile));
+                assert_eq!(settings.get(row.field), Some(&row.value.json()), "{row:?} under {profile:?}");
+                let again = STACK_TCP[..i].iter().find(|r| r.field == row.field && r.profiles.contains(&profile));
+                assert!(again.is_none(), "{profile:?} sets tcp.{} twice", row.field);
+            }
+        }
+        assert_eq!(stack_tcp(StackProfile::Rfc).count(), 0, "the rfc profile is TcpConfig's defaults");
     }
 
     #[test]
