@@ -177,7 +177,7 @@ def test_every_controller_fills_the_link_and_conserves(name):
 def gaimd_vs_reno(seed: int, queue: str = "red", send_jitter: str = "0s"):
     """8 Reno + 8 GAIMD(0.31, 7/8) flows on the 15 Mbps, 50 ms bottleneck of gaimd.txt §2.4.1,
     with random access delays and start times against phase effects (as the paper does); RED
-    is its Fig. 16, DropTail its Fig. 14 (see experiments/gaimd/tcp_friendliness.py)."""
+    is its Fig. 16, DropTail its Fig. 14 (see aimdlab.papers.gaimd.friendliness)."""
     rng = np.random.default_rng(seed)
     sc = dumbbell(rate="15Mbps", delay="50ms", access_rate="100Mbps", duration="200s", warmup="20s", sample_interval="1s", seed=seed)
     q = {"kind": queue, "limit": "125pkt"}

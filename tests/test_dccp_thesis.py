@@ -10,7 +10,6 @@ from pathlib import Path
 import aimdlab
 import numpy as np
 import pytest
-from aimdlab.package_data import package_folder
 from aimdlab.papers import dccp_thesis as thesis
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,16 +42,16 @@ def test_tw_ramps_up_sooner_and_smoother_than_tcp_like_on_the_300ms_link():
 
 
 def test_the_experiment_script_lists_and_rejects_an_unknown_id():
-    script = package_folder("experiments") / "dccp-thesis" / "run.py"
-    listed = subprocess.run([sys.executable, str(script), "--list"], capture_output=True, text=True, check=True)
+    script = [sys.executable, "-m", "aimdlab.papers.dccp_thesis.run"]
+    listed = subprocess.run([*script, "--list"], capture_output=True, text=True, check=True)
     assert listed.stdout.startswith("4: udp short not fully;")
-    bad = subprocess.run([sys.executable, str(script), "--only", "7-1"], capture_output=True, text=True)
+    bad = subprocess.run([*script, "--only", "7-1"], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown experiment 7-1" in bad.stderr
 
 
 def test_the_experiment_script_writes_tables_and_figures(tmp_path):
-    script = package_folder("experiments") / "dccp-thesis" / "run.py"
-    subprocess.run([sys.executable, str(script), "--only", "4", "ramp", "--out", str(tmp_path), "--jobs", "2"], capture_output=True, text=True, check=True)
+    subprocess.run([sys.executable, "-m", "aimdlab.papers.dccp_thesis.run", "--only", "4", "ramp", "--out", str(tmp_path), "--jobs", "2"],
+                   capture_output=True, text=True, check=True)
     text = (tmp_path / "tables.md").read_text()
     assert "## Experiment 4" in text and "## Ramp-up on the 300 ms link" in text
     assert (tmp_path / "friendliness.png").stat().st_size > 10_000 and (tmp_path / "ramp.png").stat().st_size > 10_000

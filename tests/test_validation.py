@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from aimdlab.cli import main
 from aimdlab.models import gaimd as model
+from aimdlab.papers.gaimd import accuracy as v
 from aimdlab.runner import run
-from aimdlab.validation import gaimd as v
 from click.testing import CliRunner
 
 
@@ -81,7 +81,7 @@ def test_validate_gaimd_runs_the_reproductions_sweep_and_writes_table_and_figure
 
 def test_the_table_names_each_points_queue_from_the_linked_axis():
     key = "name, topology.dumbbell.bottleneck.queue"
-    ratio = "aimdlab.validation.gaimd:eq2_ratio"
+    ratio = "aimdlab.papers.gaimd.accuracy:eq2_ratio"
     aggregate = pd.DataFrame({"flows[0].cc.beta": [0.5, 0.5], "flows[0].cc.alpha": [0.4, 0.4], "flows[2].count": [10, 10],
                               key: ['["drop-tail", {"kind": "droptail"}]', '["RED", {"kind": "red"}]'],
                               "groups.gaimd.loss_event_rate.mean_mean": [0.02, 0.03], f"{ratio}_mean": [1.1, 1.2],

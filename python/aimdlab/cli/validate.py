@@ -109,10 +109,10 @@ def validate_gaimd(quick: bool, background: str, jobs: Optional[int], use_dask: 
     prediction uses the GAIMD flows' mean loss rate, RTT and T0. Prints the mean
     prediction/measurement ratio of every point and where it lies outside 0.8-1.25."""
     from ..models.figures import gaimd_accuracy
+    from ..papers.gaimd import accuracy as v
     from ..plots import save_figure
     from ..result import write_atomic
     from ..sweep import StoreError, run_sweep
-    from ..validation import gaimd as v
 
     check_dask_options(use_dask, scheduler)
     exp = v.experiment(background, quick=quick)

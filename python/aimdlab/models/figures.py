@@ -1,7 +1,7 @@
 """The papers' model figures, drawn with matplotlib from `aimdlab.models`:
 
 - `gaimd_accuracy`: prediction/measurement against loss rate, gaimd.txt Fig. 2–5 (from the
-  table `aimdlab validate gaimd` writes, `aimdlab.validation.gaimd.table`);
+  table `aimdlab validate gaimd` writes, `aimdlab.papers.gaimd.accuracy.table`);
 - `gaimd_error_integral`: E_β(α) of eq. (8) against α, Fig. 9;
 - `tcp_friendly_curves`: the TD, TO and error-minimizing TCP-friendly α against β, Fig. 10;
 - `gaimd_rate_ratios`: T(α, β)/T(1, 1/2) against loss rate for those α, Fig. 11;

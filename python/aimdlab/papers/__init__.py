@@ -1,4 +1,7 @@
-"""The papers' experiments beyond what a sweep definition says: one module per paper —
-`dccp_thesis` (the thesis's scenarios), `gaimd` and `mr_aimd` (series their figures draw, and
-their analytic models as `aimdlab reproduce` judges them), `new_aimd` (the per-second
-utilization of its Fig. 3-6)."""
+"""One home per paper for its code (its definitions and sweeps are data, in
+`experiments/<paper>/`): `gaimd` (the series its figures draw, its analytic model as `aimdlab
+reproduce` judges it, `accuracy` — eq. 2 against simulation, `aimdlab validate gaimd` — and
+the scripts `friendliness` and `crosscheck_friendliness`), `mr_aimd` (series and model),
+`new_aimd` (both New-AIMD papers' measures), `dccp_thesis` (the thesis's scenarios, and
+`run`, which runs them), and `profile_tables` (two papers' tables under every stack profile).
+The field's analytic models, which more than one paper uses, are `aimdlab.models`."""

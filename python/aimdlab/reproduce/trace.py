@@ -7,7 +7,7 @@
 `series` is a table of the run folder (`timeseries`, `link_timeseries`, `cwnd_trace`),
 `queuing_delay_per_rtt` (`aimdlab.series`: x is the round), or a Python function
 `module:function` of the run's `Result` returning a DataFrame (e.g. GAIMD's per-flow
-accuracy, `aimdlab.validation.gaimd:per_flow_accuracy`); `y` its column and `x` the x column
+accuracy, `aimdlab.papers.gaimd.accuracy:per_flow_accuracy`); `y` its column and `x` the x column
 (`time_s` by default, `round` for the per-RTT series). `style = "points"` draws markers
 instead of lines (a scatter). `panels` draws one panel per value of an axis (titled
 `panel_label = value`), `lines` one (labelled `line_label = value`)

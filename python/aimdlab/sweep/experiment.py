@@ -29,7 +29,7 @@ flows (`flows.goodput_bps.mean`) or over one flow group by name
 warm-up, averaged over the flows or one group's (`timeseries.a.mean`: MR-AIMD's mean additive
 increase; `timeseries.gaimd.send_rate_bps.cv`: how smooth a group's rate is); statistics: mean,
 median, min, max, sum, std, cv (std / mean). A measure may also be a Python function of the run's
-`Result`, `module:function` (e.g. `aimdlab.validation.gaimd:eq2_ratio`). A measure
+`Result`, `module:function` (e.g. `aimdlab.papers.gaimd.accuracy:eq2_ratio`). A measure
 may also be the ratio of two: `groups.gaimd.send_rate_bps.mean / groups.tcp.send_rate_bps.mean`.
 
 Every mistake is an error naming the field: an unknown key, an empty axis, a range that does

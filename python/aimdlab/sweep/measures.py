@@ -48,7 +48,7 @@ def is_series_measure(name: str) -> bool:
 
 def is_python_measure(name: str) -> bool:
     """Whether measure `name` is a Python function, `module:function`, called with each run's
-    `Result` and returning a number (e.g. `aimdlab.validation.gaimd:eq2_ratio`), or a ratio
+    `Result` and returning a number (e.g. `aimdlab.papers.gaimd.accuracy:eq2_ratio`), or a ratio
     with such a side."""
     if " / " in name:
         return any(is_python_measure(p.strip()) for p in name.split(" / "))

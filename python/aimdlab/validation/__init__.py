@@ -1,11 +1,12 @@
-"""Model-versus-simulation validations: each runs packet-level simulations of a paper's
-set-up and compares them with the paper's analytic model.
+"""Model-versus-simulation validations: each runs packet-level simulations of a set-up and
+compares them with an analytic model.
 
-- `aimdlab.validation.gaimd`: GAIMD's sending-rate formula (gaimd.txt §2.4, Fig. 2–5).
 - `aimdlab.validation.response`: the AIMD family's response functions (window against
   loss-event rate) on a path with random loss.
+- GAIMD's sending-rate formula (gaimd.txt §2.4, Fig. 2–5) is its paper's:
+  `aimdlab.papers.gaimd.accuracy` (`aimdlab validate gaimd`).
 """
 
-from . import gaimd, response
+from . import response
 
-__all__ = ["gaimd", "response"]
+__all__ = ["response"]

@@ -75,7 +75,7 @@ def synchronous_window_ratio():
     rule per user): a GAIMD(0.31, 0.875) user and a TCP user told the same congestion signal;
     the mean GAIMD load over the mean TCP load after the first half of 40,000 steps, against the
     goal load X_goal (the link's capacity in packets)."""
-    from ..models import chiu_jain
+    from ...models import chiu_jain
 
     goals = [20, 50, 100, 200, 400]
     ratios = []
@@ -88,28 +88,28 @@ def synchronous_window_ratio():
 def tcp_friendly_alpha():
     """Fig. 10: the TCP-friendly α of eq. (7) (matching the TO terms), α = 4(1 − β²)/3, for
     β from 0.5 to 0.95 (the α = 0.31 at β = 7/8 and 0.58 at 3/4 the paper uses)."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     betas = [0.5, 0.6, 0.7, 0.75, 0.8, 0.875, 0.9, 0.95]
     return {"x": betas, "y": [float(model.tcp_friendly_alpha_to(b)) for b in betas]}
 
 
 def _ratio(alpha: float, beta: float):
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return {"x": LOSS_PCT, "y": [float(model.normalized_rate(alpha, beta, p / 100.0, 1.0, T0_OVER_RTT)) for p in LOSS_PCT]}
 
 
 def rate_ratio_to():
     """Fig. 11: T(α, 7/8) / T(1, 1/2) against the loss rate (%), α from eq. (7) (0.3125)."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return _ratio(float(model.tcp_friendly_alpha_to(0.875)), 0.875)
 
 
 def rate_ratio_td():
     """Fig. 11: the same with α from eq. (6), matching the TD terms (0.2)."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return _ratio(float(model.tcp_friendly_alpha_td(0.875)), 0.875)
 
@@ -117,28 +117,28 @@ def rate_ratio_td():
 def alpha_star_eq2(t0_over_rtt: float = T0_OVER_RTT, b: int = 1):
     """Fig. 9: the α* minimizing eq. (8) for β = 7/8, T0 = 4 RTT, against the weight
     threshold, with T from eq. (2); `b` packets per ACK (the paper's b, not given for Fig. 9)."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, t0_over_rtt, b) for th in THRESHOLDS]}
 
 
 def alpha_star_full(t0_over_rtt: float = T0_OVER_RTT, b: int = 1):
     """The same with T from the Appendix's full eq. (55)."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return {"x": THRESHOLDS, "y": [model.tcp_friendly_alpha_error_min(0.875, th, t0_over_rtt, b, full=True) for th in THRESHOLDS]}
 
 
 def td_minus_to():
     """Fig. 10: the TCP-friendly α of eq. (6) minus that of eq. (7), against β."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_td(b) - model.tcp_friendly_alpha_to(b)) for b in BETAS]}
 
 
 def to_minus_optimum():
     """Fig. 10: eq. (7)'s α minus the error-minimizing α* at a 40 % threshold, against β."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(b)) - model.tcp_friendly_alpha_error_min(b, 0.4, T0_OVER_RTT) for b in BETAS]}
 
@@ -147,7 +147,7 @@ def to_over_optimum(t0_over_rtt: float = T0_OVER_RTT, b: int = 1):
     """Fig. 10: eq. (7)'s α over the error-minimizing α* at a 40 % threshold, minus 1 (the
     relative gap), against β; T0 = `t0_over_rtt` RTT and `b` packets per ACK (Fig. 10 gives
     neither: Fig. 9's 4 RTT and one ACK per packet by default)."""
-    from ..models import gaimd as model
+    from ...models import gaimd as model
 
     return {"x": BETAS, "y": [float(model.tcp_friendly_alpha_to(beta)) / model.tcp_friendly_alpha_error_min(beta, 0.4, t0_over_rtt, b) - 1
                               for beta in BETAS]}

@@ -3,8 +3,8 @@ utilization (new-aimd-utilization.txt, Table 1; the paper ran NCTUns, i.e. the L
 and MR-AIMD's wired Table 1 (mr-aimd.txt §2.1; the paper ran ns-2's TCP-SACK), the
 published numbers beside aimdlab's.
 
-    python experiments/profiles/paper_tables.py            # both tables, every profile
-    python experiments/profiles/paper_tables.py --seeds 5  # mean over 5 seeds
+    python -m aimdlab.papers.profile_tables            # both tables, every profile
+    python -m aimdlab.papers.profile_tables --seeds 5  # mean over 5 seeds
 
 New-AIMD set-up (the paper's "Materials and methods"): every link 5 Mbit/s and 30 ms, DropTail
 100 packets, 2-5 New-AIMD flows entering in the first second, utilization averaged after 5 s.
@@ -86,8 +86,8 @@ def main() -> None:
         row = [f"{mean(util[(p, n, s)][i] for s in seeds):.2f}" for p in PROFILES for i in (0, 1)]
         print(f"| {n} | {paper:.2f} | " + " | ".join(row) + " |")
 
-    cells = [(p, n, x, s) for p in PROFILES for n in (2, 4) for x in MR_AIMD_WIRED for s in seeds]
-    mr = dict(zip(cells, ordered_map(_mr_aimd, cells, jobs=a.jobs)))
+    mr_cells = [(p, n, x, s) for p in PROFILES for n in (2, 4) for x in MR_AIMD_WIRED for s in seeds]
+    mr = dict(zip(mr_cells, ordered_map(_mr_aimd, mr_cells, jobs=a.jobs)))
     print("\nMR-AIMD Table 1, wired: system goodput KB/s and retransmitted packets (mr-aimd.txt §2.1; paper: ns-2 TCP-SACK)\n")
     print("| a | flows | paper goodput | paper retx | " + " | ".join(f"{p} goodput | {p} retx" for p in PROFILES) + " |")
     print("|---|---|---|---|" + "---|---|" * len(PROFILES))

@@ -20,7 +20,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from ..models import gaimd as model
+from ...models import gaimd as model
 
 
 def _packets_per_s(flows) -> "Any":
@@ -64,7 +64,7 @@ def _gaimd_params(result) -> tuple:
 
 
 def eq2_ratio(result) -> float:
-    """A sweep measure (`aimdlab.validation.gaimd:eq2_ratio`): eq. (2)'s predicted sending rate
+    """A sweep measure (`aimdlab.papers.gaimd.accuracy:eq2_ratio`): eq. (2)'s predicted sending rate
     from the GAIMD flows' mean loss rate, RTT and T0, over their measured mean sending rate —
     the y axis of Fig. 2-5. The run needs a
     flow group named "gaimd"."""
@@ -79,7 +79,7 @@ def eq2_ratio_tcp(result) -> float:
 
 
 def per_flow_accuracy(result):
-    """Fig. 6-7's points (a trace series, `aimdlab.validation.gaimd:per_flow_accuracy`): for
+    """Fig. 6-7's points (a trace series, `aimdlab.papers.gaimd.accuracy:per_flow_accuracy`): for
     each GAIMD flow, its own loss rate and the ratio of eq. (2)'s prediction from its own loss
     rate, RTT and T0 to its measured sending rate. A DataFrame with `flow`, `loss_rate` and
     `ratio`."""
@@ -101,8 +101,8 @@ def per_flow_accuracy(result):
 def experiment(background: str = "onoff", quick: bool = False, experiments: Optional[Path] = None):
     """The sweep of `background` ("onoff" or "random-loss") from the experiments' `gaimd`
     folder (`experiments`, default ./experiments if it holds any, else the package's)."""
-    from ..reproduce.paper import find_experiments
-    from ..sweep import load_experiment
+    from ...reproduce.paper import find_experiments
+    from ...sweep import load_experiment
 
     if background not in SWEEPS:
         raise ValueError(f'background: "{background}" is not a background; expected one of {sorted(SWEEPS)}')
@@ -116,7 +116,7 @@ def table(aggregate, background: str = "onoff"):
     import pandas as pd
 
     a = aggregate
-    ratio = "aimdlab.validation.gaimd:eq2_ratio"
+    ratio = "aimdlab.papers.gaimd.accuracy:eq2_ratio"
     level = LEVEL_AXES[background]
     return pd.DataFrame({
         "mode": "onoff" if background == "onoff" else "loss",

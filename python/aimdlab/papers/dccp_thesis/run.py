@@ -4,9 +4,9 @@ throughput, packet drop, average delay, average jitter per flow group — plus t
 TCP's share against UDP, CCID-2 and CCID-3 (Chapter 4), TW's and TCP-like's ramp-up on the
 300 ms link (§6.7.2), and H.263 video over TW, TCP-like and TFRC (§6.7.5).
 
-    python experiments/dccp-thesis/run.py                       # everything, to results/dccp-thesis
-    python experiments/dccp-thesis/run.py --only 4 ramp --out /tmp/thesis
-    python experiments/dccp-thesis/run.py --list
+    python -m aimdlab.papers.dccp_thesis.run                       # everything, to results/dccp-thesis
+    python -m aimdlab.papers.dccp_thesis.run --only 4 ramp --out /tmp/thesis
+    python -m aimdlab.papers.dccp_thesis.run --list
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 import pandas as pd
 
 import aimdlab
-from aimdlab.sweep.executor import ordered_map
 from aimdlab.papers import dccp_thesis as thesis
 from aimdlab.plots import save_figure
+from aimdlab.sweep.executor import ordered_map
 
 
 def run_one(job):

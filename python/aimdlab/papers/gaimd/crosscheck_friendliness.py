@@ -4,8 +4,8 @@ the sweep's four bottlenecks, against Reno and SACK, and each group's goodput ra
 sides. It tells whether a difference from the paper is the set-up's (ns-2.35 agrees with
 aimdlab) or aimdlab's (ns-2.35 agrees with the paper).
 
-    python experiments/gaimd/crosscheck_friendliness.py             # n = 8, 3 seeds (~1 min)
-    python experiments/gaimd/crosscheck_friendliness.py --n 16 --seeds 5
+    python -m aimdlab.papers.gaimd.crosscheck_friendliness             # n = 8, 3 seeds (~1 min)
+    python -m aimdlab.papers.gaimd.crosscheck_friendliness --n 16 --seeds 5
 
 Needs ns-2.35 (`apt-get install ns2`).
 """
@@ -13,10 +13,10 @@ Needs ns-2.35 (`apt-get install ns2`).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import aimdlab
 from aimdlab.crosscheck import crosscheck
+from aimdlab.package_data import package_folder
 from aimdlab.sweep import load_experiment
 
 QUEUES = [("droptail-15M", "15Mbps", {"kind": "droptail", "limit": "125pkt"}),
@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=8, help="flows of each kind (default 8)")
     parser.add_argument("--seeds", type=int, default=3, help="seeds on each side (default 3)")
     args = parser.parse_args()
-    base = load_experiment(Path(__file__).with_name("friendliness-contention.toml")).scenario
+    base = load_experiment(package_folder("experiments") / "gaimd" / "friendliness-contention.toml").scenario
     print("| bottleneck | TCP | G/T aimdlab | G/T ns-2.35 | timeouts aimdlab | timeouts ns-2.35 | drops aimdlab | drops ns-2.35 "
           "| G kbit/s aimdlab / ns-2.35 | T kbit/s aimdlab / ns-2.35 |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -42,7 +42,7 @@ def main() -> None:
             check = crosscheck(sc, peer="ns2", seeds=args.seeds)
             flows = check.per_flow
 
-            def group(side: str, gaimd: bool) -> float:
+            def group(side: str, gaimd: bool, flows: list = flows) -> float:
                 mean = [r.stats(side)[0] for r in flows]
                 return sum(mean[:args.n] if gaimd else mean[args.n:]) / args.n
 

@@ -5,8 +5,8 @@ as the paper does (window reductions / packets sent, §2.4.1), the ratio eq. (2)
 one common loss rate — the premise of a TCP-friendly α — and (b) at each group's own measured
 loss rate, RTT and T0 = 1 s (our minimum RTO), and each group's rate CoV over 1 s samples.
 
-    python experiments/gaimd/tcp_friendliness.py --quick        # 1 seed, 60 s runs
-    python experiments/gaimd/tcp_friendliness.py                # 5 seeds, 200 s
+    python -m aimdlab.papers.gaimd.friendliness --quick        # 1 seed, 60 s runs
+    python -m aimdlab.papers.gaimd.friendliness                # 5 seeds, 200 s
 
 The set-up and every choice where the paper is silent are in friendliness.toml.
 """
@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Dict
 
 import pyarrow.parquet as pq
 
 from aimdlab.models import gaimd as model
+from aimdlab.package_data import package_folder
 from aimdlab.sweep import load_experiment, run_sweep
 
-HERE = Path(__file__).resolve().parent
+HERE = package_folder("experiments") / "gaimd"
+"""The paper's definitions: its sweeps are there."""
 PARAMS = {"gaimd": (0.3125, 0.875), "reno": (1.0, 0.5)}
 PKT_BITS = 1040 * 8
 
@@ -50,19 +53,19 @@ def main() -> None:
     print(f"{exp.description}\nresults: {out}")
     print("queue     seed  rate G/R  p_G %   p_R %   eq2@common-p  eq2@own-p  pred/meas G  pred/meas R  CoV G  CoV R")
     for _, row in cat[cat["status"] == "ok"].iterrows():
-        m = {}
+        m: Dict[str, Dict[str, float]] = {}
         for g, (alpha, beta) in PARAMS.items():
             p = row[f"groups.{g}.loss_events.sum"] / row[f"groups.{g}.data_pkts_sent.sum"]
             rtt_s = row[f"groups.{g}.rtt_mean_ms.mean"] / 1e3
             m[g] = {"rate": row[f"groups.{g}.send_rate_bps.mean"], "p": p, "rtt_s": rtt_s,
                     "pred": float(model.sending_rate(alpha, beta, p, rtt_s, 1.0)) * PKT_BITS}
         cov = rate_cov(sweep.run_dir(row["run_id"]), warmup_s)
-        g, r = m["gaimd"], m["reno"]
-        common = float(model.normalized_rate(0.3125, 0.875, (g["p"] + r["p"]) / 2, 1.0, 1.0 / ((g["rtt_s"] + r["rtt_s"]) / 2)))
+        gm, rm = m["gaimd"], m["reno"]  # (per group: rate, loss rate, RTT, eq. 2's prediction)
+        common = float(model.normalized_rate(0.3125, 0.875, (gm["p"] + rm["p"]) / 2, 1.0, 1.0 / ((gm["rtt_s"] + rm["rtt_s"]) / 2)))
         queue = str(row["topology.dumbbell.bottleneck.queue"])
         kind = "red" if "red" in queue else "droptail"
-        print(f"{kind:8s}  {row['seed']:4d}  {g['rate'] / r['rate']:8.2f}  {g['p'] * 100:5.2f}  {r['p'] * 100:6.2f}  "
-              f"{common:12.2f}  {g['pred'] / r['pred']:9.2f}  {g['pred'] / g['rate']:11.2f}  {r['pred'] / r['rate']:11.2f}  "
+        print(f"{kind:8s}  {row['seed']:4d}  {gm['rate'] / rm['rate']:8.2f}  {gm['p'] * 100:5.2f}  {rm['p'] * 100:6.2f}  "
+              f"{common:12.2f}  {gm['pred'] / rm['pred']:9.2f}  {gm['pred'] / gm['rate']:11.2f}  {rm['pred'] / rm['rate']:11.2f}  "
               f"{cov['gaimd']:5.2f}  {cov['reno']:5.2f}")
 
 
