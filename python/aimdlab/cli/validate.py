@@ -108,7 +108,6 @@ def validate_gaimd(quick: bool, background: str, jobs: Optional[int], use_dask: 
     The loss rate is measured as the paper does, window reductions / packets sent; the
     prediction uses the GAIMD flows' mean loss rate, RTT and T0. Prints the mean
     prediction/measurement ratio of every point and where it lies outside 0.8-1.25."""
-    from ..models.figures import gaimd_accuracy
     from ..papers.gaimd import accuracy as v
     from ..plots import save_figure
     from ..result import write_atomic
@@ -141,7 +140,7 @@ def validate_gaimd(quick: bool, background: str, jobs: Optional[int], use_dask: 
         name = "gaimd-accuracy-red.png" if queue == "RED" else "gaimd-accuracy.png"
         what = "independent random loss, §2.4.2" if background == "random-loss" else ("RED, Fig. 5" if queue == "RED" else "drop-tail, Fig. 2-4")
         title = f"GAIMD's sending-rate formula (eq. 2) against simulation ({what})"
-        figures.append(save_figure(gaimd_accuracy(sel.reset_index(drop=True), title=title), out_dir / name))
+        figures.append(save_figure(v.figure(sel.reset_index(drop=True), title=title), out_dir / name))
     if as_json:
         from ..result import provenance_of_this_session
 

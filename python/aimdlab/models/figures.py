@@ -1,7 +1,5 @@
 """The papers' model figures, drawn with matplotlib from `aimdlab.models`:
 
-- `gaimd_accuracy`: prediction/measurement against loss rate, gaimd.txt Fig. 2–5 (from the
-  table `aimdlab validate gaimd` writes, `aimdlab.papers.gaimd.accuracy.table`);
 - `gaimd_error_integral`: E_β(α) of eq. (8) against α, Fig. 9;
 - `tcp_friendly_curves`: the TD, TO and error-minimizing TCP-friendly α against β, Fig. 10;
 - `gaimd_rate_ratios`: T(α, β)/T(1, 1/2) against loss rate for those α, Fig. 11;
@@ -9,7 +7,8 @@
   lines (the vector diagram of Chiu & Jain used by both New-AIMD papers);
 - `mr_aimd_exploitation`: MR-AIMD's and TCP's window after n RTTs, mr-aimd.txt Fig. 7.
 
-Each returns a matplotlib Figure; save it with `aimdlab.plots.save_figure`.
+Each returns a matplotlib Figure; save it with `aimdlab.plots.save_figure`. (GAIMD's Fig. 2–5,
+simulation against its formula, is its paper's: `aimdlab.papers.gaimd.accuracy.figure`.)
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
 __all__ = [
-    "gaimd_accuracy",
     "gaimd_error_integral",
     "tcp_friendly_curves",
     "gaimd_rate_ratios",
@@ -46,41 +44,6 @@ def _label(ax, xlabel: str, ylabel: str, title: str, legend_loc: str = "best", l
     ax.set_title(title)
     ax.legend(fontsize=legend_size, loc=legend_loc)
     ax.grid(alpha=0.3, which="both")
-
-
-def gaimd_accuracy(table, band=(0.8, 1.25), title: str = "GAIMD sending-rate formula (eq. 2) against simulation") -> "Figure":
-    """gaimd.txt Fig. 2–5: one panel per β; each point one simulation, x its measured loss
-    rate (window reductions / packets sent), y the eq. (2) prediction divided by the measured
-    sending rate; colour is α, circles the ON/OFF-background runs, crosses the random-loss
-    runs; the shaded band is `band`. `table` is a pandas DataFrame with columns alpha, beta,
-    mode, loss_rate and ratio; `title` heads the figure."""
-    plt = _plt()
-    betas = sorted(table["beta"].unique())
-    fig, axes = plt.subplots(1, len(betas), figsize=(4.2 * len(betas), 3.8), sharey=True, squeeze=False)
-    cmap = plt.get_cmap("viridis")
-    amin, amax = float(table["alpha"].min()), float(table["alpha"].max())
-    norm = plt.Normalize(amin, amax if amax > amin else amin + 1)
-    top = min(max(3.0, float(np.nanmax(table["ratio"].replace(np.inf, np.nan))) * 1.05), 8.0)
-    for ax, beta in zip(axes[0], betas):
-        sel = table[table["beta"] == beta]
-        ax.axhspan(*band, color="0.9", zorder=0, label=f"{band[0]}–{band[1]}")
-        ax.axhline(1.0, color="0.4", lw=0.8, zorder=1)
-        for mode, marker in (("onoff", "o"), ("loss", "x")):
-            m = sel[sel["mode"] == mode]
-            if len(m):
-                ax.scatter(m["loss_rate"] * 100, m["ratio"].clip(upper=top), c=m["alpha"], cmap=cmap, norm=norm,
-                           marker=marker, s=28, zorder=2,
-                           label="ON/OFF background" if mode == "onoff" else "random loss")
-        ax.set_title(f"β = {beta:g}")
-        ax.set_xlabel("measured loss rate (%)")
-        ax.set_ylim(0, top)
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("prediction / measurement")
-    axes[0][0].legend(loc="upper left", fontsize=8)
-    sm = plt.cm.ScalarMappable(cmap=cmap, norm=norm)
-    fig.colorbar(sm, ax=list(axes[0]), label="α", fraction=0.025, pad=0.02)
-    fig.suptitle(title, x=0.45)
-    return fig
 
 
 def gaimd_error_integral(beta: float = 0.875, thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.5, 0.7),

@@ -2,7 +2,7 @@
 Congestion Control" (shared/papers/gaimd.txt), §2.4, Fig. 2–5 — the measures of the sweeps
 `experiments/gaimd/accuracy.toml` (the paper's ON/OFF background) and
 `accuracy-random-loss.toml` (§2.4.2's independent losses), and the table and verdict `aimdlab
-validate gaimd` prints from them. One implementation: `validate gaimd` runs those sweeps, as
+validate gaimd` prints from them, with its figure (`figure`). One implementation: `validate gaimd` runs those sweeps, as
 `aimdlab reproduce gaimd` does.
 
 The loss rate is measured as the paper does: window reductions (fast retransmits and
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -149,3 +149,40 @@ def verdict(df, max_loss: float = 0.10) -> Dict[str, object]:
     sel = df[df["loss_rate"] <= max_loss]
     ok = sel["ratio"].between(*ACCURATE)
     return {"max_loss": max_loss, "points": int(len(sel)), "accurate": int(ok.sum()), "outside": sel[~ok]}
+
+
+def figure(table: Any, band: Tuple[float, float] = (0.8, 1.25), title: str = "GAIMD sending-rate formula (eq. 2) against simulation") -> Any:
+    """gaimd.txt Fig. 2–5: one panel per β; each point one simulation, x its measured loss
+    rate (window reductions / packets sent), y the eq. (2) prediction divided by the measured
+    sending rate; colour is α, circles the ON/OFF-background runs, crosses the random-loss
+    runs; the shaded band is `band`. `table` is a pandas DataFrame with columns alpha, beta,
+    mode, loss_rate and ratio; `title` heads the figure."""
+    from ...plots import _matplotlib
+
+    plt = _matplotlib()
+    betas = sorted(table["beta"].unique())
+    fig, axes = plt.subplots(1, len(betas), figsize=(4.2 * len(betas), 3.8), sharey=True, squeeze=False)
+    cmap = plt.get_cmap("viridis")
+    amin, amax = float(table["alpha"].min()), float(table["alpha"].max())
+    norm = plt.Normalize(amin, amax if amax > amin else amin + 1)
+    top = min(max(3.0, float(np.nanmax(table["ratio"].replace(np.inf, np.nan))) * 1.05), 8.0)
+    for ax, beta in zip(axes[0], betas):
+        sel = table[table["beta"] == beta]
+        ax.axhspan(*band, color="0.9", zorder=0, label=f"{band[0]}–{band[1]}")
+        ax.axhline(1.0, color="0.4", lw=0.8, zorder=1)
+        for mode, marker in (("onoff", "o"), ("loss", "x")):
+            m = sel[sel["mode"] == mode]
+            if len(m):
+                ax.scatter(m["loss_rate"] * 100, m["ratio"].clip(upper=top), c=m["alpha"], cmap=cmap, norm=norm,
+                           marker=marker, s=28, zorder=2,
+                           label="ON/OFF background" if mode == "onoff" else "random loss")
+        ax.set_title(f"β = {beta:g}")
+        ax.set_xlabel("measured loss rate (%)")
+        ax.set_ylim(0, top)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("prediction / measurement")
+    axes[0][0].legend(loc="upper left", fontsize=8)
+    sm = plt.cm.ScalarMappable(cmap=cmap, norm=norm)
+    fig.colorbar(sm, ax=list(axes[0]), label="α", fraction=0.025, pad=0.02)
+    fig.suptitle(title, x=0.45)
+    return fig
