@@ -11,6 +11,13 @@ import aimdlab
 import pytest
 from aimdlab.package_data import package_folder
 
+CONTROLLER_NAMES = json.dumps(aimdlab.controllers())
+"""The registered controllers as the engine's errors list them (`["reno", "newreno", ...]`):
+a new controller changes no test's expected message."""
+QUEUE_KINDS = json.dumps([v["properties"]["kind"]["enum"][0] for v in aimdlab.schema()["definitions"]["QueueSpec"]["anyOf"]
+                          if "kind" in v.get("properties", {})])
+"""The registered queue disciplines, likewise (`["droptail", "red", ...]`)."""
+
 
 def dumbbell(
     *,

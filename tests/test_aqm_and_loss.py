@@ -7,7 +7,7 @@ import math
 import aimdlab
 import numpy as np
 import pytest
-from conftest import dumbbell, run_checked
+from conftest import QUEUE_KINDS, dumbbell, run_checked
 
 
 def with_queue(sc, **queue):
@@ -134,7 +134,7 @@ BAD = [
     ({"kind": "red", "min_th": "5pkt", "max_th": "15KB"}, "queue.max_th: is in a different unit from min_th"),
     ({"kind": "red", "auto": True, "min_th": "5pkt"}, "queue.min_th: is set automatically when auto = true"),
     ({"kind": "droptail", "min_th": "5pkt"}, 'queue.min_th: is not a parameter of kind = "droptail"; it takes kind, limit (min_th is a setting of red)'),
-    ({"kind": "wred"}, 'queue.kind: "wred" is not a queue discipline; expected one of ["droptail", "red", "codel", "fq_codel", "pie", "step"]'),
+    ({"kind": "wred"}, 'queue.kind: "wred" is not a queue discipline; expected one of ' + QUEUE_KINDS),
     ({"kind": "codel", "ecn": "yes"}, 'queue.ecn: "yes" is not valid; expected true or false'),
     ({"kind": "codel", "target": "0s"}, "queue.target: \"0s\" is not allowed"),
     ({"kind": "fq_codel", "limit": "100KB"}, "queue.limit: is in bytes; fq_codel takes a limit in packets"),
