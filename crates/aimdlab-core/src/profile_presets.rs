@@ -73,7 +73,13 @@ const fn counts_segments_in_ns3(controller: &'static str, source: &'static str) 
 
 /// Every preset, by controller.
 pub const PRESETS: &[Preset] = &[
-    cc(&[Ns3], "reno", "halve", Value::Name("flight"), "TcpNewReno::GetSsThresh: max(2·segment, bytes in flight / 2)"),
+    cc(&[Ns3], "reno", "halve", Value::Name("flight"), "TcpNewReno::GetSsThresh (tcp-congestion-ops.cc:233): max(2·segment, bytes in flight / 2)"),
+    cc(&[Ns3], "highspeed", "cut_from", Value::Name("flight"), "TcpHighSpeed::GetSsThresh (tcp-highspeed.cc:130): segCwnd = bytesInFlight / segmentSize"),
+    cc(&[Ns3], "htcp", "cut_from", Value::Name("flight"), "TcpHtcp::GetSsThresh (tcp-htcp.cc:164): bytesInFlight · β"),
+    cc(&[Ns3], "illinois", "cut_from", Value::Name("flight"), "TcpIllinois::GetSsThresh (tcp-illinois.cc:237): (1 − β) · bytesInFlight"),
+    cc(&[Ns3], "veno", "cut_from", Value::Name("flight"), "TcpVeno::GetSsThresh (tcp-veno.cc:229): bytesInFlight · 4/5, or TcpNewReno's bytesInFlight / 2"),
+    cc(&[Ns3], "yeah", "cut_from", Value::Name("flight"), "TcpYeah::GetSsThresh (tcp-yeah.cc:310): bytesInFlight − reduction, reduction from bytesInFlight"),
+    cc(&[Ns3], "scalable", "cut_from", Value::Name("flight"), "TcpScalable::GetSsThresh (tcp-scalable.cc:119): segCwnd = bytesInFlight / segmentSize"),
     cc(&[Linux, Linux26], "cubic", "beta", Value::Num(0.7001953125), "tcp_cubic.c: beta = 717/1024"),
     cc(&[Linux, Linux26, Ns3], "cubic", "hystart", Value::Flag(true), "tcp_cubic.c: hystart = 1 (since 2.6.29, so 2.6.31 too); TcpCubic::HyStart = true"),
     counts_segments_in_ns3("cubic", "TcpCubic::CongestionAvoidance counts segmentsAcked"),
@@ -228,6 +234,35 @@ mod tests {
             }
         }
         assert_eq!(stack_tcp(StackProfile::Rfc).count(), 0, "the rfc profile is TcpConfig's defaults");
+    }
+
+    /// The ssthresh controller `name` sets under `profile` after a loss with cwnd 100 and
+    /// `in_flight` packets in flight.
+    fn cut(name: &str, profile: StackProfile, in_flight: u64) -> f64 {
+        use crate::cc::{CongestionControl, CongestionEvent, CongestionKind, Controller, Window};
+        let Ok(Some(cfg)) = crate::cc::resolve_registered(name, &[], "cc", profile) else { panic!("{name}") };
+        let mut c = Controller::new(&cfg);
+        let ev = CongestionEvent {
+            now: crate::units::SimTime::from_millis(1000),
+            kind: CongestionKind::Loss,
+            pkts_in_flight: in_flight,
+            srtt: crate::units::SimDuration::from_millis(100),
+        };
+        c.ssthresh(&Window::new(100.0, 50.0), &ev)
+    }
+
+    #[test]
+    fn under_ns3_the_classes_that_cut_from_bytes_in_flight_do_so_and_the_others_cut_cwnd() {
+        // ns-3.44's GetSsThresh(tcb, bytesInFlight): a fraction of bytesInFlight in these ...
+        for name in ["reno", "highspeed", "htcp", "illinois", "veno", "yeah", "scalable"] {
+            assert!(cut(name, StackProfile::Ns3, 40) < cut(name, StackProfile::Ns3, 80), "{name}: ns-3 cuts from the flight");
+            assert_eq!(cut(name, StackProfile::Rfc, 40), cut(name, StackProfile::Rfc, 80), "{name}: the rfc profile cuts cwnd");
+        }
+        // ... and of cwnd in TcpCubic, TcpBic, TcpLinuxReno, TcpVegas and TcpDctcp.
+        for name in ["cubic", "bic", "vegas", "dctcp"] {
+            assert_eq!(cut(name, StackProfile::Ns3, 40), cut(name, StackProfile::Ns3, 80), "{name}");
+        }
+        assert_eq!(cut("scalable", StackProfile::Ns3, 40), 40.0 * (1.0 - 0.125), "TcpScalable: segCwnd = bytesInFlight, × (1 − 1/8)");
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! `linux`, `linux26` and `ns3` profiles do. Slow start, timeouts and losses in slow start are
 //! TCP's (RFC 5681; the RFC's Limited Slow-Start, RFC 3742, is not modelled).
 
+use super::cut_base::CutBase;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use schemars::JsonSchema;
@@ -67,11 +68,14 @@ pub struct HighSpeedParams {
     /// a(w) and b(w) from `"formula"` (§5; the default) or `"table"` (Appendix B's rows, as
     /// Linux and ns-3 look them up; the `linux`, `linux26` and `ns3` profiles' choice).
     pub coefficients: Coefficients,
+    /// What the cut multiplies: `"cwnd"` (default; Linux) or `"flight"`, the packets in flight
+    /// when the loss is detected (ns-3's TcpHighSpeed::GetSsThresh, which also looks its decrease up at that size; the `ns3` profile's).
+    pub cut_from: CutBase,
 }
 
 impl Default for HighSpeedParams {
     fn default() -> Self {
-        HighSpeedParams { low_window: 38.0, high_window: 83_000.0, high_decrease: 0.1, coefficients: Coefficients::Formula }
+        HighSpeedParams { low_window: 38.0, high_window: 83_000.0, high_decrease: 0.1, coefficients: Coefficients::Formula, cut_from: CutBase::Cwnd }
     }
 }
 
@@ -93,7 +97,7 @@ impl ControllerParams for HighSpeedParams {
         Ok(())
     }
     fn build(&self, _name: &'static str) -> HighSpeed {
-        HighSpeed { curve: Curve::new(self) }
+        HighSpeed { curve: Curve::new(self), cut_from: self.cut_from }
     }
 }
 
@@ -101,6 +105,7 @@ impl ControllerParams for HighSpeedParams {
 #[derive(Clone, Debug)]
 pub struct HighSpeed {
     curve: Curve,
+    cut_from: CutBase,
 }
 
 impl HighSpeedParams {
@@ -185,10 +190,11 @@ impl CongestionControl for HighSpeed {
         w.aimd_step(self.curve.a(w.cwnd_pkts));
     }
 
-    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         // §4: cwnd ← (1 − b(w))·cwnd; a loss in slow start halves, as TCP.
-        let factor = if w.in_slow_start() { 0.5 } else { 1.0 - self.curve.b(w.cwnd_pkts) };
-        w.cwnd_pkts * factor
+        let base = self.cut_from.pkts(w, ev);
+        let factor = if w.in_slow_start() { 0.5 } else { 1.0 - self.curve.b(base) };
+        base * factor
     }
 
     fn state_vars(&self, w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {

@@ -27,6 +27,7 @@
 //! event; and its window grows by α bytes (not α·MSS²/cwnd) beside Reno's MSS²/cwnd per
 //! ACK — a different law, not reproduced here (see the side-by-side table).
 
+use super::cut_base::CutBase;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use crate::units::SimTime;
@@ -52,11 +53,14 @@ pub struct HtcpParams {
     pub bandwidth_switch: bool,
     /// The relative throughput change that resets β to 0.5. Default 0.2.
     pub throughput_ratio: f64,
+    /// What the cut multiplies: `"cwnd"` (default; Linux) or `"flight"`, the packets in flight
+    /// when the loss is detected (ns-3's TcpHtcp::GetSsThresh; the `ns3` profile's).
+    pub cut_from: CutBase,
 }
 
 impl Default for HtcpParams {
     fn default() -> Self {
-        HtcpParams { delta_l_s: 1.0, beta_min: 0.5, beta_max: 0.8, rtt_scaling: true, rtt_ref_s: 0.1, bandwidth_switch: true, throughput_ratio: 0.2 }
+        HtcpParams { delta_l_s: 1.0, beta_min: 0.5, beta_max: 0.8, rtt_scaling: true, rtt_ref_s: 0.1, bandwidth_switch: true, throughput_ratio: 0.2, cut_from: CutBase::Cwnd }
     }
 }
 
@@ -203,7 +207,7 @@ impl CongestionControl for Htcp {
         self.last_congestion = ev.now;
         self.meter.since = ev.now;
         self.meter.pkts = 0.0;
-        w.cwnd_pkts * self.beta
+        self.params.cut_from.pkts(w, ev) * self.beta
     }
 
     fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {

@@ -18,6 +18,7 @@
 //! 15, and after d_a first rises above d_1, α returns to α_max only after θ = 5 rounds in a
 //! row below d_1 (one quiet round does not make it jump).
 
+use super::cut_base::CutBase;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names, ParamError};
 use super::rtt_round::{RoundSample, RttRound};
@@ -40,11 +41,14 @@ pub struct IllinoisParams {
     pub win_thresh: f64,
     /// Rounds in a row below d_1 before α returns to α_max. Default 5 (Linux, ns-3).
     pub theta: u32,
+    /// What the cut multiplies: `"cwnd"` (default; Linux) or `"flight"`, the packets in flight
+    /// when the loss is detected (ns-3's TcpIllinois::GetSsThresh; the `ns3` profile's).
+    pub cut_from: CutBase,
 }
 
 impl Default for IllinoisParams {
     fn default() -> Self {
-        IllinoisParams { alpha_max: 10.0, alpha_min: 0.3, beta_min: 0.125, beta_max: 0.5, win_thresh: 15.0, theta: 5 }
+        IllinoisParams { alpha_max: 10.0, alpha_min: 0.3, beta_min: 0.125, beta_max: 0.5, win_thresh: 15.0, theta: 5, cut_from: CutBase::Cwnd }
     }
 }
 
@@ -167,7 +171,7 @@ impl CongestionControl for Illinois {
     }
 
     fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
-        let reduced = w.cwnd_pkts * (1.0 - self.beta);
+        let reduced = self.params.cut_from.pkts(w, ev) * (1.0 - self.beta);
         if ev.kind == CongestionKind::Timeout {
             // Linux's Loss state: back to Reno's values until the delays say otherwise.
             (self.alpha, self.beta, self.rtt_low, self.rtt_above) = (1.0, 0.5, 0, false);

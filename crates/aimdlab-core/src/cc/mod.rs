@@ -11,6 +11,7 @@
 pub mod ca_phase;
 pub mod congestion_control;
 pub mod congestion_event;
+pub mod cut_base;
 pub mod hystart;
 pub mod params;
 pub mod rate_control;

@@ -12,6 +12,7 @@
 //! flight when the loss is detected; both floored at 2.
 
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
+use super::cut_base::CutBase;
 use super::params::{Names, Checked, ControllerParams};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 /// Reno's rule: only what it halves.
 #[derive(Clone, Debug, Default)]
 pub struct Reno {
-    halve: Halve,
+    halve: CutBase,
 }
 
 /// Multiplicative decrease factor β.
@@ -27,25 +28,15 @@ pub const BETA: f64 = 0.5;
 /// Additive increase α, packets per RTT.
 pub const ALPHA: f64 = 1.0;
 
-/// What Reno halves at a loss or an ECN echo.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Halve {
-    /// The congestion window (Linux, the AIMD papers).
-    #[default]
-    Cwnd,
-    /// The packets in flight when the loss is detected (RFC 5681 eq. 4, ns-3's NewReno).
-    Flight,
-}
-
 /// Reno's parameters (α = 1 and β = 1/2 make it Reno; GAIMD takes others): only what it
 /// halves. `newreno` is accepted as another name for it (loss recovery, NewReno or SACK, is
 /// the transport's: `tcp.recovery`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RenoParams {
-    /// `"cwnd"` (default) or `"flight"`.
-    pub halve: Halve,
+    /// What it halves: `"cwnd"` (default; Linux, the AIMD papers) or `"flight"`, the packets
+    /// in flight when the loss is detected (RFC 5681 eq. 4, ns-3's `TcpNewReno`).
+    pub halve: CutBase,
 }
 
 impl ControllerParams for RenoParams {
@@ -71,10 +62,7 @@ impl CongestionControl for Reno {
     }
 
     fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
-        match self.halve {
-            Halve::Cwnd => w.cwnd_pkts * BETA,
-            Halve::Flight => ev.pkts_in_flight as f64 * BETA,
-        }
+        self.halve.pkts(w, ev) * BETA
     }
 }
 
@@ -120,7 +108,7 @@ mod tests {
 
     #[test]
     fn halving_the_flight_follows_rfc_5681_eq_4() {
-        let mut r = windowed(RenoParams { halve: Halve::Flight }.build("reno"), 40.0, f64::INFINITY);
+        let mut r = windowed(RenoParams { halve: CutBase::Flight }.build("reno"), 40.0, f64::INFINITY);
         let mut loss = congestion(CongestionKind::Loss);
         loss.pkts_in_flight = 30;
         r.on_congestion(&loss);

@@ -20,6 +20,7 @@
 //! those. The paper's own legacy window is 16 packets (`legacy_window = 16`), with a = 0.01
 //! above it. Slow start, timeouts and losses in slow start are TCP's (RFC 5681).
 
+use super::cut_base::CutBase;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use schemars::JsonSchema;
@@ -37,11 +38,14 @@ pub struct ScalableParams {
     /// Below this window (packets) the window grows as Reno's, 1/cwnd per ACK. Default 100
     /// (Linux); the paper's is 16.
     pub legacy_window: f64,
+    /// What the cut multiplies: `"cwnd"` (default; Linux) or `"flight"`, the packets in flight
+    /// when the loss is detected (ns-3's TcpScalable::GetSsThresh; the `ns3` profile's).
+    pub cut_from: CutBase,
 }
 
 impl Default for ScalableParams {
     fn default() -> Self {
-        ScalableParams { a: 0.01, b: 0.125, legacy_window: 100.0 }
+        ScalableParams { a: 0.01, b: 0.125, legacy_window: 100.0, cut_from: CutBase::Cwnd }
     }
 }
 
@@ -76,10 +80,10 @@ impl CongestionControl for Scalable {
         }
     }
 
-    fn ssthresh(&mut self, w: &Window, _ev: &CongestionEvent) -> f64 {
+    fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         // §2: cwnd ← cwnd − b·cwnd; a loss in slow start halves, as TCP.
         let factor = if w.in_slow_start() { 0.5 } else { 1.0 - self.params.b };
-        w.cwnd_pkts * factor
+        self.params.cut_from.pkts(w, ev) * factor
     }
 }
 

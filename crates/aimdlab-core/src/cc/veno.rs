@@ -18,6 +18,7 @@
 //! increase is NewReno's, and only its decrease (4/5 or 1/2 from the latest sample's N) is
 //! Veno's. Neither is modelled; N here is once a round, as Vegas takes Diff.
 
+use super::cut_base::CutBase;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_fraction, check_positive, Checked, ControllerParams, Names};
 use super::rtt_round::RttRound;
@@ -32,11 +33,14 @@ pub struct VenoParams {
     pub beta: f64,
     /// Fraction of the window kept at a random loss. Default 0.8.
     pub random_loss_keep: f64,
+    /// What the cut multiplies: `"cwnd"` (default; Linux) or `"flight"`, the packets in flight
+    /// when the loss is detected (ns-3's TcpVeno::GetSsThresh, both branches; the `ns3` profile's).
+    pub cut_from: CutBase,
 }
 
 impl Default for VenoParams {
     fn default() -> Self {
-        VenoParams { beta: 3.0, random_loss_keep: 0.8 }
+        VenoParams { beta: 3.0, random_loss_keep: 0.8, cut_from: CutBase::Cwnd }
     }
 }
 
@@ -107,7 +111,7 @@ impl CongestionControl for Veno {
         }
         // §II.B: a random loss keeps 4/5, a congestive one halves.
         let keep = if self.congestive() { 0.5 } else { self.params.random_loss_keep };
-        w.cwnd_pkts * keep
+        self.params.cut_from.pkts(w, ev) * keep
     }
 
     fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {

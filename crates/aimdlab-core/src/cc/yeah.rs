@@ -19,6 +19,7 @@
 //! fewer makes no decision, and rounds pause through a recovery (as Vegas's, whose code YeAH
 //! shares in both).
 
+use super::cut_base::CutBase;
 use super::congestion_control::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Window};
 use super::params::{check_positive, Checked, ControllerParams, Names};
 use super::rtt_round::{RoundSample, RttRound};
@@ -43,11 +44,14 @@ pub struct YeahParams {
     pub rho: u32,
     /// Fast-mode rounds after which the Reno estimate resets. Default 50.
     pub zeta: u32,
+    /// What the cut multiplies: `"cwnd"` (default; Linux) or `"flight"`, the packets in flight
+    /// when the loss is detected (ns-3's TcpYeah::GetSsThresh, its reduction and its floor; the `ns3` profile's).
+    pub cut_from: CutBase,
 }
 
 impl Default for YeahParams {
     fn default() -> Self {
-        YeahParams { alpha: 80.0, gamma: 1.0, delta: 3, epsilon: 1, phy: 8.0, rho: 16, zeta: 50 }
+        YeahParams { alpha: 80.0, gamma: 1.0, delta: 3, epsilon: 1, phy: 8.0, rho: 16, zeta: 50, cut_from: CutBase::Cwnd }
     }
 }
 
@@ -144,9 +148,10 @@ impl CongestionControl for Yeah {
 
     fn ssthresh(&mut self, w: &Window, ev: &CongestionEvent) -> f64 {
         // §3.3: the queue it had, within [cwnd/2^δ, cwnd/2], unless competing with Reno.
-        let half = (w.cwnd_pkts / 2.0).max(2.0);
+        let base = self.params.cut_from.pkts(w, ev);
+        let half = (base / 2.0).max(2.0);
         let reduction = if self.slow_rounds < self.params.rho {
-            self.last_queue_pkts.min(half).max(w.cwnd_pkts / 2f64.powi(self.params.delta as i32))
+            self.last_queue_pkts.min(half).max(base / 2f64.powi(self.params.delta as i32))
         } else {
             half
         };
@@ -155,7 +160,7 @@ impl CongestionControl for Yeah {
         if ev.kind == CongestionKind::Timeout {
             self.round.pause();
         }
-        w.cwnd_pkts - reduction
+        base - reduction
     }
 
     fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
