@@ -87,6 +87,26 @@ def test_lossy_link_loses_packets_at_its_rate(rate, seed):
     assert abs(lost - n * rate) <= half_width, (lost, n * rate, half_width)
 
 
+def test_a_flows_loss_rate_is_its_dropped_share_and_never_negative():
+    # No drop at all, a full buffer when the window starts: packets sent in the warm-up arrive
+    # in the window. The old reading, 1 − received / sent over the window, was negative here
+    # (−0.00006: 18,029 received against 18,028 sent); every sent packet is received,
+    # dropped or still held, so counting the ones sent in the window gives exactly 0.
+    quiet = run_checked(dumbbell(buffer="1000pkt", duration="20s", warmup="5s", tcp={"receive_window": "200pkt"}))
+    flow = quiet.flows.to_pandas().iloc[0]
+    assert quiet.summary["bottleneck"]["drops"] == 0 and flow["received_pkts"] > flow["data_pkts_sent"], flow
+    assert flow["loss_rate"] == 0.0
+    # Random loss of 2 % on the data path, a buffer that never fills: each flow loses its 2 %.
+    sc = dumbbell(flows=4, buffer="1000pkt", duration="60s", warmup="5s")
+    sc["topology"]["dumbbell"]["bottleneck"]["loss"] = {"model": "bernoulli", "rate": 0.02}
+    r = run_checked(sc, seed=3)
+    assert r.summary["bottleneck"]["drops_overflow"] == 0
+    for _, f in r.flows.to_pandas().iterrows():
+        n = f["data_pkts_sent"]
+        half_width = 2.576 * math.sqrt(0.02 * 0.98 / n)  # binomial 99 % interval
+        assert 0.0 <= f["loss_rate"] and abs(f["loss_rate"] - 0.02) <= half_width, (f["loss_rate"], n)
+
+
 def test_link_layer_retries_hide_most_losses_and_cost_link_time():
     # PER 0.3 with one link-layer retransmission: the transport loses 0.3^2 = 9 % of its data,
     # and each data packet takes 1.3 serialization times on average.

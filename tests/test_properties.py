@@ -216,6 +216,7 @@ def test_random_valid_scenarios_run_and_conserve_packets(sc, seed):
     f = r.flows.to_pandas()
     assert len(f) == sum(g["count"] for g in sc["flows"])
     assert (f["goodput_bps"].fillna(0) <= f["throughput_bps"].fillna(0) + 1e-9).all()
+    assert f["loss_rate"].dropna().between(0.0, 1.0).all(), f["loss_rate"]  # the dropped share of what was sent
     util = r.summary["bottleneck"]["utilization"]
     assert util is None or 0.0 <= util <= 1.0
 

@@ -239,6 +239,15 @@ impl Simulator {
         for l in &mut self.links {
             l.finish(self.end, &mut after_end, &mut self.wire);
         }
+        // What each flow still holds at the end, for its loss rate (`FlowStats::held_at_end`).
+        let flows = &mut self.flows;
+        for l in &self.links {
+            l.for_each_held(&self.wire, &mut |p| {
+                if p.kind == PacketKind::Data {
+                    flows[p.flow.idx()].stats.held_at_end(p.sent_at);
+                }
+            });
+        }
         RunParts {
             plan: self.plan,
             seed: self.seed,
@@ -312,6 +321,7 @@ impl Simulator {
                 let origin = flow.src;
                 let first_link = self.plan.routes.only_link(origin);
                 self.counters.sent += 1;
+                flow.stats.on_sent(p.sent_at);
                 self.forward_from(p, origin, first_link);
             }
             Event::FlowStart(f) => {
@@ -425,6 +435,9 @@ impl Simulator {
                 continue;
             }
             self.counters.sent += 1;
+            if p.kind == PacketKind::Data {
+                self.flows[flow.idx()].stats.on_sent(p.sent_at);
+            }
             self.forward_from(p, origin, first_link);
         }
         for (kind, request) in out.requests() {
@@ -479,7 +492,7 @@ impl Simulator {
         for f in &mut self.flows {
             f.sender.start_window();
             f.receiver.start_window();
-            f.stats.start_window();
+            f.stats.start_window(self.now);
         }
     }
 

@@ -17,6 +17,16 @@ pub struct FlowStats {
     pub received_pkts: u64,
     /// The three counters when the measurement window started.
     at_window_start: (u64, u64, u64),
+    /// When the measurement window started (zero before it does).
+    window_start: SimTime,
+    /// Data packets sent into the network since the window started (every transmission,
+    /// retransmissions included, counted when it leaves the host).
+    pub sent_in_window: u64,
+    /// Of those, the ones that arrived (each at most once: a link never copies a packet).
+    pub received_sent_in_window: u64,
+    /// Of those, the ones still on a link at the end of the run (`held_at_end`). (A packet
+    /// the host still holds for its send jitter has not been sent into the network.)
+    pub held_sent_in_window: u64,
     /// One-way delay (sent → arrival) of every data packet arriving in the window.
     pub one_way_delay: DelayHistogram,
     /// Σ |D(i) − D(i−1)| over consecutive arrivals (RFC 3393 IPDV), picoseconds.
@@ -38,6 +48,7 @@ impl FlowStats {
         self.delivered_bytes += new_payload;
         self.received_bytes += wire_bytes;
         self.received_pkts += 1;
+        self.received_sent_in_window += (sent_at >= self.window_start) as u64;
         self.one_way_delay.record(d);
         if let Some(last) = self.last_delay {
             let ipdv = last.0.abs_diff(d.0);
@@ -46,6 +57,31 @@ impl FlowStats {
             self.rfc3550_jitter_ps += (ipdv as f64 - self.rfc3550_jitter_ps) / 16.0;
         }
         self.last_delay = Some(d);
+    }
+
+    /// A data packet sent at `sent_at` leaves the host for the network.
+    #[inline]
+    pub fn on_sent(&mut self, sent_at: SimTime) {
+        self.sent_in_window += (sent_at >= self.window_start) as u64;
+    }
+
+    /// A data packet sent at `sent_at` is still on a link at the end of the run.
+    pub fn held_at_end(&mut self, sent_at: SimTime) {
+        self.held_sent_in_window += (sent_at >= self.window_start) as u64;
+    }
+
+    /// The fraction of the data packets the flow sent into the network in the window that a
+    /// link dropped: those neither received nor still held at the end, over all sent (NaN
+    /// when it sent none). Every packet sent is delivered, dropped or held, so this is the
+    /// drop count itself, never negative, and every drop it counts is of a packet sent in the
+    /// window.
+    pub fn window_loss_rate(&self) -> f64 {
+        if self.sent_in_window == 0 {
+            return f64::NAN;
+        }
+        let accounted = self.received_sent_in_window + self.held_sent_in_window;
+        debug_assert!(accounted <= self.sent_in_window, "a flow's packets: {accounted} received or held of {} sent", self.sent_in_window);
+        self.sent_in_window.checked_sub(accounted).map_or(f64::NAN, |lost| lost as f64 / self.sent_in_window as f64)
     }
 
     /// Mean absolute IPDV in ms (NaN with fewer than two arrivals).
@@ -82,10 +118,13 @@ impl FlowStats {
         self.received_pkts - self.at_window_start.2
     }
 
-    /// Starts the measurement window: snapshots the counters, forgets the distributions
-    /// (completion time is kept).
-    pub fn start_window(&mut self) {
+    /// Starts the measurement window at `now`: snapshots the counters, forgets the
+    /// distributions (completion time is kept).
+    pub fn start_window(&mut self, now: SimTime) {
         self.at_window_start = (self.delivered_bytes, self.received_bytes, self.received_pkts);
+        self.window_start = now;
+        self.sent_in_window = 0;
+        self.received_sent_in_window = 0;
         self.one_way_delay.clear();
         self.ipdv_sum_ps = 0;
         self.ipdv_count = 0;

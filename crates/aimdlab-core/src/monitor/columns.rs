@@ -212,14 +212,13 @@ fn flow_count_columns() -> Vec<FlowColumn> {
             .0),
         col!(U64, "receiver_loss_events", Count, "loss events the receiver counted (DCCP CCID-3)", |r| r.flow.receiver.loss_event_rate().1),
         col!(U64, "app_drops", Packets, "application messages the send buffer discarded (DCCP)", |r| r.flow.sender.window_stats().app_drops),
-        col!(F64, "loss_rate", Fraction, "1 − received_pkts / data_pkts_sent over the window (packets in flight at its ends blur it)", |r| {
-            let sent = r.flow.sender.window_stats().data_pkts_sent;
-            if sent == 0 {
-                f64::NAN
-            } else {
-                1.0 - r.flow.stats.window_received_pkts() as f64 / sent as f64
-            }
-        }),
+        col!(
+            F64,
+            "loss_rate",
+            Fraction,
+            "data packets sent in the window that a link dropped, over those sent (NaN if none): each sent packet is received, dropped or still held at the end",
+            |r| r.flow.stats.window_loss_rate()
+        ),
     ]
 }
 

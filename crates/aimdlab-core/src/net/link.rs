@@ -395,6 +395,16 @@ impl Link {
         self.waiting_pkts() + self.pipe.len() as u64
     }
 
+    /// Calls `f` with each packet the link holds: waiting in its discipline or its device
+    /// queue, or on the wire (`pool` keeps those).
+    pub fn for_each_held(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.queue.for_each_packet(f);
+        if let Some(d) = self.device.as_ref() {
+            d.iter().for_each(&mut *f);
+        }
+        self.pipe.iter().for_each(|&(_, slot)| f(pool.peek(slot)));
+    }
+
     /// Starts the measurement window at `now`, forgetting everything before.
     pub fn start_window(&mut self, now: SimTime, events: &mut EventQueue, pool: &mut PacketPool) {
         self.settle(now, events, pool);

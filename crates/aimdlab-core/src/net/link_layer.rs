@@ -33,6 +33,11 @@ pub struct DeviceQueue {
 }
 
 impl DeviceQueue {
+    /// Each packet it holds, head first.
+    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+        self.fifo.iter()
+    }
+
     /// An empty device queue of `limit_pkts` packets (allocates nothing until its first packet).
     pub fn new(limit_pkts: u64) -> Self {
         DeviceQueue { fifo: PacketFifo::new(), limit_pkts }

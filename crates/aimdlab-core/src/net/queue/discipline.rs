@@ -18,6 +18,8 @@ pub trait QueueDiscipline {
     fn len_pkts(&self) -> u64;
     /// Bytes waiting.
     fn len_bytes(&self) -> u64;
+    /// Calls `f` with each packet waiting (a finished run's count of what it still holds).
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet));
     /// Publishes the discipline's own state variables for the time series, as a controller
     /// does (`publish(name, value)`): RED its average queue, `red_avg`. Default: none.
     fn state_vars(&self, _publish: &mut dyn FnMut(&'static str, f64)) {}
@@ -44,6 +46,9 @@ impl<T: QueueDiscipline> QueueDiscipline for Box<T> {
     #[inline]
     fn len_bytes(&self) -> u64 {
         (**self).len_bytes()
+    }
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        (**self).for_each_packet(f)
     }
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
         (**self).state_vars(publish)

@@ -107,6 +107,9 @@ impl QueueDiscipline for DropTail {
     fn len_bytes(&self) -> u64 {
         self.fifo.len_bytes()
     }
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.fifo.iter().for_each(f)
+    }
     fn is_passive(&self) -> bool {
         true
     }

@@ -66,6 +66,11 @@ impl PacketFifo {
     pub fn front(&self) -> Option<&Packet> {
         self.packets.front()
     }
+    /// Each packet held, head first.
+    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+        self.packets.iter()
+    }
+
     /// Packets held.
     #[inline]
     pub fn len_pkts(&self) -> u64 {

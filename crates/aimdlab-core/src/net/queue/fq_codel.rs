@@ -263,6 +263,9 @@ impl QueueDiscipline for FqCodel {
     fn len_bytes(&self) -> u64 {
         self.bytes
     }
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.queues.iter().flat_map(|q| q.fifo.iter()).for_each(f)
+    }
 }
 
 #[cfg(test)]

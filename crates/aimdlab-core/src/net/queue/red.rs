@@ -409,6 +409,9 @@ impl QueueDiscipline for Red {
     fn len_bytes(&self) -> u64 {
         self.fifo.len_bytes()
     }
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.fifo.iter().for_each(f)
+    }
     fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("red_avg", self.avg);
     }

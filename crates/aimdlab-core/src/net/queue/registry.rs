@@ -102,6 +102,9 @@ macro_rules! queue_registry {
             fn len_bytes(&self) -> u64 {
                 match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::len_bytes(q), )* }
             }
+            fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::packet::Packet)) {
+                match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::for_each_packet(q, f), )* }
+            }
             fn state_vars(&self, publish: &mut dyn FnMut(&'static str, f64)) {
                 match &self.discipline { $( QueueKind::$variant(q) => $crate::net::queue::discipline::QueueDiscipline::state_vars(q, publish), )* }
             }

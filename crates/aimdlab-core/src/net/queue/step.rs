@@ -109,6 +109,9 @@ impl QueueDiscipline for Step {
     fn len_bytes(&self) -> u64 {
         self.fifo.len_bytes()
     }
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.fifo.iter().for_each(f)
+    }
 }
 
 #[cfg(test)]
