@@ -115,7 +115,9 @@ impl Simulator {
             .map(|(i, fp)| {
                 let mut rng = derive_stream(seed, StreamKind::Flow, i as u64);
                 let jitter = if fp.start_jitter.0 > 0 { rng.gen_range(0..fp.start_jitter.0) } else { 0 };
-                Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter), rng)
+                let mut flow = Flow::new(FlowId(i as u32), fp, SimTime::ZERO + fp.start + SimDuration(jitter), rng);
+                flow.stats.window_from = SimTime::ZERO + plan.warmup;
+                flow
             })
             .collect();
         let monitored: Vec<LinkId> = (0..plan.links.len()).filter(|&i| plan.links[i].monitor).map(|i| LinkId(i as u32)).collect();
@@ -321,7 +323,7 @@ impl Simulator {
                 let origin = flow.src;
                 let first_link = self.plan.routes.only_link(origin);
                 self.counters.sent += 1;
-                flow.stats.on_sent(p.sent_at);
+                flow.sent_in_window += (p.sent_at >= SimTime::ZERO + self.plan.warmup) as u64;
                 self.forward_from(p, origin, first_link);
             }
             Event::FlowStart(f) => {
@@ -418,10 +420,11 @@ impl Simulator {
     /// wait out their delay first) and schedules its timers.
     #[inline]
     fn flush(&mut self, mut out: Box<Outbox>, flow: FlowId, origin: NodeId) {
-        let (jitter, first_link) = {
+        let (jitter, first_link, window_from) = {
             let f = &self.flows[flow.idx()];
-            (f.send_jitter > SimDuration::ZERO && origin == f.src, self.plan.routes.only_link(origin))
+            (f.send_jitter > SimDuration::ZERO && origin == f.src, self.plan.routes.only_link(origin), SimTime::ZERO + self.plan.warmup)
         };
+        let mut sent_in_window = 0;
         for i in 0..out.packets.len() {
             let p = out.packets[i];
             if jitter && p.kind == PacketKind::Data {
@@ -435,11 +438,10 @@ impl Simulator {
                 continue;
             }
             self.counters.sent += 1;
-            if p.kind == PacketKind::Data {
-                self.flows[flow.idx()].stats.on_sent(p.sent_at);
-            }
+            sent_in_window += (p.kind == PacketKind::Data && p.sent_at >= window_from) as u64;
             self.forward_from(p, origin, first_link);
         }
+        self.flows[flow.idx()].sent_in_window += sent_in_window;
         for (kind, request) in out.requests() {
             match request {
                 TimerRequest::Keep => {}
@@ -492,7 +494,7 @@ impl Simulator {
         for f in &mut self.flows {
             f.sender.start_window();
             f.receiver.start_window();
-            f.stats.start_window(self.now);
+            f.stats.start_window();
         }
     }
 

@@ -32,8 +32,12 @@ pub struct Flow {
     pub data_header: Bytes,
     /// Segments of a finite transfer (`None`: unlimited).
     pub total_segments: Option<u64>,
+    /// Data packets the host sent into the network at or after the measurement window's
+    /// start (every transmission; the sim counts them as it hands them to the first link):
+    /// the denominator of the flow's loss rate (`FlowStats::window_loss_rate`).
+    pub sent_in_window: u64,
     /// Fills line 0, so the receiver starts line 1 (see the layout above).
-    _line0_rest: [u64; 2],
+    _line0_rest: [u64; 1],
     /// The receiving endpoint, at `dst`.
     pub receiver: ReceiverEndpoint,
     /// Receiver-side measurements.
@@ -72,7 +76,8 @@ impl Flow {
             dst: plan.dst,
             start_at,
             total_segments: sizes.total,
-            _line0_rest: [0; 2],
+            sent_in_window: 0,
+            _line0_rest: [0; 1],
             data_header: header,
             app,
             sender,

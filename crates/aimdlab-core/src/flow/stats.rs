@@ -17,12 +17,11 @@ pub struct FlowStats {
     pub received_pkts: u64,
     /// The three counters when the measurement window started.
     at_window_start: (u64, u64, u64),
-    /// When the measurement window started (zero before it does).
-    window_start: SimTime,
-    /// Data packets sent into the network since the window started (every transmission,
-    /// retransmissions included, counted when it leaves the host).
-    pub sent_in_window: u64,
-    /// Of those, the ones that arrived (each at most once: a link never copies a packet).
+    /// When the measurement window starts (the end of the warm-up), fixed for the run: a
+    /// packet sent at or after it is the window's, whenever it arrives.
+    pub window_from: SimTime,
+    /// Data packets of the window (sent at or after `window_from`) that arrived, each at
+    /// most once (a link never copies a packet).
     pub received_sent_in_window: u64,
     /// Of those, the ones still on a link at the end of the run (`held_at_end`). (A packet
     /// the host still holds for its send jitter has not been sent into the network.)
@@ -48,7 +47,7 @@ impl FlowStats {
         self.delivered_bytes += new_payload;
         self.received_bytes += wire_bytes;
         self.received_pkts += 1;
-        self.received_sent_in_window += (sent_at >= self.window_start) as u64;
+        self.received_sent_in_window += (sent_at >= self.window_from) as u64;
         self.one_way_delay.record(d);
         if let Some(last) = self.last_delay {
             let ipdv = last.0.abs_diff(d.0);
@@ -59,29 +58,24 @@ impl FlowStats {
         self.last_delay = Some(d);
     }
 
-    /// A data packet sent at `sent_at` leaves the host for the network.
-    #[inline]
-    pub fn on_sent(&mut self, sent_at: SimTime) {
-        self.sent_in_window += (sent_at >= self.window_start) as u64;
-    }
-
     /// A data packet sent at `sent_at` is still on a link at the end of the run.
     pub fn held_at_end(&mut self, sent_at: SimTime) {
-        self.held_sent_in_window += (sent_at >= self.window_start) as u64;
+        self.held_sent_in_window += (sent_at >= self.window_from) as u64;
     }
 
-    /// The fraction of the data packets the flow sent into the network in the window that a
-    /// link dropped: those neither received nor still held at the end, over all sent (NaN
-    /// when it sent none). Every packet sent is delivered, dropped or held, so this is the
-    /// drop count itself, never negative, and every drop it counts is of a packet sent in the
-    /// window.
-    pub fn window_loss_rate(&self) -> f64 {
-        if self.sent_in_window == 0 {
+    /// The fraction of the `sent` data packets of the window (sent into the network at or
+    /// after `window_from`, `Flow::sent_in_window`) that a link dropped: those neither
+    /// received nor still held at the end (NaN when it sent none). Every packet sent is
+    /// delivered, dropped or held, and all three counts read the same packets (their
+    /// `sent_at` against the same fixed time), so this is the drop count itself: never
+    /// negative, and each drop it counts is of a packet sent in the window.
+    pub fn window_loss_rate(&self, sent: u64) -> f64 {
+        if sent == 0 {
             return f64::NAN;
         }
         let accounted = self.received_sent_in_window + self.held_sent_in_window;
-        debug_assert!(accounted <= self.sent_in_window, "a flow's packets: {accounted} received or held of {} sent", self.sent_in_window);
-        self.sent_in_window.checked_sub(accounted).map_or(f64::NAN, |lost| lost as f64 / self.sent_in_window as f64)
+        debug_assert!(accounted <= sent, "a flow's packets: {accounted} received or held of {sent} sent");
+        sent.checked_sub(accounted).map_or(f64::NAN, |lost| lost as f64 / sent as f64)
     }
 
     /// Mean absolute IPDV in ms (NaN with fewer than two arrivals).
@@ -118,13 +112,10 @@ impl FlowStats {
         self.received_pkts - self.at_window_start.2
     }
 
-    /// Starts the measurement window at `now`: snapshots the counters, forgets the
-    /// distributions (completion time is kept).
-    pub fn start_window(&mut self, now: SimTime) {
+    /// Starts the measurement window: snapshots the counters, forgets the distributions
+    /// (completion time is kept; the loss counts read `window_from` and need no snapshot).
+    pub fn start_window(&mut self) {
         self.at_window_start = (self.delivered_bytes, self.received_bytes, self.received_pkts);
-        self.window_start = now;
-        self.sent_in_window = 0;
-        self.received_sent_in_window = 0;
         self.one_way_delay.clear();
         self.ipdv_sum_ps = 0;
         self.ipdv_count = 0;

@@ -217,7 +217,7 @@ fn flow_count_columns() -> Vec<FlowColumn> {
             "loss_rate",
             Fraction,
             "data packets sent in the window that a link dropped, over those sent (NaN if none): each sent packet is received, dropped or still held at the end",
-            |r| r.flow.stats.window_loss_rate()
+            |r| r.flow.stats.window_loss_rate(r.flow.sent_in_window)
         ),
     ]
 }
