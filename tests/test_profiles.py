@@ -188,3 +188,21 @@ def test_the_profiles_page_gives_every_setting_of_the_tcp_table():
     # `profile` chooses the column; `sack` is `recovery` spelt as a bool.
     assert set(table) - {"profile", "sack"} <= rows, sorted(set(table) - {"profile", "sack"} - rows)
 
+
+def _final_cwnd(profile: str, cc: str, **flow) -> float:
+    sc = dumbbell(duration="60s", flow={"cc": cc, **flow}, tcp={"profile": profile, "mss": "1000B"})
+    return float(run_checked(sc).flows.to_pandas().iloc[0]["cwnd_final_pkts"])
+
+
+def test_an_application_limited_flow_grows_its_window_only_where_the_stack_validates_it():
+    # A 2 Mbit/s CBR source over TCP on a 10 Mbit/s path never fills its window. RFC 5681 as
+    # written grows cwnd on every ACK anyway (to 14,423 packets here); Linux 6.x and 2.6.31
+    # grow it only while it limits sending (tcp_is_cwnd_limited), ns-3 only in CUBIC
+    # (TcpCubic::IncreaseWindow; its NewReno does not check).
+    cbr = {"app": {"kind": "cbr", "rate": "2Mbps"}, "transport": "tcp"}
+    assert _final_cwnd("rfc", "reno", **cbr) > 1000
+    for profile in ("linux", "linux26"):
+        assert _final_cwnd(profile, "reno", **cbr) < 50 and _final_cwnd(profile, "cubic", **cbr) < 50, profile
+    assert _final_cwnd("ns3", "cubic", **cbr) < 50
+    assert _final_cwnd("ns3", "reno", **cbr) > 1000
+

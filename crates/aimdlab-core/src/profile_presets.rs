@@ -83,6 +83,14 @@ pub const PRESETS: &[Preset] = &[
     cc(&[Linux, Linux26], "cubic", "beta", Value::Num(0.7001953125), "tcp_cubic.c: beta = 717/1024"),
     cc(&[Linux, Linux26, Ns3], "cubic", "hystart", Value::Flag(true), "tcp_cubic.c: hystart = 1 (since 2.6.29, so 2.6.31 too); TcpCubic::HyStart = true"),
     counts_segments_in_ns3("cubic", "TcpCubic::CongestionAvoidance counts segmentsAcked"),
+    Preset {
+        profiles: &[Ns3],
+        controller: "cubic",
+        table: Table::Tcp,
+        field: "cwnd_validation",
+        value: Value::Name("ns3"),
+        source: "TcpCubic::IncreaseWindow returns without m_isCwndLimited (tcp-cubic.cc:187; tcp-socket-base.cc:3336)",
+    },
     cc(&[Linux, Linux26, Ns3], "highspeed", "coefficients", Value::Name("table"), "tcp_highspeed.c's hstcp_aimd_vals; TcpHighSpeed::TableLookupA/B"),
     counts_segments_in_ns3("highspeed", "TcpHighSpeed::CongestionAvoidance counts segmentsAcked"),
     cc(&[Ns3], "htcp", "rtt_scaling", Value::Flag(false), "TcpHtcp scales α by no RTT (Linux's use_rtt_scaling = 1)"),
@@ -143,6 +151,8 @@ pub const STACK_TCP: &[StackSetting] = &[
     tcp(&[Linux], "cwnd_growth", Name("per_segment"), "tcp_slow_start, tcp_cong_avoid_ai count acknowledged segments"),
     tcp(&[Linux26], "cwnd_growth", Name("per_ack"), "tcp_slow_start, tcp_cong_avoid_ai per ACK (tcp_abc = 0)"),
     tcp(&[Linux, Linux26], "cwr_freeze", Flag(true), "CWR state: tcp_may_raise_cwnd"),
+    tcp(&[Linux], "cwnd_validation", Name("linux"), "tcp_is_cwnd_limited, tcp_cwnd_validate: is_cwnd_limited and max_packets_out per window of data"),
+    tcp(&[Linux26], "cwnd_validation", Name("linux26"), "tcp_is_cwnd_limited(sk, in_flight): in_flight >= cwnd, or cwnd - in_flight <= tcp_max_burst (3)"),
     tcp(&[Linux], "prr", Flag(true), "tcp_cwnd_reduction"),
     tcp(&[Linux26], "prr", Flag(false), "no tcp_cwnd_reduction (PRR came in 3.2)"),
     tcp(&[Linux, Linux26], "rto_estimator", Name("linux"), "tcp_rtt_estimator, tcp_set_rto"),
@@ -268,7 +278,7 @@ mod tests {
     #[test]
     fn a_profile_presets_only_its_own_rows() {
         assert_eq!(presets(StackProfile::Linux, "cubic", Table::Cc), vec![("beta", 0.7001953125.into()), ("hystart", true.into())]);
-        assert_eq!(presets(StackProfile::Ns3, "cubic", Table::Tcp), vec![("cwnd_growth", "per_segment".into())]);
+        assert_eq!(presets(StackProfile::Ns3, "cubic", Table::Tcp), vec![("cwnd_growth", "per_segment".into()), ("cwnd_validation", "ns3".into())]);
         assert!(presets(StackProfile::Rfc, "cubic", Table::Cc).is_empty());
         assert!(presets(StackProfile::Ns2, "reno", Table::Cc).is_empty());
     }

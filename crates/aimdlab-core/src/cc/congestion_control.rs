@@ -41,6 +41,11 @@ pub struct AckEvent {
     /// or on the ACK that ends a recovery whose exit does not grow the window: the transport
     /// does not call `cong_avoid` then.
     pub in_recovery: bool,
+    /// The window limits sending, as the transport's congestion window validation judges
+    /// it (`tcp.cwnd_validation`; always true without one, and for DCCP): the transport
+    /// calls `cong_avoid` only then, as Linux's congestion ops and ns-3's CUBIC return early
+    /// without it.
+    pub cwnd_limited: bool,
     /// Segments in flight after this ACK (RFC 6675 `pipe`).
     pub pkts_in_flight: u64,
     /// Oldest unacknowledged segment number after this ACK (DCCP: one above the newest
@@ -55,11 +60,12 @@ pub struct AckEvent {
 }
 
 impl AckEvent {
-    /// Whether this ACK grows the window: it acknowledges new data and the sender is not in
-    /// recovery or CWR. The transport calls `cong_avoid` only then.
+    /// Whether this ACK grows the window: it acknowledges new data, the sender is not in
+    /// recovery or CWR, and the window limits sending (`cwnd_limited`). The transport calls
+    /// `cong_avoid` only then.
     #[inline]
     pub fn grows_window(&self) -> bool {
-        !self.in_recovery && self.newly_acked_pkts > 0
+        !self.in_recovery && self.newly_acked_pkts > 0 && self.cwnd_limited
     }
 }
 

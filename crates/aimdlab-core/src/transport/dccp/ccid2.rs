@@ -146,6 +146,7 @@ impl Ccid2 {
             min_rtt: rtt.min_rtt(),
             ece: p.ece,
             in_recovery: false,
+            cwnd_limited: true,
             pkts_in_flight: self.pipe,
             snd_una: newest.map_or(0, |n| n + 1),
             snd_nxt: next_seq,

@@ -20,6 +20,29 @@ pub enum CwndGrowth {
     PerSegment,
 }
 
+/// When the window may grow: every ACK, or only while the window limits sending (congestion
+/// window validation). A flow limited by its application or the receive window does not
+/// grow a window it does not use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndValidation {
+    /// Every ACK that acknowledges new data outside recovery grows it (RFC 5681 as written).
+    #[default]
+    None,
+    /// Linux 6.x (`tcp_is_cwnd_limited`): the window was full at some send of the current
+    /// window of data (`tcp_cwnd_validate`: `is_cwnd_limited`, kept until the data sent when
+    /// it was set is acknowledged), or, in slow start, cwnd is below twice the most packets
+    /// outstanding in that window (`max_packets_out`).
+    Linux,
+    /// Linux 2.6.31 (`tcp_is_cwnd_limited(sk, in_flight)`): the packets in flight before the
+    /// ACK fill cwnd, or leave at most 3 (`tcp_max_burst`) of it unused.
+    Linux26,
+    /// ns-3.44 (`TcpSocketBase::SendDataPacket`: `m_isCwndLimited = cWnd < BytesInFlight +
+    /// segmentSize` after each send; `TcpCubic::IncreaseWindow` and `TcpLinuxReno` skip growth
+    /// without it): the last send left less than one segment of cwnd unused.
+    Ns3,
+}
+
 /// How the receiver echoes CE marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -166,6 +189,11 @@ pub struct TcpConfig {
     /// is acknowledged — Linux's CWR state (`tcp_may_raise_cwnd`) and ns-3's. Default false
     /// (RFC 3168 §6.1.2 leaves growth on).
     pub cwr_freeze: bool,
+    /// When the window grows: `"none"` (every ACK of new data outside recovery, RFC 5681;
+    /// the default), or only while the window limits sending, as `"linux"` (6.x),
+    /// `"linux26"` (2.6.31) or `"ns3"` (3.44's CUBIC) judge it. A flow limited by its
+    /// application or the receive window then keeps the window it uses.
+    pub cwnd_validation: CwndValidation,
     /// How the retransmission timeout follows the RTT: `"rfc6298"` (max(SRTT + 4·RTTVAR,
     /// min_rto), the default), `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
     /// per flight: Linux's `tcp_rtt_estimator`) or `"ns2"` (one sample per round trip in
@@ -321,6 +349,7 @@ impl Default for TcpConfig {
             loss_detection: LossDetection::Dupack,
             cwnd_growth: CwndGrowth::PerAck,
             cwr_freeze: false,
+            cwnd_validation: CwndValidation::None,
             rto_estimator: RtoEstimator::Rfc6298,
             timeout_ssthresh: TimeoutSsthresh::Controller,
             first_decrease: FirstDecrease::Controller,

@@ -207,6 +207,7 @@ impl TcpSender {
             // In CWR (after an ECN cut, until its window is acknowledged) the window
             // holds still as in recovery, when `cwr_freeze` is on.
             in_recovery: self.state.in_recovery() || self.in_cwr() || hold,
+            cwnd_limited: self.cwnd_use.allows_growth(self.window.cwnd_pkts(), in_flight_before, self.window.window().in_slow_start()),
             pkts_in_flight: self.pipe(),
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,

@@ -42,6 +42,7 @@ mod timers;
 mod xmit_timer;
 
 use super::config::{CwndGrowth, RecoveryRules, RtoEstimator, TcpConfig};
+use super::cwnd_use::CwndUse;
 use super::delivery_rate::DeliveryRate;
 use super::recovery::{LossRecovery, RecoveryVariant};
 use super::scoreboard::Scoreboard;
@@ -76,6 +77,8 @@ pub struct TcpSender {
     rtt_from_retransmissions: bool,
     per_segment: bool,
     cwr_freeze: bool,
+    /// How it used its window, for congestion window validation (`tcp.cwnd_validation`).
+    cwnd_use: CwndUse,
     /// The stack's rules for the window a congestion event leaves (ns-2's halving).
     policy: WindowPolicy,
     ecn: bool,
@@ -141,6 +144,7 @@ impl TcpSender {
             rtt_from_retransmissions: cfg.timestamps,
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
+            cwnd_use: CwndUse::new(cfg.cwnd_validation),
             policy: WindowPolicy::new(cfg),
             ecn: cfg.ecn,
             limited_transmit: cfg.limited_transmit,
