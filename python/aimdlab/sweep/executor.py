@@ -313,8 +313,13 @@ def _run_dask(func, items: List[Any], jobs: int, scheduler: Optional[str], on_st
         # its workers itself; without this each printed tracebacks.
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() else None
         try:
+            # Its logs are silenced below CRITICAL: a run's failure reaches the sweep through its
+            # result (a run that raises is recorded as failed, with its error), and what the
+            # workers log at ERROR is shutdown noise — a cancelled run, or a heartbeat racing the
+            # scheduler's close on a loaded machine ("Failed to communicate with scheduler
+            # during heartbeat", with a traceback, after every run had finished).
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",  # (a free port: 8787 may be taken)
-                                   silence_logs=logging.ERROR)  # (a cancelled run is not worth a warning)
+                                   silence_logs=logging.CRITICAL)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGINT, previous)
