@@ -53,7 +53,6 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpTable, path: &str) -> Res<Tcp
         (Some(s), false) => c.recovery = if s { Recovery::Sack } else { Recovery::Newreno },
         _ => {}
     }
-    c.sack = c.recovery == Recovery::Sack;
     c.check().map_err(|(field, message)| ScenarioError::new(format!("{path}.{field}"), message))?;
     Ok(c)
 }
@@ -193,7 +192,7 @@ mod tcp_overlay_tests {
             assert_ne!(before[key], after[key], "tcp.{key} did not reach the settings");
         }
         assert_eq!(c.receive_window_pkts(), 20, "bytes over the mss given in the same table");
-        assert!(!c.sack, "recovery = newreno is sack = false");
+        assert!(!c.sack(), "recovery = newreno is sack = false");
         let tested = every_field_changed();
         for key in before.as_object().unwrap().keys() {
             assert!(tested.get(key).is_some(), "tcp.{key} is not in this test");

@@ -159,10 +159,6 @@ pub struct TcpConfig {
     #[serde(with = "crate::units::serde_text::bytes")]
     #[schemars(with = "crate::units::quantity::Size")]
     pub header: Bytes,
-    /// The receiver sends SACK blocks: true exactly when `recovery` is `Sack` (the table's
-    /// `sack` is `recovery` spelt as a bool).
-    #[serde(skip)] // (set after the overlay)
-    pub sack: bool,
     /// Loss recovery: `"sack"` (RFC 6675, the default), `"newreno"` (RFC 6582) or `"reno"`
     /// (classic Reno as ns-2's Agent/TCP/Reno: any new ACK ends fast recovery; a second loss
     /// in the window usually ends in a timeout). Must agree with `sack` if both are given.
@@ -275,6 +271,12 @@ pub struct TcpConfig {
 pub const TIMESTAMPS_OPTION: Bytes = Bytes(12);
 
 impl TcpConfig {
+    /// The receiver sends SACK blocks: exactly when `recovery` is `"sack"` (the table's
+    /// `sack` is `recovery` spelt as a bool).
+    pub fn sack(&self) -> bool {
+        self.recovery == Recovery::Sack
+    }
+
     /// The ranges the settings must lie in: `Err((field, message))` for the first that does
     /// not (the scenario's `tcp` table names it; a profile's values always pass).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
@@ -343,7 +345,6 @@ impl Default for TcpConfig {
         TcpConfig {
             mss: Bytes(1460),
             header: Bytes(40),
-            sack: true,
             recovery: Recovery::Sack,
             recovery_rules: RecoveryRules::Rfc,
             loss_detection: LossDetection::Dupack,

@@ -8,13 +8,12 @@ use crate::stack_profile::StackProfile;
 
 /// The TCP defaults of stack `profile`.
 pub fn tcp_config(profile: StackProfile) -> TcpConfig {
-    let mut fields = crate::overlay::fields_of(&TcpConfig::default());
-    fields.extend(crate::profile_presets::stack_tcp(profile).map(|(field, value)| (field.to_string(), value)));
+    let rows: serde_json::Map<String, serde_json::Value> =
+        crate::profile_presets::stack_tcp(profile).map(|(field, value)| (field.to_string(), value)).collect();
     // The table is the project's data, each row checked by a test under its profiles: a row
     // that does not read is a bug of the table, not of a scenario.
-    let mut c: TcpConfig = serde_json::from_value(serde_json::Value::Object(fields)).expect("every stack's TCP settings read (profile_presets tests)");
-    c.sack = c.recovery == super::config::Recovery::Sack;
-    c
+    crate::overlay::read_table(crate::overlay::fields_of(&TcpConfig::default()), &rows, "the profile's tcp rows", &[], "tcp")
+        .expect("every stack's TCP settings read (profile_presets tests)")
 }
 
 /// After explicit fields are applied: rules that follow other settings. ns-2 starts

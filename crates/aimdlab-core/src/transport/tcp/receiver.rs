@@ -67,7 +67,7 @@ impl TcpReceiver {
             flow,
             src,
             header: cfg.tcp_header(),
-            sack: cfg.sack,
+            sack: cfg.sack(),
             delayed_ack: cfg.delayed_ack,
             delayed_ack_timeout: cfg.delayed_ack_timeout,
             quickacks: cfg.quickacks,

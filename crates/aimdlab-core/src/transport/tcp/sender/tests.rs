@@ -228,7 +228,7 @@ fn run_transfer(cfg: &TcpConfig, cwnd: f64, segments: Option<u64>, lost: &[u64],
             while received.contains(&b) {
                 b += 1;
             }
-            let block = if cfg.sack && p.seq > cum { (a, b) } else { (0, 0) };
+            let block = if cfg.sack() && p.seq > cum { (a, b) } else { (0, 0) };
             order += 1;
             events.push(Reverse((at + SimDuration::from_millis(50), order, Ev::Ack(cum, block.0, block.1, p.sent_at))));
         }
@@ -252,13 +252,7 @@ fn run_transfer(cfg: &TcpConfig, cwnd: f64, segments: Option<u64>, lost: &[u64],
 
 /// ns-2's rules (`recovery_rules = "ns2"`) with `recovery` and a 200 ms minimum RTO.
 fn ns2_rules(recovery: Recovery) -> TcpConfig {
-    TcpConfig {
-        recovery,
-        sack: recovery == Recovery::Sack,
-        recovery_rules: RecoveryRules::Ns2,
-        min_rto: crate::units::SimDuration::from_millis(200),
-        ..TcpConfig::default()
-    }
+    TcpConfig { recovery, recovery_rules: RecoveryRules::Ns2, min_rto: crate::units::SimDuration::from_millis(200), ..TcpConfig::default() }
 }
 
 #[test]
