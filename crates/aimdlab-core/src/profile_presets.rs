@@ -67,8 +67,12 @@ const fn cc(profiles: &'static [StackProfile], controller: &'static str, field: 
     Preset { profiles, controller, table: Table::Cc, field, value, source }
 }
 
+const fn tcp_of(profiles: &'static [StackProfile], controller: &'static str, field: &'static str, value: Value, source: &'static str) -> Preset {
+    Preset { profiles, controller, table: Table::Tcp, field, value, source }
+}
+
 const fn counts_segments_in_ns3(controller: &'static str, source: &'static str) -> Preset {
-    Preset { profiles: &[Ns3], controller, table: Table::Tcp, field: "cwnd_growth", value: Value::Name("per_segment"), source }
+    tcp_of(&[Ns3], controller, "cwnd_growth", Value::Name("per_segment"), source)
 }
 
 /// Every preset, by controller.
@@ -83,14 +87,13 @@ pub const PRESETS: &[Preset] = &[
     cc(&[Linux, Linux26], "cubic", "beta", Value::Num(0.7001953125), "tcp_cubic.c: beta = 717/1024"),
     cc(&[Linux, Linux26, Ns3], "cubic", "hystart", Value::Flag(true), "tcp_cubic.c: hystart = 1 (since 2.6.29, so 2.6.31 too); TcpCubic::HyStart = true"),
     counts_segments_in_ns3("cubic", "TcpCubic::CongestionAvoidance counts segmentsAcked"),
-    Preset {
-        profiles: &[Ns3],
-        controller: "cubic",
-        table: Table::Tcp,
-        field: "cwnd_validation",
-        value: Value::Name("ns3"),
-        source: "TcpCubic::IncreaseWindow returns without m_isCwndLimited (tcp-cubic.cc:187; tcp-socket-base.cc:3336)",
-    },
+    tcp_of(
+        &[Ns3],
+        "cubic",
+        "cwnd_validation",
+        Value::Name("ns3"),
+        "TcpCubic::IncreaseWindow returns without m_isCwndLimited (tcp-cubic.cc:187; tcp-socket-base.cc:3336)",
+    ),
     cc(&[Linux, Linux26, Ns3], "highspeed", "coefficients", Value::Name("table"), "tcp_highspeed.c's hstcp_aimd_vals; TcpHighSpeed::TableLookupA/B"),
     counts_segments_in_ns3("highspeed", "TcpHighSpeed::CongestionAvoidance counts segmentsAcked"),
     cc(&[Ns3], "htcp", "rtt_scaling", Value::Flag(false), "TcpHtcp scales α by no RTT (Linux's use_rtt_scaling = 1)"),

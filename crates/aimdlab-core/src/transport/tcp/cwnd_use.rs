@@ -35,6 +35,13 @@ impl CwndUse {
         CwndUse { rule, limited: false, max_packets_out: 0, usage_seq: 0 }
     }
 
+    /// Whether the rule reads the sender's rounds of sending (`after_send`): Linux 6.x's and
+    /// ns-3's do; none and 2.6.31's (which reads the flight at the ACK) do not.
+    #[inline]
+    pub fn records_sends(&self) -> bool {
+        matches!(self.rule, CwndValidation::Linux | CwndValidation::Ns3)
+    }
+
     /// After a round of sending: cwnd, the packets in flight (RFC 6675 pipe) and outstanding
     /// (snd_nxt − snd_una), snd_una and snd_nxt, and whether anything was sent.
     pub fn after_send(&mut self, cwnd_pkts: f64, pipe: u64, packets_out: u64, snd_una: u64, snd_nxt: u64, sent: bool) {

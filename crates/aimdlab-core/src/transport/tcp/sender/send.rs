@@ -17,9 +17,11 @@ impl TcpSender {
         let nxt_before = self.snd_nxt;
         let sent_before = self.stats.data_pkts_sent;
         self.send_window(cwnd, now, out);
-        let sent = self.stats.data_pkts_sent > sent_before;
-        let (pipe, packets_out) = (self.pipe(), self.snd_nxt - self.snd_una);
-        self.cwnd_use.after_send(self.window.cwnd_pkts(), pipe, packets_out, self.snd_una, self.snd_nxt, sent);
+        if self.cwnd_use.records_sends() {
+            let sent = self.stats.data_pkts_sent > sent_before;
+            let (pipe, packets_out) = (self.pipe(), self.snd_nxt - self.snd_una);
+            self.cwnd_use.after_send(self.window.cwnd_pkts(), pipe, packets_out, self.snd_una, self.snd_nxt, sent);
+        }
         if self.rate.is_some() && !self.has_new_data() && self.pipe() < cwnd && self.sb.lost_out <= self.sb.retrans_out {
             // The delivery-rate draft §3.4: the application leaves the window unused.
             let pipe = self.pipe();
