@@ -173,7 +173,7 @@ mod tcp_overlay_tests {
     fn every_field_changed() -> serde_json::Value {
         serde_json::json!({
             "mss": "1000B", "header": "52B", "recovery": "newreno", "recovery_rules": "ns2", "loss_detection": "rack_tlp",
-            "cwnd_growth": "per_segment", "cwr_freeze": true, "cwnd_validation": "linux26", "rto_estimator": "linux", "timeout_ssthresh": "half",
+            "cwnd_growth": "per_segment", "cwr_freeze": true, "cwnd_validation": "linux26", "controller_rtt": "linux", "rto_estimator": "linux", "timeout_ssthresh": "half",
             "first_decrease": "half", "limited_transmit": false, "prr": true, "initial_cwnd": 4, "initial_ssthresh": 30,
             "min_rto": "200ms", "max_rto": "120s", "initial_rto": "3s", "dupthresh": 5, "delayed_ack": true,
             "delayed_ack_timeout": "100ms", "quickacks": 16, "timestamps": true, "receive_window": "20000B", "send_jitter": "1ms",

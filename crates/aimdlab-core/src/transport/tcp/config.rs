@@ -43,6 +43,25 @@ pub enum CwndValidation {
     Ns3,
 }
 
+/// The RTT a congestion controller is told of on each ACK, and the minimum RTT it reads
+/// (`transport::tcp::controller_rtt` has the sources). The RTO takes the echoed sample
+/// whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ControllerRtt {
+    /// The echoed send time of the earliest segment the ACK covers (RFC 7323 §4), as the RTO.
+    #[default]
+    Echo,
+    /// Linux 6.x (`ca_rtt_us` in `tcp_clean_rtx_queue`): the newest segment the ACK newly
+    /// delivers that was sent once, SACKed or cumulatively acknowledged; else the echo.
+    Linux,
+    /// Linux 2.6.31 (`last_ackt` in `tcp_clean_rtx_queue`): the newest segment cumulatively
+    /// acknowledged, none if a retransmission was among them or nothing was.
+    Linux26,
+    /// ns-3.44 (`PktsAcked(m_tcb, segsAcked, m_tcb->m_srtt)`): the smoothed RTT, on every ACK.
+    Ns3,
+}
+
 /// How the receiver echoes CE marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -190,6 +209,12 @@ pub struct TcpConfig {
     /// `"linux26"` (2.6.31) or `"ns3"` (3.44's CUBIC) judge it. A flow limited by its
     /// application or the receive window then keeps the window it uses.
     pub cwnd_validation: CwndValidation,
+    /// The RTT a controller is told of: `"echo"` (the sample the RTO takes, the echo of the
+    /// earliest segment an ACK covers, RFC 7323; the default), `"linux"` (6.x: the newest
+    /// segment the ACK newly delivers, sent once), `"linux26"` (2.6.31: the newest cumulatively
+    /// acknowledged) or `"ns3"` (3.44: the smoothed RTT). Under delayed ACKs the echo of a
+    /// lone segment held until the next flight includes the hold; the newest segment's does not.
+    pub controller_rtt: ControllerRtt,
     /// How the retransmission timeout follows the RTT: `"rfc6298"` (max(SRTT + 4·RTTVAR,
     /// min_rto), the default), `"linux"` (SRTT + RTTVAR with RTTVAR ≥ min_rto, decayed once
     /// per flight: Linux's `tcp_rtt_estimator`) or `"ns2"` (one sample per round trip in
@@ -351,6 +376,7 @@ impl Default for TcpConfig {
             cwnd_growth: CwndGrowth::PerAck,
             cwr_freeze: false,
             cwnd_validation: CwndValidation::None,
+            controller_rtt: ControllerRtt::Echo,
             rto_estimator: RtoEstimator::Rfc6298,
             timeout_ssthresh: TimeoutSsthresh::Controller,
             first_decrease: FirstDecrease::Controller,

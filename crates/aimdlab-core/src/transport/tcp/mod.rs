@@ -3,6 +3,7 @@
 //! SACK scoreboard, PRR and RACK, and the settings of both (`config`).
 
 pub mod config;
+pub mod controller_rtt;
 pub mod cwnd_use;
 pub mod delivery_rate;
 pub mod pcap;

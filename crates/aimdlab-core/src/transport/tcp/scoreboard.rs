@@ -15,6 +15,9 @@ use crate::units::SimTime;
 const SACKED: u8 = 1;
 const LOST: u8 = 2;
 const RETRANS: u8 = 4;
+/// Kept until the segment is acknowledged: it was sent more than once (Linux's
+/// `TCPCB_EVER_RETRANS`), so no RTT sample is taken from it (Karn).
+const EVER_RETRANS: u8 = 8;
 
 /// Scoreboard of one sender.
 pub struct Scoreboard {
@@ -34,6 +37,9 @@ pub struct Scoreboard {
     high_sacked: u64,
     /// Every segment below this was examined for loss.
     lost_scan: u64,
+    /// The highest segment newly SACKed since the last `take_newest_sacked_original` that was
+    /// sent only once (Linux's `last_sackt` candidate).
+    newest_sacked_original: Option<u64>,
     /// No segment below this awaits retransmission.
     rxt_scan: u64,
 }
@@ -58,6 +64,7 @@ impl Scoreboard {
             high_sacked: 0,
             lost_scan: 0,
             rxt_scan: 0,
+            newest_sacked_original: None,
         }
     }
 
@@ -81,6 +88,29 @@ impl Scoreboard {
         self.sent_at[(seq & self.mask) as usize]
     }
 
+    /// The newest segment in `[from, to)` sent only once, and not SACKed unless
+    /// `sacked_count`; none if any segment in the range was ever retransmitted (Linux's
+    /// `FLAG_RETRANS_DATA_ACKED` in `tcp_clean_rtx_queue`). Read before `advance(from, to)`.
+    pub fn newest_original(&self, from: u64, to: u64, sacked_count: bool) -> Option<u64> {
+        let mut newest = None;
+        for s in from..to {
+            let f = self.f(s);
+            if f & EVER_RETRANS != 0 {
+                return None;
+            }
+            if sacked_count || f & SACKED == 0 {
+                newest = Some(s);
+            }
+        }
+        newest
+    }
+
+    /// The highest segment newly SACKed since the last call that was sent only once.
+    #[inline]
+    pub fn take_newest_sacked_original(&mut self) -> Option<u64> {
+        self.newest_sacked_original.take()
+    }
+
     /// Whether `seq` is neither SACKed, nor deemed lost, nor retransmitted: an original
     /// transmission still in flight.
     #[inline]
@@ -99,7 +129,7 @@ impl Scoreboard {
     pub fn mark_retransmission_lost(&mut self, seq: u64) {
         let f = self.f(seq);
         if f & (RETRANS | SACKED) == RETRANS {
-            self.set(seq, LOST);
+            self.set(seq, LOST | EVER_RETRANS);
             self.retrans_out -= 1;
             self.lost_out += (f & LOST == 0) as u64;
             self.lost_marked += 1;
@@ -175,7 +205,10 @@ impl Scoreboard {
                 newly += 1;
                 self.lost_out -= (f & LOST != 0) as u64;
                 self.retrans_out -= (f & RETRANS != 0) as u64;
-                self.set(s, SACKED);
+                self.set(s, SACKED | (f & EVER_RETRANS));
+                if f & EVER_RETRANS == 0 {
+                    self.newest_sacked_original = self.newest_sacked_original.max(Some(s));
+                }
             }
         }
         self.sacked_out += newly;
@@ -268,7 +301,7 @@ impl Scoreboard {
     pub fn mark_retransmitted(&mut self, seq: u64) {
         let f = self.f(seq);
         if f & RETRANS == 0 {
-            self.set(seq, f | RETRANS);
+            self.set(seq, f | RETRANS | EVER_RETRANS);
             self.retrans_out += 1;
         }
         self.rxt_scan = self.rxt_scan.max(seq + 1);
@@ -290,7 +323,7 @@ impl Scoreboard {
                 self.lost_out += 1;
                 self.lost_marked += 1;
             }
-            self.set(s, LOST);
+            self.set(s, LOST | (f & EVER_RETRANS));
         }
         self.retrans_out = 0;
         self.lost_scan = nxt;
@@ -376,5 +409,27 @@ mod tests {
         }
         assert!(sb.is_sacked(10) && sb.is_sacked(11) && !sb.is_sacked(12));
         assert_eq!(sb.sacked_out, 2);
+    }
+
+    #[test]
+    fn a_segment_sent_twice_is_never_an_original_again() {
+        // Segment 2 is retransmitted, deemed lost again, and the timer expires; 5 is SACKed.
+        let mut sb = Scoreboard::new();
+        for s in 0..8 {
+            sb.on_send_new(0, s);
+        }
+        sb.mark_lost(2);
+        sb.mark_retransmitted(2);
+        sb.mark_retransmission_lost(2);
+        sb.on_timeout(0, 8, false);
+        assert_eq!(sb.newest_original(0, 2, false), Some(1));
+        assert_eq!(sb.newest_original(0, 3, false), None, "a cumulative ACK over a retransmission gives no sample");
+        sb.apply_sack(5, 6, 0, 8);
+        assert_eq!(sb.take_newest_sacked_original(), Some(5));
+        assert_eq!(sb.take_newest_sacked_original(), None, "taken");
+        sb.apply_sack(2, 3, 0, 8);
+        assert_eq!(sb.take_newest_sacked_original(), None, "2 was sent twice");
+        assert_eq!(sb.newest_original(3, 7, false), Some(6), "5 was SACKed before: 6.x skips it");
+        assert_eq!(sb.newest_original(3, 6, true), Some(5), "2.6.31 counts it");
     }
 }

@@ -146,8 +146,8 @@ impl RecoveryVariant for LossRecovery {
         each!(self, r => r.on_send_in_recovery())
     }
     #[inline]
-    fn on_send(&mut self, sb: &mut Scoreboard, seq: u64, is_retransmission: bool, now: crate::units::SimTime) {
-        each!(self, r => r.on_send(sb, seq, is_retransmission, now))
+    fn on_send(&mut self, seq: u64, is_retransmission: bool, now: crate::units::SimTime) {
+        each!(self, r => r.on_send(seq, is_retransmission, now))
     }
     fn loss_detected(&self, sb: &Scoreboard, snd_una: u64, dupacks: u32, dupthresh: u32) -> bool {
         each!(self, r => r.loss_detected(sb, snd_una, dupacks, dupthresh))

@@ -34,10 +34,9 @@ impl RecoveryVariant for RackTlp {
         PartialAck::Continues { restart_timer: true }
     }
 
-    /// A segment `seq` left at `now`: its send time is kept for RACK.
+    /// A segment `seq` left at `now` (the sender stamped its send time for RACK).
     #[inline]
-    fn on_send(&mut self, sb: &mut Scoreboard, seq: u64, is_retransmission: bool, now: SimTime) {
-        sb.stamp(seq, now);
+    fn on_send(&mut self, seq: u64, is_retransmission: bool, now: SimTime) {
         if is_retransmission {
             self.rack.on_retransmit(seq, now);
         }

@@ -42,7 +42,7 @@ pub trait RecoveryVariant {
     fn on_send_in_recovery(&mut self) {}
 
     /// A segment `seq` left at `now`.
-    fn on_send(&mut self, _sb: &mut Scoreboard, _seq: u64, _is_retransmission: bool, _now: SimTime) {}
+    fn on_send(&mut self, _seq: u64, _is_retransmission: bool, _now: SimTime) {}
 
     /// Whether a loss is known that starts fast recovery: `dupthresh` duplicate ACKs.
     fn loss_detected(&self, _sb: &Scoreboard, _snd_una: u64, dupacks: u32, dupthresh: u32) -> bool {

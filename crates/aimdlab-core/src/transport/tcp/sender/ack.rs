@@ -6,6 +6,7 @@ use crate::cc::{AckArrival, AckEvent, CongestionKind};
 use crate::net::packet::Packet;
 use crate::transport::cwnd_trace::{CwndCause, CwndState};
 use crate::transport::outbox::Outbox;
+use crate::transport::tcp::controller_rtt::RttCandidates;
 use crate::transport::tcp::prr::Prr;
 use crate::transport::tcp::recovery::{PartialAck, RecoveryVariant};
 use crate::transport::tcp::state::CaState;
@@ -18,11 +19,14 @@ impl TcpSender {
         let before = (self.sb.lost_marked, self.pipe());
         let delivered_before = self.snd_una + self.sacked_pkts();
         let cum = ack.seq.min(self.snd_nxt);
+        let newest_cumulative_sent_at = self.newest_cumulative_sent_at(cum);
         let newly_cum = self.advance_cumulative(cum, now);
         let (newly_sacked, newest_delivered) = self.read_sack_blocks(ack, cum, now);
+        let newest_sacked_sent_at = self.sb.take_newest_sacked_original().filter(|_| self.controller_rtt.reads_send_times()).map(|s| self.sb.sent_at(s));
         let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
         self.count_duplicate(cum, newly_cum, newly_sacked);
-        let rtt_sample = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0, newly_cum > 0);
+        let echo = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0, newly_cum > 0);
+        let rtt = RttCandidates { echo, srtt: self.rtt.srtt(), newest_cumulative_sent_at, newest_sacked_sent_at, advanced: newly_cum > 0 };
         self.window.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
         let was_in_recovery = self.state.in_recovery();
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);
@@ -39,7 +43,7 @@ impl TcpSender {
                 prr.on_ack(delivered, pipe, ssthresh);
             }
         }
-        self.controller_on_ack(ack, now, (newly_cum, delivered), rtt_sample, before, hold);
+        self.controller_on_ack(ack, now, (newly_cum, delivered), &rtt, before, hold);
         if newly_cum > 0 {
             // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart.
             if self.snd_una == self.snd_nxt {
@@ -53,6 +57,16 @@ impl TcpSender {
         if let Some(at) = reorder_at {
             self.arm_reorder(at, out);
         }
+    }
+
+    /// Before step 1, for a controller told the newest segment's RTT (`tcp.controller_rtt`):
+    /// the send time of the newest segment the cumulative ACK `cum` newly covers that counts.
+    #[inline]
+    fn newest_cumulative_sent_at(&self, cum: u64) -> Option<SimTime> {
+        if !self.controller_rtt.reads_send_times() || cum <= self.snd_una {
+            return None;
+        }
+        self.sb.newest_original(self.snd_una, cum, self.controller_rtt.cumulative_counts_sacked()).map(|s| self.sb.sent_at(s))
     }
 
     /// Step 1: the cumulative ACK `cum` moves `snd_una` on, and ends a timeout's Loss state
@@ -189,20 +203,21 @@ impl TcpSender {
 
     /// Step 8: the controller told of the ACK, the window grown (a step per segment it newly
     /// delivers under `cwnd_growth = "per_segment"`), and a traced flow's change recorded.
-    /// `acked`: (the cumulative advance, the segments newly delivered); `before`: the
+    /// `acked`: (the cumulative advance, the segments newly delivered); `rtt`: what the ACK
+    /// offers for the controller's RTT (`tcp.controller_rtt` picks); `before`: the
     /// segments marked lost so far and in flight when the ACK arrived; `hold`: the ACK ended
     /// a recovery whose exit does not grow the window (ns-2's Sack1).
-    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, acked: (u64, u64), rtt_sample: Option<SimDuration>, before: (u64, u64), hold: bool) {
+    fn controller_on_ack(&mut self, ack: &Packet, now: SimTime, acked: (u64, u64), rtt: &RttCandidates, before: (u64, u64), hold: bool) {
         let (newly_cum, delivered) = acked;
         let (lost_before, in_flight_before) = before;
-        let min_rtt = self.rtt.min_rtt();
+        let (rtt_sample, min_rtt) = self.controller_rtt.on_ack(rtt, now, self.rtt.min_rtt());
         let rate = self.rate.as_deref_mut().map(|r| r.sample(min_rtt, self.sb.lost_marked - lost_before, in_flight_before, now));
         let ev = AckEvent {
             now,
             newly_acked_pkts: newly_cum,
             rtt_sample,
             srtt: self.rtt.srtt_or_rto(),
-            min_rtt: self.rtt.min_rtt(),
+            min_rtt,
             ece: ack.ece,
             // In CWR (after an ECN cut, until its window is acknowledged) the window
             // holds still as in recovery, when `cwr_freeze` is on.

@@ -42,6 +42,7 @@ mod timers;
 mod xmit_timer;
 
 use super::config::{CwndGrowth, RecoveryRules, RtoEstimator, TcpConfig};
+use super::controller_rtt::ControllerRttRule;
 use super::cwnd_use::CwndUse;
 use super::delivery_rate::DeliveryRate;
 use super::recovery::{LossRecovery, RecoveryVariant};
@@ -79,6 +80,8 @@ pub struct TcpSender {
     cwr_freeze: bool,
     /// How it used its window, for congestion window validation (`tcp.cwnd_validation`).
     cwnd_use: CwndUse,
+    /// Which RTT the controller is told of (`tcp.controller_rtt`).
+    controller_rtt: ControllerRttRule,
     /// The stack's rules for the window a congestion event leaves (ns-2's halving).
     policy: WindowPolicy,
     ecn: bool,
@@ -133,11 +136,12 @@ impl TcpSender {
     /// A sender of `flow` to node `dst` with settings `cfg` and controller `cc`.
     pub fn new(flow: FlowId, dst: NodeId, cfg: &TcpConfig, sizes: SegmentSizes, cc: Controller) -> Self {
         let recovery = LossRecovery::new(cfg);
+        let controller_rtt = ControllerRttRule::new(cfg.controller_rtt);
         TcpSender {
             flow,
             dst,
             header: cfg.tcp_header(),
-            sb: if recovery.is_rack_tlp() { Scoreboard::with_send_times() } else { Scoreboard::new() },
+            sb: if recovery.is_rack_tlp() || controller_rtt.reads_send_times() { Scoreboard::with_send_times() } else { Scoreboard::new() },
             recovery,
             state: CaState::Open,
             ns2_rules: cfg.recovery_rules == RecoveryRules::Ns2,
@@ -145,6 +149,7 @@ impl TcpSender {
             per_segment: cfg.cwnd_growth == CwndGrowth::PerSegment,
             cwr_freeze: cfg.cwr_freeze,
             cwnd_use: CwndUse::new(cfg.cwnd_validation),
+            controller_rtt,
             policy: WindowPolicy::new(cfg),
             ecn: cfg.ecn,
             limited_transmit: cfg.limited_transmit,

@@ -78,7 +78,8 @@ impl TcpSender {
         if !is_retransmission {
             self.stats.payload_bytes_sent += payload;
         }
-        self.recovery.on_send(&mut self.sb, seq, is_retransmission, now);
+        self.sb.stamp(seq, now);
+        self.recovery.on_send(seq, is_retransmission, now);
         if self.rate.is_some() {
             let (una, in_flight_before) = (self.snd_una, self.pipe().saturating_sub(1));
             if let Some(rate) = self.rate.as_deref_mut() {

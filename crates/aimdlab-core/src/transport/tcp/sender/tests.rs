@@ -483,6 +483,7 @@ fn sack1_after_a_timeout_does_not_count_segments_sacked_above_the_resend_point_a
 #[derive(Default)]
 struct Heard {
     acks: Vec<(u64, bool)>,
+    rtts: Vec<Option<SimDuration>>,
     steps: Vec<u64>,
     changes: Vec<(crate::cc::CaPhase, crate::cc::CaPhase)>,
 }
@@ -495,7 +496,9 @@ impl crate::cc::CongestionControl for Listening {
         "listening"
     }
     fn on_ack(&mut self, _w: &mut crate::cc::Window, ev: &crate::cc::AckEvent) {
-        self.0.lock().unwrap().acks.push((ev.newly_acked_pkts, ev.rtt_sample.is_some()));
+        let mut heard = self.0.lock().unwrap();
+        heard.acks.push((ev.newly_acked_pkts, ev.rtt_sample.is_some()));
+        heard.rtts.push(ev.rtt_sample);
     }
     fn cong_avoid(&mut self, w: &mut crate::cc::Window, _ev: &crate::cc::AckEvent, acked_pkts: u64) {
         self.0.lock().unwrap().steps.push(acked_pkts);
@@ -527,6 +530,32 @@ fn a_controller_hears_an_ack_once_whatever_the_growth_counts() {
     };
     assert_eq!(heard(CwndGrowth::PerAck), (vec![(2, true)], vec![2]));
     assert_eq!(heard(CwndGrowth::PerSegment), (vec![(2, true)], vec![1, 1]));
+}
+
+#[test]
+fn the_controller_is_told_the_rtt_its_stack_hands_over() {
+    // Ten segments leave at 0 ms; the ACK at 40 ms covers 0..=8 and the receiver holds 9 (a
+    // delayed ACK); the next segment leaves at 40 ms and the ACK at 80 ms covers 9 and 10,
+    // echoing 9's send time. The echo times the hold (80 ms); Linux times the newest
+    // segment (10: 40 ms); ns-3 hands over SRTT (40, then 40 + (80 − 40)/8 = 45 ms).
+    use crate::transport::tcp::config::ControllerRtt;
+    let told = |rule| {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
+        let cfg = TcpConfig { controller_rtt: rule, ..TcpConfig::default() };
+        let mut s = TcpSender::new(FlowId(0), NodeId(1), &cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+        let mut out = Outbox::default();
+        s.start(SimTime::ZERO, &mut out);
+        assert_eq!(out.packets.len(), 10);
+        let (t40, t80) = (SimTime::from_millis(40), SimTime::from_millis(80));
+        s.on_ack(&ack(9, 0, 0, t40), t40, &mut out);
+        s.on_ack(&ack(11, 0, 0, t80), t80, &mut out);
+        let rtts = std::mem::take(&mut log.lock().unwrap().rtts);
+        rtts.iter().map(|r| r.map(|d| d.as_secs_f64() * 1e3)).collect::<Vec<_>>()
+    };
+    assert_eq!(told(ControllerRtt::Echo), [Some(40.0), Some(80.0)]);
+    assert_eq!(told(ControllerRtt::Linux), [Some(40.0), Some(40.0)]);
+    assert_eq!(told(ControllerRtt::Linux26), [Some(40.0), Some(40.0)]);
+    assert_eq!(told(ControllerRtt::Ns3), [Some(40.0), Some(45.0)]);
 }
 
 #[test]
