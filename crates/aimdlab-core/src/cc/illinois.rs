@@ -182,6 +182,7 @@ impl CongestionControl for Illinois {
     fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("alpha", self.alpha);
         publish("beta", self.beta);
+        publish("rtt_max_ms", self.max_rtt_s * 1e3);
     }
 }
 
