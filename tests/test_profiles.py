@@ -206,3 +206,27 @@ def test_an_application_limited_flow_grows_its_window_only_where_the_stack_valid
     assert _final_cwnd("ns3", "cubic", **cbr) < 50
     assert _final_cwnd("ns3", "reno", **cbr) > 1000
 
+
+
+def _controller_rtt_max_ms(controller_rtt: str) -> tuple[list[float], list[float], list[float]]:
+    """Illinois's RTT_max per flow (what its controller was told), with the flows' largest and
+    smallest RTO samples (the echo), on 4 flows at 40 ms under ns-3's 200 ms delayed ACKs."""
+    sc = dumbbell(rate="20Mbps", delay="18ms", buffer="100pkt", flows=4, duration="30s", flow={"cc": "illinois", "start_jitter": "1s"},
+                  tcp={"profile": "ns3", "controller_rtt": controller_rtt})
+    r = run_checked(sc)
+    told = r.timeseries.to_pandas().groupby("flow")["rtt_max_ms"].max().tolist()
+    flows = r.flows.to_pandas()
+    return told, flows["rtt_max_ms"].tolist(), flows["rtt_min_ms"].tolist()
+
+
+def test_a_controller_is_told_the_rtt_its_stack_hands_over():
+    # The echo rule tells the controller the RTO's own samples, the largest of which time a
+    # lone segment the receiver held until the next flight; Linux's newest segment leaves the
+    # hold out; ns-3 hands over SRTT, which lies between the samples.
+    told, echo_max, _ = _controller_rtt_max_ms("echo")
+    assert told == pytest.approx(echo_max, abs=1e-9)
+    newest, echo_max, _ = _controller_rtt_max_ms("linux")
+    assert all(n < e for n, e in zip(newest, echo_max)), (newest, echo_max)
+    assert max(newest) < min(told), (newest, told)
+    srtt, echo_max, echo_min = _controller_rtt_max_ms("ns3")
+    assert all(lo <= s <= hi for s, lo, hi in zip(srtt, echo_min, echo_max)), (srtt, echo_min, echo_max)

@@ -116,6 +116,13 @@ pub const PRESETS: &[Preset] = &[
     cc(&[Linux, Linux26, Ns3], "vegas", "beta", Value::Num(4.0), "tcp_vegas.c: beta = 4; TcpVegas::Beta = 4"),
     cc(&[Linux, Linux26], "vegas", "diff", Value::Name("linux"), "tcp_vegas.c: diff = cwnd·(rtt − base_rtt)/base_rtt"),
     counts_segments_in_ns3("dctcp", "TcpDctcp (a TcpLinuxReno) counts segmentsAcked"),
+    tcp_of(
+        &[Ns3],
+        "bbr",
+        "controller_rtt",
+        Value::Name("echo"),
+        "TcpBbr::UpdateMinRtt reads m_lastRtt (tcp-bbr.cc:362), with timestamps the echo (CalculateRttSample, tcp-socket-base.cc:3737)",
+    ),
     cc(&[Linux, Linux26, Ns3], "bbr", "extra_acked_gain", Value::Num(1.0), "tcp_bbr.c: bbr_extra_acked_gain = BBR_UNIT; ns-3's TcpBbr models it too"),
 ];
 
@@ -156,6 +163,8 @@ pub const STACK_TCP: &[StackSetting] = &[
     tcp(&[Linux, Linux26], "cwr_freeze", Flag(true), "CWR state: tcp_may_raise_cwnd"),
     tcp(&[Linux], "cwnd_validation", Name("linux"), "tcp_is_cwnd_limited, tcp_cwnd_validate: is_cwnd_limited and max_packets_out per window of data"),
     tcp(&[Linux26], "cwnd_validation", Name("linux26"), "tcp_is_cwnd_limited(sk, in_flight): in_flight >= cwnd, or cwnd - in_flight <= tcp_max_burst (3)"),
+    tcp(&[Linux], "controller_rtt", Name("linux"), "tcp_clean_rtx_queue: ca_rtt_us from sack->last_sackt, else last_ackt (sent once, not SACKed before), to pkts_acked and the rate sample"),
+    tcp(&[Linux26], "controller_rtt", Name("linux26"), "tcp_clean_rtx_queue: pkts_acked(sk, pkts_acked, rtt_us) from last_ackt, -1 after FLAG_RETRANS_DATA_ACKED"),
     tcp(&[Linux], "prr", Flag(true), "tcp_cwnd_reduction"),
     tcp(&[Linux26], "prr", Flag(false), "no tcp_cwnd_reduction (PRR came in 3.2)"),
     tcp(&[Linux, Linux26], "rto_estimator", Name("linux"), "tcp_rtt_estimator, tcp_set_rto"),
@@ -174,6 +183,7 @@ pub const STACK_TCP: &[StackSetting] = &[
     tcp(&[Ns3], "recovery", Name("sack"), "TcpSocketBase::Sack"),
     tcp(&[Ns3], "cwnd_growth", Name("per_ack"), "TcpNewReno::SlowStart: one SMSS per ACK; CongestionAvoidance: SMSS²/cwnd per ACK"),
     tcp(&[Ns3], "cwr_freeze", Flag(true), "CA_CWR: no IncreaseWindow"),
+    tcp(&[Ns3], "controller_rtt", Name("ns3"), "TcpSocketBase::ProcessAck: CA_OPEN: PktsAcked(m_tcb, segsAcked, m_tcb->m_srtt) (tcp-socket-base.cc:2164; every state alike); m_minRtt = min SRTT (:3804)"),
     tcp(&[Ns3], "prr", Flag(true), "TcpL4Protocol::RecoveryType = TcpPrrRecovery"),
     tcp(&[Ns3], "limited_transmit", Flag(true), "TcpSocketBase::LimitedTransmit"),
     tcp(&[Ns3], "min_rto", Name("1s"), "TcpSocketBase::MinRto"),
@@ -282,6 +292,7 @@ mod tests {
     fn a_profile_presets_only_its_own_rows() {
         assert_eq!(presets(StackProfile::Linux, "cubic", Table::Cc), vec![("beta", 0.7001953125.into()), ("hystart", true.into())]);
         assert_eq!(presets(StackProfile::Ns3, "cubic", Table::Tcp), vec![("cwnd_growth", "per_segment".into()), ("cwnd_validation", "ns3".into())]);
+        assert_eq!(presets(StackProfile::Ns3, "bbr", Table::Tcp), vec![("controller_rtt", "echo".into())], "TcpBbr reads m_lastRtt");
         assert!(presets(StackProfile::Rfc, "cubic", Table::Cc).is_empty());
         assert!(presets(StackProfile::Ns2, "reno", Table::Cc).is_empty());
     }
