@@ -192,6 +192,7 @@ impl CongestionControl for Westwood {
 
     fn state_vars(&self, _w: &Window, publish: &mut dyn FnMut(&'static str, f64)) {
         publish("bwe_pps", self.bwe_pps);
+        publish("min_rtt_ms", self.min_rtt_s.map_or(f64::NAN, |m| m * 1e3));
     }
 }
 
