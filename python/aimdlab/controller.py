@@ -101,7 +101,8 @@ class Controller:
     @_default_hook
     def on_ack(self, ack: "AckEvent") -> None:
         """An ACK arrived. `ack` (an `aimdlab.AckEvent`) has `now_s`, `newly_acked_pkts` (0 for
-        a duplicate), `rtt_s`, `srtt_s`, `min_rtt_s`, `ece`, `in_recovery`, `pkts_in_flight`."""
+        a duplicate), `rtt_s`, `srtt_s`, `min_rtt_s`, `ece`, `in_recovery`, `pkts_in_flight`;
+        `rtt_s` and `min_rtt_s` are what the stack hands its controllers (`tcp.controller_rtt`)."""
 
     @_default_hook
     def on_congestion(self, event: "CongestionEvent") -> None:

@@ -29,11 +29,14 @@ pub struct AckEvent {
     /// Segments newly acknowledged cumulatively by this ACK (0 for a duplicate), whatever
     /// `cwnd_growth` says (DCCP: packets newly acknowledged).
     pub newly_acked_pkts: u64,
-    /// RTT measured from this ACK, if it gave a valid sample (Karn's rule).
+    /// The RTT this ACK tells the controller of, as the stack's rule picks it
+    /// (`tcp.controller_rtt`: the echoed sample, Linux's newest segment, or ns-3's SRTT),
+    /// if it gave one (Karn's rule).
     pub rtt_sample: Option<SimDuration>,
     /// Smoothed RTT after this ACK (the initial RTO before any sample).
     pub srtt: SimDuration,
-    /// Smallest RTT sample so far.
+    /// Smallest RTT the controller was told of so far (under `tcp.controller_rtt = "echo"`,
+    /// the smallest sample the RTO took).
     pub min_rtt: Option<SimDuration>,
     /// The ACK carried an ECN-Echo.
     pub ece: bool,
