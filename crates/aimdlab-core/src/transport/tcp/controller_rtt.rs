@@ -35,13 +35,12 @@ pub struct RttCandidates {
     pub echo: Option<SimDuration>,
     /// The smoothed RTT after this ACK's sample.
     pub srtt: Option<SimDuration>,
-    /// Send time of the newest segment newly cumulatively acknowledged that counts (the rule's
-    /// `RttRule::cumulative_counts_sacked` says which), none if a retransmission was among them.
+    /// Send time of the newest segment newly cumulatively acknowledged that counts
+    /// (`ControllerRttRule::cumulative_counts_sacked` says which); none if a retransmission was
+    /// among them, or if the ACK acknowledged nothing cumulatively.
     pub newest_cumulative_sent_at: Option<SimTime>,
     /// Send time of the newest segment newly SACKed that was sent once.
     pub newest_sacked_sent_at: Option<SimTime>,
-    /// The ACK moved the cumulative point.
-    pub advanced: bool,
 }
 
 /// The controller's RTT: the rule and the minimum it keeps.
@@ -76,7 +75,7 @@ impl ControllerRttRule {
         let sample = match self.rule {
             ControllerRtt::Echo => return (c.echo, estimator_min),
             ControllerRtt::Linux => c.newest_sacked_sent_at.or(c.newest_cumulative_sent_at).map(since).or(c.echo),
-            ControllerRtt::Linux26 => c.newest_cumulative_sent_at.filter(|_| c.advanced).map(since),
+            ControllerRtt::Linux26 => c.newest_cumulative_sent_at.map(since),
             ControllerRtt::Ns3 => c.srtt,
         };
         if let Some(r) = sample {
@@ -101,7 +100,7 @@ mod tests {
     /// A lone segment held by the receiver's delayed ACK: echoed, it answers with the hold;
     /// Linux times the newest segment the ACK delivers.
     fn held_lone_segment() -> RttCandidates {
-        RttCandidates { echo: Some(ms(240)), srtt: Some(ms(60)), newest_cumulative_sent_at: Some(at(200)), newest_sacked_sent_at: None, advanced: true }
+        RttCandidates { echo: Some(ms(240)), srtt: Some(ms(60)), newest_cumulative_sent_at: Some(at(200)), newest_sacked_sent_at: None }
     }
 
     #[test]
@@ -126,7 +125,7 @@ mod tests {
     #[test]
     fn linux26_gives_nothing_without_a_cumulative_advance_or_after_a_retransmission() {
         let mut rule = ControllerRttRule::new(ControllerRtt::Linux26);
-        let sack_only = RttCandidates { advanced: false, newest_sacked_sent_at: Some(at(220)), ..held_lone_segment() };
+        let sack_only = RttCandidates { newest_cumulative_sent_at: None, newest_sacked_sent_at: Some(at(220)), ..held_lone_segment() };
         assert_eq!(rule.on_ack(&sack_only, at(240), None), (None, None));
         let retransmitted = RttCandidates { newest_cumulative_sent_at: None, ..held_lone_segment() };
         assert_eq!(rule.on_ack(&retransmitted, at(240), None), (None, None));

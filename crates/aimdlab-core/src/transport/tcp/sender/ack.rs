@@ -26,7 +26,7 @@ impl TcpSender {
         let reorder_at = self.rack_on_ack(ack, now, newly_cum + newly_sacked > 0, newest_delivered);
         self.count_duplicate(cum, newly_cum, newly_sacked);
         let echo = self.sample_rtt(ack, now, newly_cum + newly_sacked > 0, newly_cum > 0);
-        let rtt = RttCandidates { echo, srtt: self.rtt.srtt(), newest_cumulative_sent_at, newest_sacked_sent_at, advanced: newly_cum > 0 };
+        let rtt = RttCandidates { echo, srtt: self.rtt.srtt(), newest_cumulative_sent_at, newest_sacked_sent_at };
         self.window.on_ack_arrival(&AckArrival { now, delivered_pkts: newly_cum + newly_sacked, ece: ack.ece, snd_una: self.snd_una, snd_nxt: self.snd_nxt });
         let was_in_recovery = self.state.in_recovery();
         let restart_timer = self.recovery_on_ack(now, newly_cum, out);

@@ -482,8 +482,7 @@ fn sack1_after_a_timeout_does_not_count_segments_sacked_above_the_resend_point_a
 /// `cong_avoid`'s `acked_pkts` per growth step, and each change of state.
 #[derive(Default)]
 struct Heard {
-    acks: Vec<(u64, bool)>,
-    rtts: Vec<Option<SimDuration>>,
+    acks: Vec<(u64, Option<SimDuration>)>,
     steps: Vec<u64>,
     changes: Vec<(crate::cc::CaPhase, crate::cc::CaPhase)>,
 }
@@ -491,14 +490,19 @@ struct Heard {
 /// A Reno that writes down what it hears.
 struct Listening(std::sync::Arc<std::sync::Mutex<Heard>>);
 
+/// A sender under `cfg` whose controller is a `Listening`, with what it hears.
+fn listening_sender(cfg: &TcpConfig) -> (TcpSender, std::sync::Arc<std::sync::Mutex<Heard>>) {
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
+    let s = TcpSender::new(FlowId(0), NodeId(1), cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+    (s, log)
+}
+
 impl crate::cc::CongestionControl for Listening {
     fn name(&self) -> &'static str {
         "listening"
     }
     fn on_ack(&mut self, _w: &mut crate::cc::Window, ev: &crate::cc::AckEvent) {
-        let mut heard = self.0.lock().unwrap();
-        heard.acks.push((ev.newly_acked_pkts, ev.rtt_sample.is_some()));
-        heard.rtts.push(ev.rtt_sample);
+        self.0.lock().unwrap().acks.push((ev.newly_acked_pkts, ev.rtt_sample));
     }
     fn cong_avoid(&mut self, w: &mut crate::cc::Window, _ev: &crate::cc::AckEvent, acked_pkts: u64) {
         self.0.lock().unwrap().steps.push(acked_pkts);
@@ -518,15 +522,13 @@ fn a_controller_hears_an_ack_once_whatever_the_growth_counts() {
     // RTT sample, under either rule; the window grows one step (RFC 5681, per ACK) or a step
     // a segment (Linux, per segment).
     let heard = |growth| {
-        let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
-        let cfg = TcpConfig { cwnd_growth: growth, ..TcpConfig::default() };
-        let mut s = TcpSender::new(FlowId(0), NodeId(1), &cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+        let (mut s, log) = listening_sender(&TcpConfig { cwnd_growth: growth, ..TcpConfig::default() });
         let mut out = Outbox::default();
         s.start(SimTime::ZERO, &mut out);
         let now = SimTime::from_millis(100);
         s.on_ack(&ack(2, 0, 0, now), now, &mut out);
         let h = std::mem::take(&mut *log.lock().unwrap());
-        (h.acks, h.steps)
+        (h.acks.iter().map(|&(n, rtt)| (n, rtt.is_some())).collect::<Vec<_>>(), h.steps)
     };
     assert_eq!(heard(CwndGrowth::PerAck), (vec![(2, true)], vec![2]));
     assert_eq!(heard(CwndGrowth::PerSegment), (vec![(2, true)], vec![1, 1]));
@@ -540,17 +542,15 @@ fn the_controller_is_told_the_rtt_its_stack_hands_over() {
     // segment (10: 40 ms); ns-3 hands over SRTT (40, then 40 + (80 − 40)/8 = 45 ms).
     use crate::transport::tcp::config::ControllerRtt;
     let told = |rule| {
-        let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
-        let cfg = TcpConfig { controller_rtt: rule, ..TcpConfig::default() };
-        let mut s = TcpSender::new(FlowId(0), NodeId(1), &cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+        let (mut s, log) = listening_sender(&TcpConfig { controller_rtt: rule, ..TcpConfig::default() });
         let mut out = Outbox::default();
         s.start(SimTime::ZERO, &mut out);
         assert_eq!(out.packets.len(), 10);
         let (t40, t80) = (SimTime::from_millis(40), SimTime::from_millis(80));
         s.on_ack(&ack(9, 0, 0, t40), t40, &mut out);
         s.on_ack(&ack(11, 0, 0, t80), t80, &mut out);
-        let rtts = std::mem::take(&mut log.lock().unwrap().rtts);
-        rtts.iter().map(|r| r.map(|d| d.as_secs_f64() * 1e3)).collect::<Vec<_>>()
+        let acks = std::mem::take(&mut log.lock().unwrap().acks);
+        acks.iter().map(|&(_, rtt)| rtt.map(|d| d.as_secs_f64() * 1e3)).collect::<Vec<_>>()
     };
     assert_eq!(told(ControllerRtt::Echo), [Some(40.0), Some(80.0)]);
     assert_eq!(told(ControllerRtt::Linux), [Some(40.0), Some(40.0)]);
@@ -564,9 +564,7 @@ fn the_controller_hears_every_change_of_state() {
     // (Recovery → Open), a timeout (Open → Loss) and the ACK of its data (Loss → Open): the
     // controller hears each, as Linux's `set_state` and `CA_EVENT_COMPLETE_CWR` tell it.
     use crate::cc::CaPhase::{Cwr, Loss, Open, Recovery};
-    let log = std::sync::Arc::new(std::sync::Mutex::new(Heard::default()));
-    let cfg = TcpConfig { ecn: true, cwr_freeze: true, ..TcpConfig::default() };
-    let mut s = TcpSender::new(FlowId(0), NodeId(1), &cfg, SegmentSizes::new(1000, None), Controller::Custom(Box::new(Listening(log.clone()))));
+    let (mut s, log) = listening_sender(&TcpConfig { ecn: true, cwr_freeze: true, ..TcpConfig::default() });
     s.window.set_window(20.0, 20.0);
     let mut out = Outbox::default();
     s.start(SimTime::ZERO, &mut out);
