@@ -58,7 +58,7 @@ def ns3(binary: str, cc: str, s: dict, duration: int, seed: int = 1) -> dict:
     return peer_row(json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout))
 
 
-def aim(cc: str, s: dict, duration: int, seed: int = 1, tcp: dict | None = None) -> dict:
+def aim(cc: str, s: dict, duration: int, seed: int = 1, tcp: list[str] | None = None) -> dict:
     queue: dict = {"kind": "droptail", "limit": f"{s['limit']}pkt"}
     if cc == "dctcp":
         queue = {"kind": "step", "limit": f"{s['limit']}pkt", "k": f"{STEP_K}pkt"}
@@ -66,10 +66,11 @@ def aim(cc: str, s: dict, duration: int, seed: int = 1, tcp: dict | None = None)
         "name": f"ns3-family-{cc}", "seed": seed, "duration": f"{duration}s", "warmup": "5s", "sample_interval": "10ms", "sampled_flows": "none",
         "topology": {"dumbbell": {"bottleneck": {"rate": f"{RATE_MBPS}Mbps", "delay": f"{s['delay']}ms", "queue": queue},
                                   "access": {"rate": f"{10 * RATE_MBPS}Mbps", "delay": "1ms", "queue": {"limit": "1000pkt"}}}},
-        "tcp": {"profile": "ns3", "mss": "1000B", "receive_window": "4194304B", **(tcp or {})},
+        "tcp": {"profile": "ns3", "mss": "1000B", "receive_window": "4194304B"},
         "flows": [{"count": s["n"], "cc": cc, "start_jitter": "1s"}],
     }
-    return result_row(aimdlab.run(sc))
+    # `--tcp FIELD=VALUE`, read as `aimdlab run --set tcp.FIELD=VALUE` reads it.
+    return result_row(aimdlab.run(aimdlab.apply_overrides(sc, [f"tcp.{item}" for item in tcp or []])))
 
 
 def mean_row(rows: list[dict]) -> dict:
@@ -111,12 +112,10 @@ def main() -> None:
     ap.add_argument("--flows", type=int, choices=(1, 8), help="only this many flows")
     ap.add_argument("--tcp", action="append", default=[], metavar="FIELD=VALUE", help="a TCP setting over the ns3 profile, e.g. controller_rtt=echo")
     a = ap.parse_args()
-    tcp = {}
-    for item in a.tcp:
-        field, eq, value = item.partition("=")
-        if not eq or not field:
-            ap.error(f"--tcp: {item!r} is not FIELD=VALUE; e.g. controller_rtt=echo")
-        tcp[field] = json.loads(value) if value in ("true", "false") or value.replace(".", "", 1).isdigit() else value
+    try:  # before any run: the words `aimdlab run --set` uses
+        aimdlab.apply_overrides({}, [f"tcp.{item}" for item in a.tcp])
+    except aimdlab.ScenarioError as e:
+        ap.error(f"--tcp: {e}")
     if a.seeds < 1:
         ap.error(f"--seeds: {a.seeds} is not allowed; expected at least 1")
     only = {c for c in a.only.split(",") if c}
@@ -134,7 +133,7 @@ def main() -> None:
             if (a.rtt and s["rtt_ms"] != a.rtt) or (a.flows and s["n"] != a.flows):
                 continue
             seeds = range(1, a.seeds + 1)
-            ns, ms = [ns3(a.ns3, typeid, s, a.duration, k) for k in seeds], [aim(cc, s, a.duration, k, tcp) for k in seeds]
+            ns, ms = [ns3(a.ns3, typeid, s, a.duration, k) for k in seeds], [aim(cc, s, a.duration, k, a.tcp) for k in seeds]
             n, m = (ns[0], ms[0]) if a.seeds == 1 else (mean_row(ns), mean_row(ms))
             off = outside(m, n)
             for side, row, note in (("ns-3", n, ""), ("aimdlab", m, ", ".join(off) or "—")):
