@@ -153,6 +153,12 @@ def run(scenario: Path, out_dir: Optional[str], seed: Optional[int], overrides: 
                 check()
                 save_figure(overview(result), folder.staging / f"overview.{fig_format}")
                 figure = shown_path(folder.out) / f"overview.{fig_format}"
+                # The import thread's object is let go while Ctrl-C is only recorded, as
+                # `runner.run` lets the engine's go: its deallocation runs threading's
+                # `_dangling` WeakSet callback, where a KeyboardInterrupt is printed
+                # ("Exception ignored in ...") and lost. On return it would meet the default
+                # handler.
+                preload = None
             check()
             folder.commit()
             written.append(out_dir)
